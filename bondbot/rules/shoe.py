@@ -1,0 +1,156 @@
+"""Shoes: stacked from an explicit list (tests, replays) or shuffled from a committed seed.
+
+A live shoe is shuffled from a secret seed; the table publishes SHA-256(seed) before the
+first card and reveals the seed when the shoe ends, so anyone can re-run `shuffle_order`
+and check every card. The recipe (also printed by `bondbot verify`):
+
+1. The unshuffled shoe is `packs` new packs in `Card.ALL` order (spades, hearts, diamonds,
+   clubs; 2 up to Ace in each suit), one pack after another.
+2. A byte stream is SHA-256(seed || counter) for counter = 0, 1, 2 … as 8-byte big-endian.
+3. Fisher–Yates: for i from n-1 down to 1, take the next 8 bytes of the stream as a
+   big-endian integer x; reject and take the next 8 bytes while x >= 2**64 - 2**64 % (i+1);
+   swap positions i and x % (i+1).
+4. The first card of the result is the top of the shoe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from bondbot.rules.cards import Card
+
+SEED_BYTES = 32
+
+
+class ShoeEmpty(Exception):
+    """Raised when a card is asked of a shoe that has none left."""
+
+
+def commitment_of(seed: bytes) -> str:
+    """The published commitment of a seed: its SHA-256, in hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def _stream(seed: bytes) -> Iterator[int]:
+    counter = 0
+    while True:
+        block = hashlib.sha256(seed + counter.to_bytes(8, "big")).digest()
+        for offset in range(0, 32, 8):
+            yield int.from_bytes(block[offset : offset + 8], "big")
+        counter += 1
+
+
+def shuffle_order(seed: bytes, packs: int) -> list[Card]:
+    """The shoe that `seed` gives for `packs` packs, top card first (recipe above)."""
+    cards = list(Card.ALL) * packs
+    stream = _stream(seed)
+    for i in range(len(cards) - 1, 0, -1):
+        bound = i + 1
+        limit = 2**64 - (2**64 % bound)
+        x = next(stream)
+        while x >= limit:
+            x = next(stream)
+        j = x % bound
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+class Shoe:
+    """The cards left to deal, in order, with what has been dealt so far.
+
+    `cut` is how many cards may be dealt before the shoe is due for a reshuffle (the cut
+    card); games check `past_cut` between rounds, never in the middle of one.
+    """
+
+    __slots__ = ("_cards", "cut", "packs", "position", "seed")
+
+    def __init__(
+        self,
+        cards: list[Card],
+        *,
+        seed: bytes | None = None,
+        packs: int = 1,
+        cut: int | None = None,
+        position: int = 0,
+    ) -> None:
+        self._cards = cards
+        self.seed = seed
+        self.packs = packs
+        self.cut = len(cards) if cut is None else cut
+        self.position = position
+
+    @classmethod
+    def stacked(cls, cards: Iterable[Card | str]) -> Shoe:
+        """A shoe that deals exactly these cards, first one first."""
+        listed = [card if isinstance(card, Card) else Card.parse(card) for card in cards]
+        return cls(listed, packs=0)
+
+    @classmethod
+    def shuffled(
+        cls, packs: int, seed: bytes | None = None, penetration: float = 1.0
+    ) -> Shoe:
+        """A live shoe of `packs` packs from `seed` (fresh secret randomness if None)."""
+        if not 1 <= packs <= 8:
+            raise ValueError("a shoe holds 1 to 8 packs")
+        seed = secrets.token_bytes(SEED_BYTES) if seed is None else seed
+        cards = shuffle_order(seed, packs)
+        return cls(cards, seed=seed, packs=packs, cut=int(len(cards) * penetration))
+
+    @property
+    def commitment(self) -> str | None:
+        """SHA-256 of the seed, published before the first card; None for a stacked shoe."""
+        return None if self.seed is None else commitment_of(self.seed)
+
+    @property
+    def remaining(self) -> int:
+        return len(self._cards) - self.position
+
+    @property
+    def past_cut(self) -> bool:
+        return self.position >= self.cut
+
+    @property
+    def dealt(self) -> list[Card]:
+        return self._cards[: self.position]
+
+    def deal(self) -> Card:
+        if self.position >= len(self._cards):
+            raise ShoeEmpty("the shoe is empty")
+        card = self._cards[self.position]
+        self.position += 1
+        return card
+
+    def to_dict(self) -> dict[str, Any]:
+        """Serialise; a seeded shoe stores its seed (secret until revealed), not its cards."""
+        data: dict[str, Any] = {"position": self.position, "cut": self.cut}
+        if self.seed is None:
+            data["cards"] = " ".join(card.code for card in self._cards)
+        else:
+            data["seed"] = self.seed.hex()
+            data["packs"] = self.packs
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Shoe:
+        if "seed" in data:
+            seed = bytes.fromhex(data["seed"])
+            cards = shuffle_order(seed, data["packs"])
+            return cls(
+                cards, seed=seed, packs=data["packs"], cut=data["cut"], position=data["position"]
+            )
+        cards = [Card.parse(code) for code in data["cards"].split()]
+        return cls(cards, packs=0, cut=data["cut"], position=data["position"])
+
+
+def verify(seed_hex: str, commitment: str, packs: int) -> list[Card]:
+    """Check a revealed seed against its commitment and return the shoe it made.
+
+    Raises ValueError when the seed does not match the commitment.
+    """
+    seed = bytes.fromhex(seed_hex)
+    if commitment_of(seed) != commitment.strip().lower():
+        raise ValueError("the seed does not match the commitment")
+    return shuffle_order(seed, packs)
