@@ -1,0 +1,7 @@
+"""`python -m bondbot` is the `bondbot` command."""
+
+import sys
+
+from bondbot.cli import main
+
+sys.exit(main())

@@ -1,0 +1,95 @@
+"""`bondbot run | migrate | backup PATH | verify SEED COMMITMENT`: the operator's commands."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from bondbot.config import ConfigError, Settings, load_settings
+from bondbot.rules.cards import cards_code
+from bondbot.rules.shoe import verify
+
+DEFAULT_CONFIG = Path("config.toml")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bondbot", description=__doc__)
+    parser.add_argument(
+        "--config", type=Path, help="configuration file (default: ./config.toml)", default=None
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="start the bot")
+    sub.add_parser("migrate", help="create or upgrade the database")
+    backup = sub.add_parser("backup", help="copy the live database to PATH (online backup)")
+    backup.add_argument("path", type=Path)
+    check = sub.add_parser("verify", help="check a revealed shoe seed against its commitment")
+    check.add_argument("seed", help="the revealed seed (hex)")
+    check.add_argument("commitment", help="the SHA-256 commitment shown when the shoe opened")
+    check.add_argument("--packs", type=int, default=8, help="packs in the shoe (default 8)")
+    return parser
+
+
+def _settings(args: argparse.Namespace, *, need_token: bool) -> Settings:
+    path = args.config or DEFAULT_CONFIG
+    environ = None if need_token else {"BONDBOT_TOKEN": "unused-offline"}
+    return load_settings(path, must_exist=args.config is not None, environ=environ)
+
+
+async def _migrate(settings: Settings) -> list[int]:
+    from bondbot.storage.db import Database
+
+    db = await Database.open(settings.database)
+    try:
+        return await db.migrate()
+    finally:
+        await db.close()
+
+
+async def _backup(settings: Settings, target: Path) -> None:
+    from bondbot.storage.db import Database
+
+    db = await Database.open(settings.database)
+    try:
+        await db.backup(target)
+    finally:
+        await db.close()
+
+
+def _run(settings: Settings) -> None:
+    from bondbot.bot.client import BondBot
+
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    bot = BondBot(settings)
+    bot.run(settings.token, log_handler=None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "verify":
+            try:
+                cards = verify(args.seed, args.commitment, args.packs)
+            except ValueError as exc:
+                print(f"verify: {exc}", file=sys.stderr)
+                return 1
+            print(f"seed matches the commitment; the shoe, top card first ({len(cards)} cards):")
+            print(cards_code(cards))
+            return 0
+        settings = _settings(args, need_token=args.command == "run")
+        if args.command == "migrate":
+            applied = asyncio.run(_migrate(settings))
+            print(f"database {settings.database}: applied migrations {applied or 'none'}")
+        elif args.command == "backup":
+            asyncio.run(_backup(settings, args.path))
+            print(f"backed up {settings.database} to {args.path}")
+        else:
+            _run(settings)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,98 @@
+"""Settings from `config.toml` and the environment, validated once at start.
+
+Validation errors become one line per bad setting, naming it and how to fix it, so a
+newcomer never has to read a traceback to get the bot running.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+TOKEN_ENV = "BONDBOT_TOKEN"
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used; the message says what to fix."""
+
+
+class Settings(BaseModel):
+    """Everything the bot reads at start; see config.example.toml for each setting."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    token: str = Field(default="", repr=False)
+    database: Path = Path("bondbot.sqlite3")
+    default_locale: Literal["fr", "en"] = "fr"
+    currency: str = Field(default="$", min_length=1, max_length=4)
+    dev_guild_id: int | None = Field(default=None, gt=0)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    discord_api_base: str | None = None
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("token")
+    @classmethod
+    def _token_present(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError(
+                f"no bot token: set the {TOKEN_ENV} environment variable "
+                "(or `token` in config.toml) to the token of your Discord application's bot"
+            )
+        return value
+
+
+_HINTS = {
+    "database": "a file path, e.g. database = \"bondbot.sqlite3\"",
+    "default_locale": 'one of "fr" or "en"',
+    "currency": 'a short symbol, e.g. currency = "$"',
+    "dev_guild_id": "the numeric id of your test server (Developer Mode → Copy Server ID)",
+    "log_level": 'one of "DEBUG", "INFO", "WARNING", "ERROR"',
+}
+
+
+def _describe(error: ValidationError) -> str:
+    lines = []
+    for item in error.errors():
+        name = ".".join(str(part) for part in item["loc"]) or "config"
+        if item["type"] == "extra_forbidden":
+            lines.append(f"config: unknown setting `{name}` (see config.example.toml)")
+            continue
+        message = item["msg"].removeprefix("Value error, ")
+        hint = _HINTS.get(name)
+        lines.append(f"config: `{name}`: {message}" + (f" — expected {hint}" if hint else ""))
+    return "\n".join(lines)
+
+
+def load_settings(
+    path: Path | None, *, must_exist: bool = False, environ: dict[str, str] | None = None
+) -> Settings:
+    """Read `path` and the environment; raise ConfigError with what to fix.
+
+    The default `config.toml` may be absent (the token can come from the environment);
+    a file named with `--config` must exist.
+    """
+    environ = dict(os.environ) if environ is None else environ
+    data: dict[str, object] = {}
+    if path is not None:
+        if path.exists():
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except tomllib.TOMLDecodeError as exc:
+                raise ConfigError(f"config: {path} is not valid TOML: {exc}") from None
+        elif must_exist:
+            raise ConfigError(f"config: {path} does not exist")
+    if environ.get(TOKEN_ENV):
+        data["token"] = environ[TOKEN_ENV]
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc)) from None

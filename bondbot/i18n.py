@@ -1,0 +1,65 @@
+"""One translation layer for every user-facing string, French and English.
+
+Catalogs are TOML files in `bondbot/locales/<lang>/<area>.toml`; a key is
+`<area>.<dotted path>`. Each area has its own file so features can grow side by side.
+Slash-command names and descriptions are localised by `CommandTranslator`, keyed by the
+command's qualified name, so the code keeps its English literals as the default.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+Lang = Literal["fr", "en"]
+LANGS: tuple[Lang, ...] = ("fr", "en")
+
+log = logging.getLogger(__name__)
+
+
+def _flatten(prefix: str, table: dict[str, Any], into: dict[str, str]) -> None:
+    for key, value in table.items():
+        path = f"{prefix}.{key}"
+        if isinstance(value, dict):
+            _flatten(path, value, into)
+        else:
+            into[path] = str(value)
+
+
+@cache
+def catalog(lang: Lang) -> dict[str, str]:
+    """Every message of one language, flattened to dotted keys."""
+    messages: dict[str, str] = {}
+    for file in sorted((LOCALES_DIR / lang).glob("*.toml")):
+        _flatten(file.stem, tomllib.loads(file.read_text(encoding="utf-8")), messages)
+    return messages
+
+
+def has(key: str, lang: Lang = "en") -> bool:
+    return key in catalog(lang)
+
+
+def t(key: str, lang: Lang, /, **params: Any) -> str:
+    """The message `key` in `lang`, falling back to English, then to the key itself."""
+    text = catalog(lang).get(key) or catalog("en").get(key)
+    if text is None:
+        log.error("missing translation %s", key)
+        return key
+    try:
+        return text.format(**params) if params else text
+    except (KeyError, IndexError, ValueError):
+        log.exception("bad parameters for translation %s: %s", key, params)
+        return text
+
+
+def lang_of(discord_locale: str | None, fallback: Lang) -> Lang:
+    """The reply language: the user's Discord locale when French or English, else fallback."""
+    if discord_locale:
+        code = discord_locale.split("-")[0].lower()
+        if code in LANGS:
+            return code  # type: ignore[return-value]
+    return fallback
