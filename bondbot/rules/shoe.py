@@ -89,9 +89,7 @@ class Shoe:
         return cls(listed, packs=0)
 
     @classmethod
-    def shuffled(
-        cls, packs: int, seed: bytes | None = None, penetration: float = 1.0
-    ) -> Shoe:
+    def shuffled(cls, packs: int, seed: bytes | None = None, penetration: float = 1.0) -> Shoe:
         """A live shoe of `packs` packs from `seed` (fresh secret randomness if None)."""
         if not 1 <= packs <= 8:
             raise ValueError("a shoe holds 1 to 8 packs")
