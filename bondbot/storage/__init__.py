@@ -1,0 +1,1 @@
+"""Persistence: one SQLite file, one connection, every write in a serialised transaction."""

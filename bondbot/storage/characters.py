@@ -1,0 +1,388 @@
+"""Character sheets in the database; every function runs on a connection from `db`.
+
+A sheet's Hero Points and cash are balances of the ledger account `sheet:{id}`: creating
+or importing a sheet that carries some writes ledger rows from outside the game (reason
+`sheet.create`), so balances always equal the ledger. Deleting a character keeps its row
+(alive = 0) so the ledger's history still names it, and frees its name.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from bondbot.errors import Refusal
+from bondbot.sheets import (
+    CHARACTERISTIC_ALIASES,
+    SKILL_NAME_MAX,
+    FieldError,
+    Kind,
+    Sheet,
+    SheetInvalid,
+    clean_line,
+    resolve_skill,
+    sheet_from_json,
+    validate_sheet,
+)
+from bondbot.storage import ledger
+
+CREATE_REASON = "sheet.create"
+_COLUMNS = frozenset({"name", "kind", "owner_id", "revealed"})
+_BALANCES = frozenset({"hero_points", "cash"})
+_SELECT = (
+    "SELECT c.id, c.guild_id, c.name, c.kind, c.owner_id, c.revealed, c.alive, c.data,"
+    " c.created_at, c.updated_at,"
+    " COALESCE(h.balance, 0) AS hero, COALESCE(m.balance, 0) AS cash"
+    " FROM characters c"
+    " LEFT JOIN balances h ON h.account = 'sheet:' || c.id AND h.kind = 'hero'"
+    " LEFT JOIN balances m ON m.account = 'sheet:' || c.id AND m.kind = 'cash'"
+)
+
+
+class NameTaken(Refusal):
+    """Another living character of the guild has this name (ignoring case)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__("characters.name_taken", name=name)
+        self.name = name
+
+
+class CharacterNotFound(Refusal):
+    def __init__(self, character_id: int | str) -> None:
+        super().__init__("characters.not_found", character=character_id)
+
+
+class NotOwner(Refusal):
+    """A user tried to make another player's PC his active character."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__("characters.not_owner", name=name)
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    """A stored sheet; `sheet.hero_points` and `sheet.cash` are the ledger's balances."""
+
+    id: int
+    guild_id: int
+    sheet: Sheet
+    alive: bool
+    created_at: str
+    updated_at: str
+
+    @property
+    def name(self) -> str:
+        return self.sheet.name
+
+    @property
+    def kind(self) -> Kind:
+        return self.sheet.kind
+
+    @property
+    def owner_id(self) -> int | None:
+        return self.sheet.owner_id
+
+    @property
+    def hero_points(self) -> int:
+        return self.sheet.hero_points
+
+    @property
+    def cash(self) -> int:
+        return self.sheet.cash
+
+    @property
+    def account(self) -> str:
+        return ledger.sheet_account(self.id)
+
+
+def name_key(name: str) -> str:
+    """The form names are compared in: `JAMES  bond` and `James Bond` are one name."""
+    return unicodedata.normalize("NFKC", clean_line(name)).casefold()
+
+
+def _stored_data(sheet: Sheet) -> str:
+    body = sheet.model_dump(mode="json", exclude=set(_COLUMNS | _BALANCES))
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+def _from_row(row: aiosqlite.Row) -> Character:
+    fields = {
+        **json.loads(row["data"]),
+        "name": row["name"],
+        "kind": row["kind"],
+        "owner_id": row["owner_id"],
+        "revealed": bool(row["revealed"]),
+    }
+    # Balances can outgrow a new sheet's limits through play, so they are not re-validated.
+    sheet = validate_sheet(fields).model_copy(
+        update={"hero_points": row["hero"], "cash": row["cash"]}
+    )
+    return Character(
+        row["id"], row["guild_id"], sheet, bool(row["alive"]), row["created_at"], row["updated_at"]
+    )
+
+
+async def _ensure_name_free(
+    conn: aiosqlite.Connection, guild_id: int, name: str, *, except_id: int | None = None
+) -> None:
+    rows = await conn.execute_fetchall(
+        "SELECT id FROM characters WHERE guild_id = ? AND name_key = ? AND alive = 1",
+        (guild_id, name_key(name)),
+    )
+    if any(row[0] != except_id for row in rows):
+        raise NameTaken(name)
+
+
+async def create_character(
+    conn: aiosqlite.Connection,
+    guild_id: int,
+    sheet: Sheet,
+    *,
+    now: str,
+    actor_id: int | None = None,
+    note: str | None = None,
+) -> Character:
+    """Store a new sheet; its Hero Points and cash enter through the ledger."""
+    await _ensure_name_free(conn, guild_id, sheet.name)
+    try:
+        cursor = await conn.execute(
+            "INSERT INTO characters (guild_id, name, name_key, kind, owner_id, revealed, data,"
+            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                sheet.name,
+                name_key(sheet.name),
+                sheet.kind,
+                sheet.owner_id,
+                int(sheet.revealed),
+                _stored_data(sheet),
+                now,
+                now,
+            ),
+        )
+    except sqlite3.IntegrityError as exc:  # a unique-index race the check above missed
+        raise NameTaken(sheet.name) from exc
+    character_id = cursor.lastrowid
+    await cursor.close()
+    assert character_id is not None
+    moves: tuple[tuple[ledger.LedgerKind, int], ...] = (
+        ("hero", sheet.hero_points),
+        ("cash", sheet.cash),
+    )
+    for kind, amount in moves:
+        if amount > 0:
+            await ledger.transfer(
+                conn,
+                guild_id=guild_id,
+                kind=kind,
+                amount=amount,
+                src=None,
+                dst=ledger.sheet_account(character_id),
+                reason=CREATE_REASON,
+                actor_id=actor_id,
+                note=note,
+                now=now,
+            )
+    return await get_character(conn, character_id)
+
+
+async def import_character(
+    conn: aiosqlite.Connection,
+    guild_id: int,
+    data: Any,
+    *,
+    now: str,
+    owner_id: int | None = None,
+    actor_id: int | None = None,
+) -> Character:
+    """Create from an exported JSON document; `owner_id` gives an imported PC a new owner."""
+    sheet = sheet_from_json(data)
+    if owner_id is not None and sheet.kind == "PC":
+        sheet = validate_sheet({**sheet.model_dump(), "owner_id": owner_id})
+    return await create_character(conn, guild_id, sheet, now=now, actor_id=actor_id, note="import")
+
+
+async def get_character(
+    conn: aiosqlite.Connection,
+    character_id: int,
+    *,
+    guild_id: int | None = None,
+    include_dead: bool = False,
+) -> Character:
+    """The character, or CharacterNotFound (also when it is another guild's, or dead)."""
+    rows = list(await conn.execute_fetchall(f"{_SELECT} WHERE c.id = ?", (character_id,)))
+    if not rows:
+        raise CharacterNotFound(character_id)
+    character = _from_row(rows[0])
+    if (guild_id is not None and character.guild_id != guild_id) or (
+        not include_dead and not character.alive
+    ):
+        raise CharacterNotFound(character_id)
+    return character
+
+
+async def find_character(conn: aiosqlite.Connection, guild_id: int, name: str) -> Character | None:
+    """The living character of this guild with this name, ignoring case."""
+    rows = list(
+        await conn.execute_fetchall(
+            f"{_SELECT} WHERE c.guild_id = ? AND c.name_key = ? AND c.alive = 1",
+            (guild_id, name_key(name)),
+        )
+    )
+    return _from_row(rows[0]) if rows else None
+
+
+async def list_characters(
+    conn: aiosqlite.Connection,
+    guild_id: int,
+    *,
+    kind: Kind | None = None,
+    owner_id: int | None = None,
+) -> list[Character]:
+    """The guild's living characters by name, optionally of one kind or one owner."""
+    clauses: list[str] = ["c.guild_id = ?", "c.alive = 1"]
+    params: list[int | str] = [guild_id]
+    if kind is not None:
+        clauses.append("c.kind = ?")
+        params.append(kind)
+    if owner_id is not None:
+        clauses.append("c.owner_id = ?")
+        params.append(owner_id)
+    rows = await conn.execute_fetchall(
+        f"{_SELECT} WHERE {' AND '.join(clauses)} ORDER BY c.name_key", params
+    )
+    return [_from_row(row) for row in rows]
+
+
+async def update_character(
+    conn: aiosqlite.Connection,
+    character_id: int,
+    changes: Mapping[str, Any],
+    *,
+    now: str,
+    guild_id: int | None = None,
+) -> Character:
+    """Change descriptive fields (validated as a whole sheet); never Hero Points or cash.
+
+    `characteristics` may be partial (`{"STR": 9}` keeps the other four).
+    """
+    money = sorted(_BALANCES & changes.keys())
+    if money:
+        raise SheetInvalid(
+            [FieldError(k, "ledger_only", {}, "changes through the ledger") for k in money]
+        )
+    current = await get_character(conn, character_id, guild_id=guild_id)
+    merged = {**current.sheet.model_dump(exclude=set(_BALANCES)), **changes}
+    partial = changes.get("characteristics")
+    if isinstance(partial, Mapping):
+        merged["characteristics"] = {
+            **current.sheet.characteristics.model_dump(),
+            **{CHARACTERISTIC_ALIASES.get(k, k): v for k, v in partial.items()},
+        }
+    sheet = validate_sheet(merged)
+    if name_key(sheet.name) != name_key(current.name):
+        await _ensure_name_free(conn, current.guild_id, sheet.name, except_id=character_id)
+    try:
+        await conn.execute(
+            "UPDATE characters SET name = ?, name_key = ?, kind = ?, owner_id = ?, revealed = ?,"
+            " data = ?, updated_at = ? WHERE id = ?",
+            (
+                sheet.name,
+                name_key(sheet.name),
+                sheet.kind,
+                sheet.owner_id,
+                int(sheet.revealed),
+                _stored_data(sheet),
+                now,
+                character_id,
+            ),
+        )
+    except sqlite3.IntegrityError as exc:
+        raise NameTaken(sheet.name) from exc
+    if sheet.kind == "PC":  # a PC handed to another player stops being the old one's
+        await conn.execute(
+            "DELETE FROM active_characters WHERE character_id = ? AND user_id != ?",
+            (character_id, sheet.owner_id),
+        )
+    return await get_character(conn, character_id)
+
+
+async def set_skill(
+    conn: aiosqlite.Connection,
+    character_id: int,
+    skill: str,
+    level: int | None,
+    *,
+    now: str,
+    guild_id: int | None = None,
+) -> Character:
+    """Set a skill (named in either language, or a house skill) to `level`; None removes it."""
+    try:
+        key = resolve_skill(skill)
+    except ValueError:
+        params = {"max": SKILL_NAME_MAX}
+        error = FieldError("skills", "bad_skill_name", params, "not a skill name")
+        raise SheetInvalid([error]) from None
+    current = await get_character(conn, character_id, guild_id=guild_id)
+    skills = {name: lvl for name, lvl in current.sheet.skills.items() if name != key}
+    if level is not None:
+        skills[key] = level
+    return await update_character(conn, character_id, {"skills": skills}, now=now)
+
+
+async def delete_character(
+    conn: aiosqlite.Connection, character_id: int, *, now: str, guild_id: int | None = None
+) -> None:
+    """Retire a character: hidden from lists, name free, ledger history and balances kept."""
+    await get_character(conn, character_id, guild_id=guild_id)
+    await conn.execute(
+        "UPDATE characters SET alive = 0, updated_at = ? WHERE id = ?", (now, character_id)
+    )
+    await conn.execute("DELETE FROM active_characters WHERE character_id = ?", (character_id,))
+
+
+async def set_active_character(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int, character_id: int
+) -> Character:
+    """Make this the user's character for commands in this guild: his PC, or an NPC (GM)."""
+    character = await get_character(conn, character_id, guild_id=guild_id)
+    if character.kind == "PC" and character.owner_id != user_id:
+        raise NotOwner(character.name)
+    await conn.execute(
+        "INSERT INTO active_characters (guild_id, user_id, character_id) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id",
+        (guild_id, user_id, character_id),
+    )
+    return character
+
+
+async def get_active_character(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int
+) -> Character | None:
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+    )
+    return await get_character(conn, rows[0][0]) if rows else None
+
+
+async def clear_active_character(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> None:
+    await conn.execute(
+        "DELETE FROM active_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+
+
+async def hero_points(conn: aiosqlite.Connection, character_id: int) -> int:
+    return await ledger.balance(conn, ledger.sheet_account(character_id), "hero")
+
+
+async def cash(conn: aiosqlite.Connection, character_id: int) -> int:
+    return await ledger.balance(conn, ledger.sheet_account(character_id), "cash")

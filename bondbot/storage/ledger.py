@@ -1,0 +1,278 @@
+"""The ledger: the only way cash and Hero Points move, one append-only row per movement.
+
+Each row takes `amount` from `src` and gives it to `dst` (NULL = outside the game), so
+every row balances by construction. The `balances` table is kept by triggers on the
+ledger INSERT itself and can be rebuilt from the ledger alone (`recompute_balances`).
+Call these inside `db.transaction()`, so a movement commits with the state explaining it.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+import aiosqlite
+
+from bondbot.errors import Refusal
+from bondbot.money import MAX_AMOUNT
+
+LedgerKind = Literal["cash", "hero"]
+KINDS: tuple[LedgerKind, ...] = ("cash", "hero")
+NOTE_MAX = 500
+PAGE_MAX = 100
+_ACCOUNT = re.compile(r"^(?:sheet:\d+|chips:\d+:\d+|bank:\d+)$")
+_ACCOUNT_PREFIX = re.compile(r"^[a-z]+(?::\d*)*$")
+_REASON = re.compile(r"^[a-z0-9_.:-]{1,64}$")
+
+
+def sheet_account(character_id: int) -> str:
+    """A character sheet's cash or Hero Points (by the row's kind)."""
+    return f"sheet:{character_id}"
+
+
+class InsufficientFunds(Refusal):
+    """A limited account would go below zero; nothing was written."""
+
+    def __init__(self, account: str, kind: str, available: int, requested: int) -> None:
+        super().__init__(
+            "ledger.insufficient_funds",
+            account=account,
+            kind=kind,
+            available=available,
+            requested=requested,
+        )
+        self.account = account
+        self.kind = kind
+        self.available = available
+        self.requested = requested
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    id: int
+    guild_id: int
+    kind: LedgerKind
+    amount: int
+    src: str | None
+    dst: str | None
+    reason: str
+    table_id: int | None
+    actor_id: int | None
+    note: str | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerPage:
+    """Newest first; pass `next_before_id` as `before_id` for the next (older) page."""
+
+    entries: list[LedgerEntry]
+    next_before_id: int | None
+
+
+def _check_account(account: str | None) -> None:
+    if account is not None and not _ACCOUNT.match(account):
+        raise ValueError(f"not a ledger account: {account!r}")
+
+
+def _check_transfer(
+    kind: str,
+    amount: int,
+    src: str | None,
+    dst: str | None,
+    reason: str,
+    note: str | None,
+    now: str,
+) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+    if type(amount) is not int or not 0 < amount <= MAX_AMOUNT:
+        raise ValueError(f"amount must be a whole number 1..{MAX_AMOUNT}, not {amount!r}")
+    _check_account(src)
+    _check_account(dst)
+    if src == dst:
+        raise ValueError("a transfer needs two different ends (at most one outside the game)")
+    if not _REASON.match(reason):
+        raise ValueError(f"reason must be a short key like 'gm.grant', not {reason!r}")
+    if note is not None and len(note) > NOTE_MAX:
+        raise ValueError(f"note longer than {NOTE_MAX} characters")
+    datetime.fromisoformat(now)  # raises ValueError on a malformed timestamp
+
+
+async def transfer(
+    conn: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    kind: LedgerKind,
+    amount: int,
+    src: str | None,
+    dst: str | None,
+    reason: str,
+    table_id: int | None = None,
+    actor_id: int | None = None,
+    note: str | None = None,
+    now: str,
+) -> int:
+    """Move `amount` (cents, or Hero Points) from `src` to `dst`; return the ledger row id.
+
+    Raises InsufficientFunds, writing nothing, when `src` is a limited account holding
+    less than `amount`. Must run inside `db.transaction()`.
+    """
+    _check_transfer(kind, amount, src, dst, reason, note, now)
+    if not conn.in_transaction:
+        raise RuntimeError("ledger.transfer must run inside db.transaction()")
+    if src is not None:
+        rows = list(
+            await conn.execute_fetchall(
+                "SELECT balance, unlimited FROM balances WHERE account = ? AND kind = ?",
+                (src, kind),
+            )
+        )
+        available, unlimited = (rows[0][0], bool(rows[0][1])) if rows else (0, False)
+        if not unlimited and available < amount:
+            raise InsufficientFunds(src, kind, available, amount)
+    try:
+        cursor = await conn.execute(
+            "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, table_id, actor_id,"
+            " note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, now),
+        )
+    except sqlite3.IntegrityError as exc:  # the balances CHECK: a second line of defence
+        if src is not None and "CHECK constraint failed" in str(exc):
+            raise InsufficientFunds(src, kind, await balance(conn, src, kind), amount) from exc
+        raise
+    row_id = cursor.lastrowid
+    await cursor.close()
+    assert row_id is not None
+    return row_id
+
+
+async def balance(conn: aiosqlite.Connection, account: str, kind: LedgerKind) -> int:
+    """What `account` holds of `kind` (0 if it never moved); negative only when unlimited."""
+    _check_account(account)
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT balance FROM balances WHERE account = ? AND kind = ?", (account, kind)
+        )
+    )
+    return rows[0][0] if rows else 0
+
+
+async def is_unlimited(conn: aiosqlite.Connection, account: str, kind: LedgerKind) -> bool:
+    _check_account(account)
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT unlimited FROM balances WHERE account = ? AND kind = ?", (account, kind)
+        )
+    )
+    return bool(rows and rows[0][0])
+
+
+async def set_unlimited(
+    conn: aiosqlite.Connection, account: str, kind: LedgerKind, unlimited: bool = True
+) -> None:
+    """Let `account` go below zero (an NPC's unlimited bank), or stop it (only from ≥ 0).
+
+    A flag, not a movement: what an unlimited account pays out still goes through the
+    ledger, so the books stay balanced.
+    """
+    _check_account(account)
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+    if not unlimited and await balance(conn, account, kind) < 0:
+        raise ValueError(f"{account} is below zero: settle it before limiting it")
+    await conn.execute(
+        "INSERT INTO balances (account, kind, unlimited) VALUES (?, ?, ?)"
+        " ON CONFLICT (account, kind) DO UPDATE SET unlimited = excluded.unlimited",
+        (account, kind, int(unlimited)),
+    )
+
+
+async def balances_under(conn: aiosqlite.Connection, prefix: str) -> dict[tuple[str, str], int]:
+    """Every balance whose account starts with `prefix` (`chips:12:` = chips at table 12)."""
+    _check_prefix(prefix)
+    rows = await conn.execute_fetchall(
+        "SELECT account, kind, balance FROM balances WHERE substr(account, 1, ?) = ?",
+        (len(prefix), prefix),
+    )
+    return {(row[0], row[1]): row[2] for row in rows}
+
+
+async def recompute_balances(conn: aiosqlite.Connection) -> dict[tuple[str, str], int]:
+    """Every non-zero `(account, kind)` balance, from the ledger alone."""
+    rows = await conn.execute_fetchall(
+        "SELECT account, kind, SUM(delta) FROM ("
+        " SELECT src AS account, kind, -amount AS delta FROM ledger WHERE src IS NOT NULL"
+        " UNION ALL"
+        " SELECT dst AS account, kind, amount AS delta FROM ledger WHERE dst IS NOT NULL"
+        ") GROUP BY account, kind HAVING SUM(delta) != 0"
+    )
+    return {(row[0], row[1]): row[2] for row in rows}
+
+
+async def stored_balances(conn: aiosqlite.Connection) -> dict[tuple[str, str], int]:
+    """Every non-zero balance as the balances table holds it."""
+    rows = await conn.execute_fetchall(
+        "SELECT account, kind, balance FROM balances WHERE balance != 0"
+    )
+    return {(row[0], row[1]): row[2] for row in rows}
+
+
+async def verify_balances(
+    conn: aiosqlite.Connection,
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """Accounts whose stored balance differs from the ledger: `{key: (stored, ledger)}`."""
+    stored, computed = await stored_balances(conn), await recompute_balances(conn)
+    return {
+        key: (stored.get(key, 0), computed.get(key, 0))
+        for key in stored.keys() | computed.keys()
+        if stored.get(key, 0) != computed.get(key, 0)
+    }
+
+
+def _check_prefix(prefix: str) -> None:
+    if not _ACCOUNT_PREFIX.match(prefix):
+        raise ValueError(f"not an account prefix: {prefix!r}")
+
+
+async def ledger_page(
+    conn: aiosqlite.Connection,
+    guild_id: int,
+    *,
+    account_prefix: str | None = None,
+    character_id: int | None = None,
+    before_id: int | None = None,
+    limit: int = 10,
+) -> LedgerPage:
+    """One page of a guild's ledger, newest first, optionally about some accounts.
+
+    `account_prefix` keeps rows with either end under it; `character_id` keeps rows that
+    touch the character's sheet or his chips at any table.
+    """
+    if not 1 <= limit <= PAGE_MAX:
+        raise ValueError(f"limit must be 1..{PAGE_MAX}")
+    clauses: list[str] = ["guild_id = ?"]
+    params: list[int | str] = [guild_id]
+    if account_prefix is not None:
+        _check_prefix(account_prefix)
+        clauses.append("(substr(src, 1, ?) = ? OR substr(dst, 1, ?) = ?)")
+        params += [len(account_prefix), account_prefix] * 2
+    if character_id is not None:
+        sheet, chips = sheet_account(character_id), f"chips:*:{int(character_id)}"
+        clauses.append("(src = ? OR dst = ? OR src GLOB ? OR dst GLOB ?)")
+        params += [sheet, sheet, chips, chips]
+    if before_id is not None:
+        clauses.append("id < ?")
+        params.append(before_id)
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT id, guild_id, kind, amount, src, dst, reason, table_id, actor_id, note,"
+            f" created_at FROM ledger WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT ?",
+            (*params, limit + 1),
+        )
+    )
+    entries = [LedgerEntry(*row) for row in rows[:limit]]
+    return LedgerPage(entries, entries[-1].id if len(rows) > limit else None)
