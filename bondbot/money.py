@@ -28,3 +28,7 @@ def format_amount(cents: int, symbol: str = "$") -> str:
     whole, frac = divmod(abs(cents), 100)
     body = f"{whole:,}" if frac == 0 else f"{whole:,}.{frac:02d}"
     return f"{sign}{symbol}{body}"
+
+
+class Cents(int):
+    """An amount in a message's parameters: shown with the server's currency."""

@@ -1,4 +1,4 @@
-"""A real, migrated SQLite file per test: the storage tests exercise SQLite itself."""
+"""Shared fixtures: a real, migrated SQLite file per test, and the fake Discord plugin."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from bondbot.storage.db import Database
+
+pytest_plugins = ["fakediscord.fixtures"]
 
 
 @pytest.fixture

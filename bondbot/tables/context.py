@@ -1,0 +1,95 @@
+"""What a game adapter may do to a table during one action, inside its transaction.
+
+Adapters settle through `pay` and `collect`, so every chip that moves between a PC and
+the NPC's bank is a ledger row of the same transaction as the state that explains it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import aiosqlite
+
+from bondbot.errors import Refusal
+from bondbot.storage import ledger
+from bondbot.tables import accounts
+from bondbot.tables.state import SpendOffer, TableState
+
+
+def iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds")
+
+
+@dataclass
+class TableContext:
+    conn: aiosqlite.Connection
+    table_id: int
+    guild_id: int
+    state: TableState
+    now: datetime
+    actor_id: int | None
+    spend_window: timedelta
+
+    async def _move(self, amount: int, src: str | None, dst: str | None, reason: str) -> None:
+        if amount <= 0:
+            return
+        try:
+            await ledger.transfer(
+                self.conn,
+                guild_id=self.guild_id,
+                kind="cash",
+                amount=amount,
+                src=src,
+                dst=dst,
+                reason=reason,
+                table_id=self.table_id,
+                actor_id=self.actor_id,
+                now=iso(self.now),
+            )
+        except ledger.InsufficientFunds as exc:
+            key = "table.bank_cannot_pay" if src and src.startswith("bank:") else "table.no_chips"
+            raise Refusal(key) from exc
+
+    async def pay(self, character_id: int, amount: int, reason: str) -> None:
+        """The NPC's bank pays a PC's chips."""
+        await self._move(
+            amount,
+            accounts.bank(self.table_id),
+            accounts.chips(self.table_id, character_id),
+            reason,
+        )
+
+    async def collect(self, character_id: int, amount: int, reason: str) -> None:
+        """A PC's chips go to the NPC's bank."""
+        await self._move(
+            amount,
+            accounts.chips(self.table_id, character_id),
+            accounts.bank(self.table_id),
+            reason,
+        )
+
+    async def chips(self, character_id: int) -> int:
+        return await ledger.balance(self.conn, accounts.chips(self.table_id, character_id), "cash")
+
+    async def bank_available(self) -> int | None:
+        """What the bank can still pay; None when unlimited."""
+        if self.state.config.bankroll is None:
+            return None
+        return await ledger.balance(self.conn, accounts.bank(self.table_id), "cash")
+
+    async def hero_points(self, character_id: int) -> int:
+        return await ledger.balance(self.conn, accounts.sheet(character_id), "hero")
+
+    def offer(self, character_id: int, label: str, pay: int) -> SpendOffer:
+        """Open the Hero Point window on a hand this PC lost to the NPC."""
+        offer = SpendOffer(
+            id=self.state.new_id(),
+            character_id=character_id,
+            hand=self.state.hand_no,
+            label=label,
+            pay=pay,
+            expires_at=iso(self.now + self.spend_window),
+        )
+        self.state.offers.append(offer)
+        return offer

@@ -1,0 +1,54 @@
+"""What a table needs to know of a character: who plays it and its Gambling numbers."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import aiosqlite
+
+GAMBLING = "gambling"
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    id: int
+    guild_id: int
+    name: str
+    kind: str
+    owner_id: int | None
+    perception: int
+    gambling: int
+    survival: int
+
+
+async def load_person(conn: aiosqlite.Connection, character_id: int) -> Person | None:
+    """A living character's table-relevant facts, or None."""
+    cursor = await conn.execute(
+        "SELECT id, guild_id, name, kind, owner_id, data FROM characters "
+        "WHERE id = ? AND alive = 1",
+        (character_id,),
+    )
+    row = await cursor.fetchone()
+    if row is None:
+        return None
+    data = json.loads(row[5])
+    return Person(
+        id=int(row[0]),
+        guild_id=int(row[1]),
+        name=str(row[2]),
+        kind=str(row[3]),
+        owner_id=row[4],
+        perception=int(data.get("characteristics", {}).get("PER", 5)),
+        gambling=int(data.get("skills", {}).get(GAMBLING, 0)),
+        survival=int(data.get("survival_points", 0)),
+    )
+
+
+async def spend_survival(conn: aiosqlite.Connection, character_id: int, points: int) -> None:
+    """An NPC's Survival Points cancel a PC's steps (a sheet field, not a ledger balance)."""
+    await conn.execute(
+        "UPDATE characters SET data = json_set(data, '$.survival_points', "
+        "json_extract(data, '$.survival_points') - ?) WHERE id = ?",
+        (points, character_id),
+    )

@@ -1,0 +1,687 @@
+"""The table service: runs a game at a table in a channel, one transaction per action.
+
+Each action loads the table's state, checks who may do what, lets the game adapter
+apply the decision, moves chips and Hero Points through the ledger and saves the state,
+all in one transaction: a refusal or a crash changes nothing, and a restart resumes
+every open table from the database.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import aiosqlite
+
+from bondbot.errors import Refusal
+from bondbot.money import Cents
+from bondbot.rules import alternative, gambling
+from bondbot.rules.shoe import SEED_BYTES, Shoe
+from bondbot.storage import ledger
+from bondbot.storage.db import Database
+from bondbot.tables import accounts
+from bondbot.tables.context import TableContext, iso
+from bondbot.tables.games import TableGame, game_for
+from bondbot.tables.people import Person, load_person, spend_survival
+from bondbot.tables.state import (
+    Choice,
+    Contest,
+    ContestRoll,
+    Seat,
+    ShoeRecord,
+    TableConfig,
+    TableState,
+)
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+Listener = Callable[["TableSnapshot"], Awaitable[None]]
+
+
+@dataclass
+class TableSnapshot:
+    """A table as it stands after an action, with what that action did."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    status: str
+    state: TableState
+    chips: dict[int, int]
+    bank: int | None
+    event: dict[str, Any] | None = None
+    private: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def open(self) -> bool:
+        return self.status == "open"
+
+
+class TableService:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Clock,
+        guild_settings: Callable[[aiosqlite.Connection, int], Awaitable[Any]],
+        rng: random.Random | None = None,
+        seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
+    ) -> None:
+        self.db = db
+        self.seed_source = seed_source
+        self.clock = clock
+        self._guild_settings = guild_settings
+        self.rng = rng or random.SystemRandom()
+        self.listeners: list[Listener] = []
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def open_in_channel(self, channel_id: int) -> int:
+        """The id of the open table in this channel; refuses when there is none."""
+        async with self.db.read() as conn:
+            cursor = await conn.execute(
+                "SELECT id FROM card_tables WHERE channel_id = ? AND status = 'open'",
+                (channel_id,),
+            )
+            row = await cursor.fetchone()
+        if row is None:
+            raise Refusal("table.none_here")
+        return int(row[0])
+
+    async def snapshot(self, table_id: int) -> TableSnapshot:
+        async with self.db.read() as conn:
+            row = await self._row(conn, table_id, must_be_open=False)
+            return await self._snapshot(conn, row, TableState.model_validate_json(row["state"]))
+
+    async def open_tables(self) -> list[TableSnapshot]:
+        async with self.db.read() as conn:
+            cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'")
+            ids = [int(r[0]) for r in await cursor.fetchall()]
+        return [await self.snapshot(table_id) for table_id in ids]
+
+    # -- opening and closing ---------------------------------------------------------------
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        actor_id: int,
+        game: str,
+        npc_id: int,
+        min_bet: int,
+        max_bet: int,
+        packs: int | None = None,
+        bankroll: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> TableSnapshot:
+        adapter = game_for(game)
+        packs = adapter.default_packs if packs is None else packs
+        if packs not in adapter.packs_allowed:
+            raise Refusal("table.bad_packs", allowed=", ".join(map(str, adapter.packs_allowed)))
+        if not 0 < min_bet <= max_bet:
+            raise Refusal("table.bad_limits")
+        config = TableConfig(
+            game=game,
+            min_bet=min_bet,
+            max_bet=max_bet,
+            packs=packs,
+            bankroll=bankroll,
+            options=options or {},
+        )
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            npc = await load_person(conn, npc_id)
+            if npc is None or npc.guild_id != guild_id or npc.kind != "NPC":
+                raise Refusal("table.not_an_npc")
+            shoe = adapter.live_shoe(config, self.seed_source())
+            state = TableState(
+                config=config,
+                npc_id=npc.id,
+                npc_name=npc.name,
+                engine=adapter.new_engine(config, shoe),
+                shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
+            )
+            try:
+                cursor = await conn.execute(
+                    "INSERT INTO card_tables (guild_id, channel_id, game, status, state, "
+                    "created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?)",
+                    (guild_id, channel_id, game, state.model_dump_json(), iso(now), iso(now)),
+                )
+            except sqlite3.IntegrityError:
+                raise Refusal("table.already_open") from None
+            table_id = int(cursor.lastrowid or 0)
+            bank = accounts.bank(table_id)
+            if bankroll is None:
+                await ledger.set_unlimited(conn, bank, "cash")
+            else:
+                await ledger.transfer(
+                    conn,
+                    guild_id=guild_id,
+                    kind="cash",
+                    amount=bankroll,
+                    src=None,
+                    dst=bank,
+                    reason="table.bankroll",
+                    table_id=table_id,
+                    actor_id=actor_id,
+                    now=iso(now),
+                )
+            row = await self._row(conn, table_id)
+            snapshot = await self._snapshot(conn, row, state, {"kind": "opened"})
+        await self._notify(snapshot)
+        return snapshot
+
+    async def close(self, table_id: int, actor_id: int) -> TableSnapshot:
+        """Cash every PC out, settle the bank, reveal the shoe's seed."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            for seat in list(ctx.state.seats):
+                await self._cash_out(ctx, seat)
+            ctx.state.seats = []
+            await self._close_bank(ctx)
+            self._reveal(ctx.state)
+            ctx.state.offers = []
+            await ctx.conn.execute(
+                "UPDATE card_tables SET status = 'closed', closed_at = ? WHERE id = ?",
+                (iso(ctx.now), table_id),
+            )
+            return {"kind": "closed", "shoes": [s.model_dump() for s in ctx.state.shoes]}
+
+        return await self._mutate(table_id, actor_id, run)
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE card_tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+            )
+
+    async def pause(self, table_id: int, actor_id: int, paused: bool) -> TableSnapshot:
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            ctx.state.paused = paused
+            return {"kind": "paused" if paused else "resumed"}
+
+        return await self._mutate(table_id, actor_id, run)
+
+    # -- seats -----------------------------------------------------------------------------
+
+    async def join(
+        self, table_id: int, user_id: int, character_id: int, buy_in: int, *, by_gm: bool = False
+    ) -> TableSnapshot:
+        """Seat a PC with `buy_in` of his sheet's cash as chips (his owner, or the GM)."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            person = await load_person(ctx.conn, character_id)
+            if person is None or person.guild_id != ctx.guild_id:
+                raise Refusal("sheet.not_found")
+            if person.kind != "PC":
+                raise Refusal("table.only_pcs")
+            if not by_gm and person.owner_id != user_id:
+                raise Refusal("table.not_your_character")
+            if ctx.state.seat_of_character(character_id) is not None:
+                raise Refusal("table.already_seated")
+            if await self._seated_elsewhere(ctx.conn, character_id, table_id):
+                raise Refusal("table.seated_elsewhere")
+            if buy_in <= 0:
+                raise Refusal("table.bad_buy_in")
+            try:
+                await ledger.transfer(
+                    ctx.conn,
+                    guild_id=ctx.guild_id,
+                    kind="cash",
+                    amount=buy_in,
+                    src=accounts.sheet(character_id),
+                    dst=accounts.chips(table_id, character_id),
+                    reason="table.buy_in",
+                    table_id=table_id,
+                    actor_id=user_id,
+                    now=iso(ctx.now),
+                )
+            except ledger.InsufficientFunds:
+                raise Refusal("table.buy_in_over_cash") from None
+            ctx.state.seats.append(
+                Seat(
+                    character_id=character_id, user_id=person.owner_id or user_id, name=person.name
+                )
+            )
+            return {"kind": "joined", "character_id": character_id, "buy_in": buy_in}
+
+        return await self._mutate(table_id, user_id, run)
+
+    async def leave(
+        self, table_id: int, user_id: int, *, character_id: int | None = None
+    ) -> TableSnapshot:
+        """A PC leaves with his chips (his owner; the GM names the character to unseat)."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            seat = (
+                ctx.state.seat_of_user(user_id)
+                if character_id is None
+                else ctx.state.seat_of_character(character_id)
+            )
+            if seat is None:
+                raise Refusal("table.not_seated")
+            adapter = game_for(ctx.state.config.game)
+            ctx.state.engine = adapter.release(ctx.state.engine, seat.character_id)
+            chips = await self._cash_out(ctx, seat)
+            ctx.state.seats.remove(seat)
+            ctx.state.offers = [
+                o for o in ctx.state.offers if o.character_id != seat.character_id or o.spent
+            ]
+            return {"kind": "left", "character_id": seat.character_id, "chips": chips}
+
+        return await self._mutate(table_id, user_id, run)
+
+    async def choose(self, table_id: int, user_id: int, choice: Choice) -> TableSnapshot:
+        """The owner's final choice for this game: simulate (earning the award) or rulebook."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            seat = ctx.state.seat_of_user(user_id)
+            if seat is None:
+                raise Refusal("table.not_seated")
+            if seat.choice is not None:
+                raise Refusal("table.already_chose")
+            seat.choice = choice
+            award = 0
+            if choice == "simulate":
+                person = await load_person(ctx.conn, seat.character_id)
+                settings = await self._guild_settings(ctx.conn, ctx.guild_id)
+                awards = (
+                    alternative.parse_award_table(settings.award_table)
+                    if settings.award_table
+                    else alternative.DEFAULT_AWARDS
+                )
+                award = alternative.hero_points_for(person.gambling if person else 0, awards)
+                if award:
+                    await ledger.transfer(
+                        ctx.conn,
+                        guild_id=ctx.guild_id,
+                        kind="hero",
+                        amount=award,
+                        src=None,
+                        dst=accounts.sheet(seat.character_id),
+                        reason="award.simulate",
+                        table_id=table_id,
+                        actor_id=user_id,
+                        now=iso(ctx.now),
+                    )
+                seat.awarded = award
+            return {
+                "kind": "chose",
+                "character_id": seat.character_id,
+                "choice": choice,
+                "award": award,
+            }
+
+        return await self._mutate(table_id, user_id, run)
+
+    # -- play ------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int | None,
+        action: str,
+        args: dict[str, Any] | None = None,
+        *,
+        as_gm: bool = False,
+    ) -> TableSnapshot:
+        """A game decision: a seated, simulating PC's own, or the GM's (deal, NPC moves)."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            if ctx.state.paused:
+                raise Refusal("table.paused")
+            adapter = game_for(ctx.state.config.game)
+            seat = None
+            if not as_gm:
+                seat = ctx.state.seat_of_user(user_id) if user_id is not None else None
+                if seat is None:
+                    raise Refusal("table.not_seated")
+                if seat.choice is None:
+                    raise Refusal("table.choose_first")
+                if seat.choice == "rulebook":
+                    raise Refusal("table.rulebook_player")
+            if as_gm and adapter.needs_new_shoe(ctx.state.engine):
+                self._new_shoe(ctx.state, adapter)
+            # A new hand closes the previous hand's Hero Point windows.
+            hand_before = ctx.state.hand_no
+            event = await adapter.act(ctx, seat, action, args or {})
+            if ctx.state.hand_no != hand_before:
+                ctx.state.offers = [o for o in ctx.state.offers if o.hand == ctx.state.hand_no]
+                ctx.state.last = event
+            return event
+
+        return await self._mutate(table_id, user_id, run)
+
+    async def spend(self, table_id: int, user_id: int, offer_id: int) -> TableSnapshot:
+        """One Hero Point wins a lost hand: once, whatever the clicks, devices or restarts."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            offer = next((o for o in ctx.state.offers if o.id == offer_id), None)
+            if offer is None or offer.expires_at <= iso(ctx.now):
+                raise Refusal("table.offer_closed")
+            seat = ctx.state.seat_of_character(offer.character_id)
+            if seat is None or seat.user_id != user_id:
+                raise Refusal("table.not_your_button")
+            if offer.spent:
+                raise Refusal("table.already_spent")
+            if await ctx.hero_points(offer.character_id) < 1:
+                raise Refusal("table.no_hero_points")
+            await ledger.transfer(
+                ctx.conn,
+                guild_id=ctx.guild_id,
+                kind="hero",
+                amount=1,
+                src=accounts.sheet(offer.character_id),
+                dst=None,
+                reason="spend.win_hand",
+                table_id=table_id,
+                actor_id=user_id,
+                now=iso(ctx.now),
+            )
+            await ctx.pay(offer.character_id, offer.pay, "spend.win_hand")
+            offer.spent = True
+            return {
+                "kind": "spent",
+                "character_id": offer.character_id,
+                "name": seat.name,
+                "pay": offer.pay,
+                "hand": offer.hand,
+            }
+
+        return await self._mutate(table_id, user_id, run)
+
+    # -- the rulebook contest (a PC who chose the rulebook) --------------------------------
+
+    async def contest(
+        self, table_id: int, user_id: int, stake: int, ease: int = 5
+    ) -> TableSnapshot:
+        """Both sides roll Gambling for `stake`; the PC sees his roll and may then spend."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            seat = ctx.state.seat_of_user(user_id)
+            if seat is None:
+                raise Refusal("table.not_seated")
+            if seat.choice != "rulebook":
+                raise Refusal("table.not_rulebook")
+            if any(
+                c.pc.character_id == seat.character_id and not c.settled for c in ctx.state.contests
+            ):
+                raise Refusal("table.contest_pending")
+            config = ctx.state.config
+            if not config.min_bet <= stake <= config.max_bet:
+                raise Refusal(
+                    "table.outside_limits", min=Cents(config.min_bet), max=Cents(config.max_bet)
+                )
+            if stake > await ctx.chips(seat.character_id):
+                raise Refusal("table.wager_over_chips")
+            available = await ctx.bank_available()
+            if available is not None and stake > available:
+                raise Refusal("table.bank_cannot_cover", available=Cents(available))
+            pc = await load_person(ctx.conn, seat.character_id)
+            npc = await load_person(ctx.conn, ctx.state.npc_id)
+            if pc is None or npc is None:
+                raise Refusal("sheet.not_found")
+            contest = Contest(
+                id=ctx.state.new_id(),
+                stake=stake,
+                pc=self._contest_roll(pc, ease),
+                npc=self._contest_roll(npc, ease),
+            )
+            ctx.state.contests = [c for c in ctx.state.contests if not c.settled] + [contest]
+            return {
+                "kind": "contest_rolled",
+                "character_id": seat.character_id,
+                "contest": contest.id,
+            }
+
+        return await self._mutate(table_id, user_id, run)
+
+    def _contest_roll(self, person: Person, ease: int) -> ContestRoll:
+        result = gambling.skill_roll(
+            person.perception, person.gambling, ease, gambling.roll_d100(self.rng)
+        )
+        return ContestRoll(
+            character_id=person.id,
+            name=person.name,
+            level=person.gambling,
+            perception=person.perception,
+            success_chance=result.success_chance,
+            roll=result.roll,
+            quality=result.quality,
+        )
+
+    async def contest_step(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
+        """The PC spends a Hero Point: his result moves one step better."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            contest = self._own_contest(ctx.state, user_id, contest_id)
+            current = gambling.improve(contest.pc.quality, contest.pc.steps)
+            if current == 1:
+                raise Refusal("table.contest_best")
+            if await ctx.hero_points(contest.pc.character_id) < 1:
+                raise Refusal("table.no_hero_points")
+            await ledger.transfer(
+                ctx.conn,
+                guild_id=ctx.guild_id,
+                kind="hero",
+                amount=1,
+                src=accounts.sheet(contest.pc.character_id),
+                dst=None,
+                reason="spend.contest_step",
+                table_id=table_id,
+                actor_id=user_id,
+                now=iso(ctx.now),
+            )
+            contest.pc.steps += 1
+            return {"kind": "contest_step", "contest": contest.id}
+
+        return await self._mutate(table_id, user_id, run)
+
+    async def contest_settle(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
+        """Settle: the NPC's Survival Points cancel steps when that saves it, stakes move."""
+
+        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            contest = self._own_contest(ctx.state, user_id, contest_id)
+            npc = await load_person(ctx.conn, ctx.state.npc_id)
+            survival = npc.survival if npc else 0
+            cancels = self._npc_cancels(contest, survival)
+            if cancels:
+                await spend_survival(ctx.conn, ctx.state.npc_id, cancels)
+                contest.npc.steps = -cancels
+            pc_quality = gambling.improve_contested(contest.pc.quality, contest.pc.steps, cancels)
+            winner = gambling.contest_winner(
+                gambling.Contestant("pc", contest.pc.level, contest.pc.perception, pc_quality),
+                gambling.Contestant(
+                    "npc", contest.npc.level, contest.npc.perception, contest.npc.quality
+                ),
+            )
+            if winner == "pc":
+                await ctx.pay(contest.pc.character_id, contest.stake, "contest.win")
+                contest.winner = contest.pc.character_id
+            elif winner == "npc":
+                await ctx.collect(contest.pc.character_id, contest.stake, "contest.loss")
+                contest.winner = contest.npc.character_id
+            contest.settled = True
+            event = {
+                "kind": "contest_settled",
+                "contest": contest.model_dump(),
+                "pc_quality": pc_quality,
+                "cancels": cancels,
+            }
+            ctx.state.last = event
+            return event
+
+        return await self._mutate(table_id, user_id, run)
+
+    @staticmethod
+    def _npc_cancels(contest: Contest, survival: int) -> int:
+        """Automatic play: the fewest Survival Points that keep the PC from winning, if any do."""
+        if contest.pc.steps == 0 or survival == 0:
+            return 0
+        npc = gambling.Contestant(
+            "npc", contest.npc.level, contest.npc.perception, contest.npc.quality
+        )
+        for cancels in range(0, min(survival, contest.pc.steps) + 1):
+            quality = gambling.improve_contested(contest.pc.quality, contest.pc.steps, cancels)
+            pc = gambling.Contestant("pc", contest.pc.level, contest.pc.perception, quality)
+            if gambling.contest_winner(pc, npc) != "pc":
+                return cancels
+        return 0
+
+    @staticmethod
+    def _own_contest(state: TableState, user_id: int, contest_id: int) -> Contest:
+        contest = next((c for c in state.contests if c.id == contest_id), None)
+        if contest is None or contest.settled:
+            raise Refusal("table.contest_closed")
+        seat = state.seat_of_character(contest.pc.character_id)
+        if seat is None or seat.user_id != user_id:
+            raise Refusal("table.not_your_button")
+        return contest
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _new_shoe(self, state: TableState, adapter: TableGame) -> None:
+        self._reveal(state)
+        shoe: Shoe = adapter.live_shoe(state.config, self.seed_source())
+        state.engine = adapter.replace_shoe(state.engine, shoe)
+        state.shoes.append(ShoeRecord(commitment=shoe.commitment or "", packs=state.config.packs))
+
+    def _reveal(self, state: TableState) -> None:
+        seed = game_for(state.config.game).shoe(state.engine).seed
+        if state.shoes and seed is not None:
+            state.shoes[-1].seed = seed.hex()
+
+    async def _cash_out(self, ctx: TableContext, seat: Seat) -> int:
+        chips = await ctx.chips(seat.character_id)
+        if chips:
+            await ledger.transfer(
+                ctx.conn,
+                guild_id=ctx.guild_id,
+                kind="cash",
+                amount=chips,
+                src=accounts.chips(ctx.table_id, seat.character_id),
+                dst=accounts.sheet(seat.character_id),
+                reason="table.cash_out",
+                table_id=ctx.table_id,
+                actor_id=ctx.actor_id,
+                now=iso(ctx.now),
+            )
+        return chips
+
+    async def _close_bank(self, ctx: TableContext) -> None:
+        if ctx.state.config.bankroll is None:
+            return
+        left = await ledger.balance(ctx.conn, accounts.bank(ctx.table_id), "cash")
+        if left:
+            await ledger.transfer(
+                ctx.conn,
+                guild_id=ctx.guild_id,
+                kind="cash",
+                amount=left,
+                src=accounts.bank(ctx.table_id),
+                dst=None,
+                reason="table.bank_close",
+                table_id=ctx.table_id,
+                actor_id=ctx.actor_id,
+                now=iso(ctx.now),
+            )
+
+    async def _seated_elsewhere(
+        self, conn: aiosqlite.Connection, character_id: int, table_id: int
+    ) -> bool:
+        cursor = await conn.execute(
+            "SELECT 1 FROM card_tables t, json_each(t.state, '$.seats') s "
+            "WHERE t.status = 'open' AND t.id != ? "
+            "AND json_extract(s.value, '$.character_id') = ? LIMIT 1",
+            (table_id, character_id),
+        )
+        return await cursor.fetchone() is not None
+
+    async def _row(
+        self, conn: aiosqlite.Connection, table_id: int, *, must_be_open: bool = True
+    ) -> aiosqlite.Row:
+        cursor = await conn.execute("SELECT * FROM card_tables WHERE id = ?", (table_id,))
+        row = await cursor.fetchone()
+        if row is None or (must_be_open and row["status"] != "open"):
+            raise Refusal("table.closed")
+        return row
+
+    async def _snapshot(
+        self,
+        conn: aiosqlite.Connection,
+        row: aiosqlite.Row,
+        state: TableState,
+        event: dict[str, Any] | None = None,
+    ) -> TableSnapshot:
+        table_id = int(row["id"])
+        chips = {
+            seat.character_id: await ledger.balance(
+                conn, accounts.chips(table_id, seat.character_id), "cash"
+            )
+            for seat in state.seats
+        }
+        bank = (
+            None
+            if state.config.bankroll is None
+            else await ledger.balance(conn, accounts.bank(table_id), "cash")
+        )
+        cursor = await conn.execute(
+            "SELECT status, message_id FROM card_tables WHERE id = ?", (table_id,)
+        )
+        status, message_id = await cursor.fetchone()
+        return TableSnapshot(
+            id=table_id,
+            guild_id=int(row["guild_id"]),
+            channel_id=int(row["channel_id"]),
+            message_id=message_id,
+            status=status,
+            state=state,
+            chips=chips,
+            bank=bank,
+            event=event,
+        )
+
+    async def _mutate(
+        self,
+        table_id: int,
+        actor_id: int | None,
+        run: Callable[[TableContext, aiosqlite.Row], Awaitable[dict[str, Any]]],
+    ) -> TableSnapshot:
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            row = await self._row(conn, table_id)
+            state = TableState.model_validate_json(row["state"])
+            settings = await self._guild_settings(conn, int(row["guild_id"]))
+            ctx = TableContext(
+                conn=conn,
+                table_id=table_id,
+                guild_id=int(row["guild_id"]),
+                state=state,
+                now=now,
+                actor_id=actor_id,
+                spend_window=timedelta(seconds=settings.spend_window_s),
+            )
+            event = await run(ctx, row)
+            await conn.execute(
+                "UPDATE card_tables SET state = ?, updated_at = ? WHERE id = ?",
+                (state.model_dump_json(), iso(now), table_id),
+            )
+            snapshot = await self._snapshot(conn, row, state, event)
+        await self._notify(snapshot)
+        return snapshot
+
+    async def _notify(self, snapshot: TableSnapshot) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(snapshot)
+            except Exception:
+                log.exception("table %s listener failed", snapshot.id)

@@ -1,0 +1,106 @@
+"""The whole state of a table, saved as one JSON document after every action.
+
+Everything a restart needs is here: seats and choices, the game engine's own state
+(with its shoe), open Hero Point offers with their deadlines, rulebook contests. Chips
+are not here: they are ledger balances (`chips:{table}:{character}`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Choice = Literal["simulate", "rulebook"]
+
+
+class TableConfig(BaseModel):
+    """What the GM chose when opening the table."""
+
+    game: str
+    min_bet: int
+    max_bet: int
+    packs: int
+    bankroll: int | None = None  # None: the NPC's bank is unlimited
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Seat(BaseModel):
+    character_id: int
+    user_id: int
+    name: str
+    choice: Choice | None = None
+    awarded: int = 0  # Hero Points credited for choosing simulation (once per game)
+
+
+class SpendOffer(BaseModel):
+    """A hand a PC lost to the NPC, which one Hero Point can win until `expires_at`."""
+
+    id: int
+    character_id: int
+    hand: int  # the number of the coup or round it belongs to
+    label: str  # what was lost, for the table message (e.g. "banker 50")
+    pay: int  # what the NPC pays the PC if he spends (his stake back plus the win)
+    expires_at: str
+    spent: bool = False
+
+
+class ContestRoll(BaseModel):
+    """One side of a rulebook gambling contest, as rolled (private until settled)."""
+
+    character_id: int
+    name: str
+    level: int
+    perception: int
+    success_chance: int
+    roll: int
+    quality: int | None
+    steps: int = 0  # Hero Point steps bought (PC) or cancelled (NPC, as a negative)
+
+
+class Contest(BaseModel):
+    """A rulebook PC's contest against the NPC for a stake he named."""
+
+    id: int
+    stake: int
+    pc: ContestRoll
+    npc: ContestRoll
+    settled: bool = False
+    winner: int | None = None  # character id of the winner, None for a push
+
+
+class ShoeRecord(BaseModel):
+    """A shoe's published commitment, and its seed once revealed."""
+
+    commitment: str
+    packs: int
+    seed: str | None = None
+
+
+class TableState(BaseModel):
+    config: TableConfig
+    npc_id: int
+    npc_name: str
+    seats: list[Seat] = Field(default_factory=list)
+    engine: dict[str, Any] = Field(default_factory=dict)
+    shoes: list[ShoeRecord] = Field(default_factory=list)
+    offers: list[SpendOffer] = Field(default_factory=list)
+    contests: list[Contest] = Field(default_factory=list)
+    hand_no: int = 0
+    next_id: int = 1
+    paused: bool = False
+    last: dict[str, Any] | None = None  # the last hand's public result, for the table message
+
+    def seat_of_character(self, character_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.character_id == character_id), None)
+
+    def seat_of_user(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def new_id(self) -> int:
+        value = self.next_id
+        self.next_id += 1
+        return value
+
+    def open_offers(self, now: str) -> list[SpendOffer]:
+        return [o for o in self.offers if not o.spent and o.expires_at > now]

@@ -1,0 +1,107 @@
+"""Building blocks for table-service tests: a settable clock, characters, seeded shoes."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from bondbot.rules import baccarat
+from bondbot.sheets import validate_sheet
+from bondbot.storage import characters, ledger
+from bondbot.storage.db import Database
+from bondbot.storage.settings import get_settings
+from bondbot.tables.service import TableService
+
+GUILD = 1000
+CHANNEL = 2000
+GM = 1
+BOND_OWNER = 11
+VESPER_OWNER = 12
+
+
+@dataclass
+class Clock:
+    now: datetime = field(default_factory=lambda: datetime(2026, 11, 21, 20, 0, tzinfo=UTC))
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def seeds_where(predicate: Callable[[baccarat.Coup], bool], packs: int = 8) -> Iterator[bytes]:
+    """Seeds (as a live table would draw them) whose shoe's first coup satisfies predicate."""
+    for n in range(10_000):
+        seed = n.to_bytes(32, "big")
+        if predicate(baccarat.deal_coup(baccarat.new_shoe(packs, seed))):
+            yield seed
+
+
+def service(db: Database, clock: Clock, seeds: list[bytes] | None = None) -> TableService:
+    pending = list(seeds or [])
+
+    def seed_source() -> bytes:
+        return pending.pop(0) if pending else random.randbytes(32)
+
+    async def guild_settings(conn, guild_id):  # type: ignore[no-untyped-def]
+        return await get_settings(conn, guild_id)
+
+    return TableService(
+        db,
+        clock=clock,
+        guild_settings=guild_settings,
+        rng=random.Random(7),
+        seed_source=seed_source,
+    )
+
+
+async def make_character(
+    db: Database,
+    name: str,
+    *,
+    kind: str = "PC",
+    owner: int | None = None,
+    gambling: int = 0,
+    per: int = 10,
+    cash: int = 0,
+    hero: int = 0,
+    survival: int = 0,
+) -> int:
+    sheet = validate_sheet(
+        {
+            "name": name,
+            "kind": kind,
+            "owner_id": owner,
+            "characteristics": {"PER": per},
+            "skills": {"gambling": gambling} if gambling else {},
+            "cash": cash,
+            "hero_points": hero,
+            "survival_points": survival,
+        }
+    )
+    async with db.transaction() as conn:
+        return (await characters.create_character(conn, GUILD, sheet, now="2026-11-21T19:00")).id
+
+
+async def balance(db: Database, account: str, kind: str = "cash") -> int:
+    async with db.read() as conn:
+        return await ledger.balance(conn, account, kind)  # type: ignore[arg-type]
+
+
+async def assert_conserved(db: Database) -> None:
+    """Every balance equals the ledger, and all cash inside equals what came in from outside."""
+    async with db.read() as conn:
+        stored = await ledger.stored_balances(conn)
+        assert stored == await ledger.recompute_balances(conn)
+        rows = await conn.execute_fetchall(
+            "SELECT kind, COALESCE(SUM(CASE WHEN src IS NULL THEN amount ELSE 0 END), 0)"
+            " - COALESCE(SUM(CASE WHEN dst IS NULL THEN amount ELSE 0 END), 0)"
+            " FROM ledger GROUP BY kind"
+        )
+    from_outside = {kind: total for kind, total in rows}
+    for kind in ("cash", "hero"):
+        inside = sum(v for (account, k), v in stored.items() if k == kind)
+        assert inside == from_outside.get(kind, 0)
