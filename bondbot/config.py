@@ -51,7 +51,7 @@ class Settings(BaseModel):
 
 
 _HINTS = {
-    "database": "a file path, e.g. database = \"bondbot.sqlite3\"",
+    "database": 'a file path, e.g. database = "bondbot.sqlite3"',
     "default_locale": 'one of "fr" or "en"',
     "currency": 'a short symbol, e.g. currency = "$"',
     "dev_guild_id": "the numeric id of your test server (Developer Mode → Copy Server ID)",

@@ -1,0 +1,1 @@
+"""The Discord layer: thin cogs, views and embeds over the services; no rule lives here."""

@@ -1,0 +1,406 @@
+"""`/table …` and the table message's buttons: a thin layer over the table service."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bondbot.bot.client import BondBot
+from bondbot.bot.context import lang_for, require_gm, say, send
+from bondbot.bot.embeds.table import AREA, table_embed, table_view
+from bondbot.bot.router import ButtonSpec, custom_id, modal_values, modal_view, view_of
+from bondbot.errors import Refusal
+from bondbot.i18n import Lang, t
+from bondbot.money import format_amount, parse_amount
+from bondbot.rules import gambling
+from bondbot.tables.context import iso
+from bondbot.tables.service import TableService, TableSnapshot
+from bondbot.tables.state import Contest
+
+log = logging.getLogger(__name__)
+
+
+def _amount(text: str) -> int:
+    try:
+        return parse_amount(text)
+    except ValueError:
+        raise Refusal("errors.bad_amount", text=text) from None
+
+
+class TableMessages:
+    """Keeps each table's public message up to date: one edit at a time, latest state wins."""
+
+    def __init__(self, bot: BondBot) -> None:
+        self.bot = bot
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+
+    async def changed(self, snapshot: TableSnapshot) -> None:
+        self._dirty.add(snapshot.id)
+        if snapshot.id not in self._running:
+            self._running[snapshot.id] = asyncio.create_task(self._refresh(snapshot.id))
+
+    async def _refresh(self, table_id: int) -> None:
+        try:
+            while table_id in self._dirty:
+                self._dirty.discard(table_id)
+                snapshot = await self.bot.services.tables.snapshot(table_id)
+                await self._render(snapshot)
+                self._arm(snapshot)
+        except Exception:
+            log.exception("could not refresh the message of table %s", table_id)
+        finally:
+            self._running.pop(table_id, None)
+
+    async def _render(self, snapshot: TableSnapshot) -> None:
+        settings = await self.bot.services.guilds.get(snapshot.guild_id)
+        now = self.bot.services.clock()
+        embed = table_embed(snapshot, settings.locale, settings.currency, now)
+        view = table_view(snapshot, settings.locale, now)
+        channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        if snapshot.message_id is None:
+            message = await channel.send(embed=embed, view=view)
+            await self.bot.services.tables.set_message(snapshot.id, message.id)
+        else:
+            await channel.get_partial_message(snapshot.message_id).edit(embed=embed, view=view)
+
+    def _arm(self, snapshot: TableSnapshot) -> None:
+        """Redraw when the next Hero Point window closes, so its button disappears."""
+        if old := self._timers.pop(snapshot.id, None):
+            old.cancel()
+        now = self.bot.services.clock()
+        deadlines = [o.expires_at for o in snapshot.state.open_offers(iso(now))]
+        if not deadlines or not snapshot.open:
+            return
+        from datetime import datetime
+
+        delay = (datetime.fromisoformat(min(deadlines)) - now).total_seconds() + 0.05
+        loop = asyncio.get_running_loop()
+        self._timers[snapshot.id] = loop.call_later(
+            max(delay, 0), lambda: asyncio.ensure_future(self.changed(snapshot))
+        )
+
+    def cancel(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+
+
+class Tables(commands.GroupCog, group_name="table", group_description="Card tables"):
+    def __init__(self, bot: BondBot) -> None:
+        self.bot = bot
+        self.service: TableService = bot.services.tables
+        self.messages = TableMessages(bot)
+        self.service.listeners.append(self.messages.changed)
+        bot.router.register(AREA, self.on_component)
+
+    async def cog_load(self) -> None:
+        for snapshot in await self.service.open_tables():
+            await self.messages.changed(snapshot)
+
+    async def cog_unload(self) -> None:
+        self.messages.cancel()
+        self.service.listeners.remove(self.messages.changed)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    async def _table(self, interaction: discord.Interaction) -> int:
+        if interaction.channel_id is None:
+            raise Refusal("errors.guild_only")
+        return await self.service.open_in_channel(interaction.channel_id)
+
+    async def _active(self, interaction: discord.Interaction) -> int:
+        character = await self.bot.services.sheets.active(interaction.guild_id, interaction.user.id)
+        if character is None:
+            raise Refusal("table.no_active_character")
+        return character
+
+    async def _money(self, interaction: discord.Interaction) -> str:
+        return (await self.bot.services.guilds.get(interaction.guild_id)).currency
+
+    # -- commands --------------------------------------------------------------------------
+
+    @app_commands.command(name="open", description="Open a card table in this channel (GM)")
+    @app_commands.describe(
+        game="The game to play",
+        npc="The NPC who holds the bank",
+        minimum="Smallest wager",
+        maximum="Largest wager",
+        packs="Packs in the shoe",
+        bankroll="The NPC's bankroll (empty: unlimited)",
+        tie_pays="Punto banco: a tie pays 8 or 9 to 1",
+    )
+    @app_commands.choices(
+        game=[app_commands.Choice(name="Punto banco", value="punto_banco")],
+        tie_pays=[
+            app_commands.Choice(name="8:1", value=8),
+            app_commands.Choice(name="9:1", value=9),
+        ],
+    )
+    @app_commands.guild_only()
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        npc: str,
+        minimum: str,
+        maximum: str,
+        packs: int | None = None,
+        bankroll: str | None = None,
+        tie_pays: int = 8,
+    ) -> None:
+        await require_gm(interaction)
+        npc_id = await self.bot.services.sheets.find_id(interaction.guild_id, npc, kind="NPC")
+        snapshot = await self.service.open_table(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            actor_id=interaction.user.id,
+            game=game,
+            npc_id=npc_id,
+            min_bet=_amount(minimum),
+            max_bet=_amount(maximum),
+            packs=packs,
+            bankroll=None if bankroll is None else _amount(bankroll),
+            options={"tie_pays": tie_pays},
+        )
+        await say(
+            interaction,
+            "table.opened",
+            commitment=snapshot.state.shoes[-1].commitment,
+        )
+
+    @app_commands.command(name="join", description="Sit at this channel's table")
+    @app_commands.describe(buy_in="Chips to bring from your character's cash")
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction, buy_in: str) -> None:
+        table = await self._table(interaction)
+        character = await self._active(interaction)
+        snapshot = await self.service.join(table, interaction.user.id, character, _amount(buy_in))
+        await self._joined(interaction, snapshot)
+
+    async def _joined(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+        money = await self._money(interaction)
+        await say(
+            interaction,
+            "table.joined",
+            chips=format_amount(snapshot.chips[snapshot.event["character_id"]], money),
+        )
+
+    @app_commands.command(name="leave", description="Leave the table with your chips")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        table = await self._table(interaction)
+        snapshot = await self.service.leave(table, interaction.user.id)
+        await self._left(interaction, snapshot)
+
+    async def _left(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+        money = await self._money(interaction)
+        await say(interaction, "table.left", chips=format_amount(snapshot.event["chips"], money))
+
+    @app_commands.command(name="seat", description="Seat a player's character (GM)")
+    @app_commands.guild_only()
+    async def seat(self, interaction: discord.Interaction, character: str, buy_in: str) -> None:
+        await require_gm(interaction)
+        table = await self._table(interaction)
+        character_id = await self.bot.services.sheets.find_id(
+            interaction.guild_id, character, kind="PC"
+        )
+        await self.service.join(
+            table, interaction.user.id, character_id, _amount(buy_in), by_gm=True
+        )
+        await say(interaction, "table.seated", name=character)
+
+    @app_commands.command(name="unseat", description="Send a character away with his chips (GM)")
+    @app_commands.guild_only()
+    async def unseat(self, interaction: discord.Interaction, character: str) -> None:
+        await require_gm(interaction)
+        table = await self._table(interaction)
+        character_id = await self.bot.services.sheets.find_id(
+            interaction.guild_id, character, kind="PC"
+        )
+        await self.service.leave(table, interaction.user.id, character_id=character_id)
+        await say(interaction, "table.unseated", name=character)
+
+    @app_commands.command(name="bet", description="Wager on the next coup")
+    @app_commands.choices(
+        on=[
+            app_commands.Choice(name="Player", value="player"),
+            app_commands.Choice(name="Banker", value="banker"),
+            app_commands.Choice(name="Tie", value="tie"),
+        ]
+    )
+    @app_commands.guild_only()
+    async def bet(self, interaction: discord.Interaction, on: str, amount: str) -> None:
+        table = await self._table(interaction)
+        await self._wager(interaction, table, on, amount)
+
+    async def _wager(
+        self, interaction: discord.Interaction, table: int, on: str, amount: str
+    ) -> None:
+        snapshot = await self.service.act(
+            table, interaction.user.id, "wager", {"bet": on, "amount": _amount(amount)}
+        )
+        lang = await lang_for(interaction)
+        money = await self._money(interaction)
+        await send(
+            interaction,
+            t(
+                "table.wager_placed",
+                lang,
+                bet=t(f"baccarat.bet_{on}", lang),
+                amount=format_amount(snapshot.event["amount"], money),
+            ),
+        )
+
+    @app_commands.command(name="deal", description="Deal the next hand (GM)")
+    @app_commands.guild_only()
+    async def deal(self, interaction: discord.Interaction) -> None:
+        await self._deal(interaction, await self._table(interaction))
+
+    async def _deal(self, interaction: discord.Interaction, table: int) -> None:
+        await require_gm(interaction)
+        snapshot = await self.service.act(table, interaction.user.id, "deal", as_gm=True)
+        await say(interaction, "table.dealt", hand=snapshot.state.hand_no)
+
+    @app_commands.command(name="contest", description="Play the rulebook's gambling contest")
+    @app_commands.describe(stake="What you stake against the NPC")
+    @app_commands.guild_only()
+    async def contest(self, interaction: discord.Interaction, stake: str) -> None:
+        await self._contest(interaction, await self._table(interaction), stake)
+
+    async def _contest(self, interaction: discord.Interaction, table: int, stake: str) -> None:
+        snapshot = await self.service.contest(table, interaction.user.id, _amount(stake))
+        contest = next(c for c in snapshot.state.contests if c.id == snapshot.event["contest"])
+        await self._show_contest(interaction, table, contest)
+
+    async def _show_contest(
+        self, interaction: discord.Interaction, table: int, contest: Contest
+    ) -> None:
+        lang = await lang_for(interaction)
+        quality = gambling.improve(contest.pc.quality, contest.pc.steps)
+        text = t(
+            "table.contest_private",
+            lang,
+            roll=contest.pc.roll,
+            chance=contest.pc.success_chance,
+            quality=t("quality.failure", lang)
+            if quality is None
+            else t(f"quality.qr{quality}", lang),
+            steps=contest.pc.steps,
+        )
+        view = view_of(
+            [
+                ButtonSpec(
+                    t("table.btn_contest_step", lang),
+                    custom_id(AREA, table, "cstep", contest.id),
+                    style=discord.ButtonStyle.success,
+                    disabled=quality == 1,
+                ),
+                ButtonSpec(
+                    t("table.btn_contest_settle", lang),
+                    custom_id(AREA, table, "csettle", contest.id),
+                    style=discord.ButtonStyle.primary,
+                ),
+            ]
+        )
+        await send(interaction, text, view=view)
+
+    @app_commands.command(name="pause", description="Pause or resume the table (GM)")
+    @app_commands.guild_only()
+    async def pause(self, interaction: discord.Interaction, paused: bool = True) -> None:
+        await require_gm(interaction)
+        await self.service.pause(await self._table(interaction), interaction.user.id, paused)
+        await say(interaction, "table.paused_reply" if paused else "table.resumed")
+
+    @app_commands.command(name="close", description="Close the table: cash everyone out (GM)")
+    @app_commands.guild_only()
+    async def close(self, interaction: discord.Interaction) -> None:
+        await require_gm(interaction)
+        snapshot = await self.service.close(await self._table(interaction), interaction.user.id)
+        shoe = snapshot.state.shoes[-1]
+        await say(
+            interaction,
+            "table.closed_reply",
+            seed=shoe.seed or "—",
+            commitment=shoe.commitment,
+            packs=shoe.packs,
+        )
+
+    # -- buttons and modals ----------------------------------------------------------------
+
+    async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
+        table, action, rest = int(args[0]), args[1], args[2:]
+        lang = await lang_for(interaction)
+        submitted = interaction.type is discord.InteractionType.modal_submit
+        values = modal_values(interaction) if submitted else {}
+        if action == "join":
+            if not submitted:
+                await interaction.response.send_modal(
+                    self._amount_modal(lang, "table.modal_join", table, "join")
+                )
+                return
+            character = await self._active(interaction)
+            snapshot = await self.service.join(
+                table, interaction.user.id, character, _amount(values.get("amount", ""))
+            )
+            await self._joined(interaction, snapshot)
+        elif action == "leave":
+            await self._left(interaction, await self.service.leave(table, interaction.user.id))
+        elif action == "choose":
+            snapshot = await self.service.choose(table, interaction.user.id, rest[0])  # type: ignore[arg-type]
+            event = snapshot.event or {}
+            if event.get("choice") == "simulate":
+                await say(interaction, "table.chose_simulate", award=event["award"])
+            else:
+                await say(interaction, "table.chose_rulebook")
+        elif action == "bet":
+            if not submitted:
+                await interaction.response.send_modal(
+                    self._amount_modal(lang, f"baccarat.bet_{rest[0]}", table, "bet", rest[0])
+                )
+                return
+            await self._wager(interaction, table, rest[0], values.get("amount", ""))
+        elif action == "deal":
+            await self._deal(interaction, table)
+        elif action == "spend":
+            snapshot = await self.service.spend(table, interaction.user.id, int(rest[0]))
+            money = await self._money(interaction)
+            await say(interaction, "table.spent", pay=format_amount(snapshot.event["pay"], money))
+        elif action == "contest":
+            if not submitted:
+                await interaction.response.send_modal(
+                    self._amount_modal(lang, "table.modal_contest", table, "contest")
+                )
+                return
+            await self._contest(interaction, table, values.get("amount", ""))
+        elif action == "cstep":
+            snapshot = await self.service.contest_step(table, interaction.user.id, int(rest[0]))
+            contest = next(c for c in snapshot.state.contests if c.id == int(rest[0]))
+            await self._show_contest(interaction, table, contest)
+        elif action == "csettle":
+            await self.service.contest_settle(table, interaction.user.id, int(rest[0]))
+            await say(interaction, "table.contest_settled")
+        else:
+            raise Refusal("table.unknown_action")
+
+    def _amount_modal(
+        self, lang: Lang, title_key: str, table: int, action: str, *args: Any
+    ) -> discord.ui.Modal:
+        return modal_view(
+            t(title_key, lang),
+            custom_id(AREA, table, action, *args),
+            [
+                discord.ui.TextInput(
+                    label=t("table.modal_amount", lang), custom_id="amount", max_length=16
+                )
+            ],
+        )
+
+
+async def setup(bot: BondBot) -> None:
+    await bot.add_cog(Tables(bot))

@@ -1,0 +1,116 @@
+"""What every cog needs of an interaction: its language, answers, and the GM check."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bondbot.errors import Refusal
+from bondbot.i18n import Lang, lang_of, t
+from bondbot.money import Cents, format_amount
+from bondbot.rules.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from bondbot.bot.client import BondBot
+
+log = logging.getLogger(__name__)
+
+
+def bot_of(interaction: discord.Interaction) -> BondBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def lang_for(interaction: discord.Interaction) -> Lang:
+    """The user's Discord language if French or English, else the server's."""
+    bot = bot_of(interaction)
+    fallback: Lang = bot.settings.default_locale
+    if interaction.guild_id is not None:
+        fallback = (await bot.services.guilds.get(interaction.guild_id)).locale
+    return lang_of(str(interaction.locale), fallback)
+
+
+async def currency_for(interaction: discord.Interaction) -> str:
+    bot = bot_of(interaction)
+    if interaction.guild_id is None:
+        return bot.settings.currency
+    return (await bot.services.guilds.get(interaction.guild_id)).currency
+
+
+async def send(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = True,
+    **kwargs: Any,
+) -> None:
+    """Answer the interaction, or follow up if it was already answered or deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+async def say(interaction: discord.Interaction, key: str, /, **params: Any) -> None:
+    """Answer privately with one translated message."""
+    await send(interaction, t(key, await lang_for(interaction), **params))
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Refusals get their translated message; our own faults are logged, never shown."""
+    if isinstance(error, Refusal):
+        key, params = error.key, error.params
+    elif isinstance(error, IllegalAction):
+        key, params = error.code, error.params
+    elif isinstance(error, app_commands.MissingPermissions):
+        key, params = "errors.missing_permissions", {}
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        key, params = "errors.guild_only", {}
+    else:
+        log.error(
+            "interaction %s by %s in guild %s failed: %r",
+            interaction.data,
+            interaction.user.id,
+            interaction.guild_id,
+            error,
+            exc_info=error,
+        )
+        key, params = "errors.internal", {}
+    try:
+        lang = await lang_for(interaction)
+        currency = await currency_for(interaction)
+    except Exception:
+        lang, currency = (
+            bot_of(interaction).settings.default_locale,
+            bot_of(interaction).settings.currency,
+        )
+    params = {
+        name: format_amount(value, currency) if isinstance(value, Cents) else value
+        for name, value in params.items()
+    }
+    try:
+        await send(interaction, t(key, lang, **params))
+    except discord.HTTPException:
+        log.exception("could not tell user %s about %s", interaction.user.id, key)
+
+
+async def require_gm(interaction: discord.Interaction) -> None:
+    """Refuse anyone without the server's GM role (set with /gm role)."""
+    if interaction.guild_id is None:
+        raise Refusal("errors.guild_only")
+    settings = await bot_of(interaction).services.guilds.get(interaction.guild_id)
+    if settings.gm_role_id is None:
+        raise Refusal("gm.no_role_set")
+    roles = getattr(interaction.user, "roles", [])
+    if not any(role.id == settings.gm_role_id for role in roles):
+        raise Refusal("gm.not_gm")
+
+
+async def is_gm(interaction: discord.Interaction) -> bool:
+    try:
+        await require_gm(interaction)
+    except Refusal:
+        return False
+    return True

@@ -1,0 +1,109 @@
+"""Routes clicks and modal submits by `custom_id`, so they keep working after a restart.
+
+A custom id is `bb:<area>:<arg>:<arg>…`; cogs register one handler per area. Views and
+modals are only layout: they are sent already stopped, so discord.py keeps no state for
+them and every click or submit is answered from the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import discord
+
+PREFIX = "bb"
+log = logging.getLogger(__name__)
+
+Handler = Callable[[discord.Interaction, list[str]], Awaitable[None]]
+
+
+def custom_id(area: str, *args: object) -> str:
+    """The custom id of a component: `bb:area:arg…` (at most 100 characters)."""
+    value = ":".join([PREFIX, area, *(str(arg) for arg in args)])
+    if len(value) > 100:
+        raise ValueError(f"custom id too long: {value}")
+    return value
+
+
+def parse_custom_id(value: str) -> tuple[str, list[str]] | None:
+    parts = value.split(":")
+    if len(parts) < 2 or parts[0] != PREFIX:
+        return None
+    return parts[1], parts[2:]
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    label: str
+    custom_id: str
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    disabled: bool = False
+    row: int | None = None
+    emoji: str | None = None
+
+
+def view_of(buttons: Sequence[ButtonSpec]) -> discord.ui.View:
+    """A stopped view holding these buttons: layout only, answered by the router."""
+    view = discord.ui.View(timeout=None)
+    for spec in buttons:
+        view.add_item(
+            discord.ui.Button(
+                label=spec.label,
+                custom_id=spec.custom_id,
+                style=spec.style,
+                disabled=spec.disabled,
+                row=spec.row,
+                emoji=spec.emoji,
+            )
+        )
+    view.stop()
+    return view
+
+
+def modal_view(title: str, custom: str, fields: Sequence[discord.ui.TextInput]) -> discord.ui.Modal:
+    """A stopped modal with these text inputs: its submit reaches the router."""
+    modal = discord.ui.Modal(title=title, custom_id=custom, timeout=None)
+    for field in fields:
+        modal.add_item(field)
+    modal.stop()
+    return modal
+
+
+def modal_values(interaction: discord.Interaction) -> dict[str, str]:
+    """The submitted text of each input of a modal, by the input's custom id."""
+    values: dict[str, str] = {}
+    for row in (interaction.data or {}).get("components", []):
+        for component in row.get("components", [row.get("component", {})]):
+            if "custom_id" in component:
+                values[component["custom_id"]] = component.get("value", "")
+    return values
+
+
+_ROUTED = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+
+
+class Router:
+    """Maps an area to its handler; the client calls `dispatch` for every component."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Handler] = {}
+
+    def register(self, area: str, handler: Handler) -> None:
+        if area in self._handlers:
+            raise ValueError(f"area {area} already routed")
+        self._handlers[area] = handler
+
+    def resolve(self, interaction: discord.Interaction) -> tuple[Handler, list[str]] | None:
+        if interaction.type not in _ROUTED or not interaction.data:
+            return None
+        parsed = parse_custom_id(str(interaction.data.get("custom_id", "")))
+        if parsed is None:
+            return None
+        area, args = parsed
+        handler = self._handlers.get(area)
+        if handler is None:
+            log.warning("no handler for component %s", interaction.data.get("custom_id"))
+            return None
+        return handler, args
