@@ -1,7 +1,8 @@
 """One translation layer for every user-facing string, French and English.
 
 Catalogs are TOML files in `bondbot/locales/<lang>/<area>.toml`; a key is
-`<area>.<dotted path>`. Each area has its own file so features can grow side by side.
+`<area>.<dotted path>`. Each area has its own file so features can grow side by side; a
+file named `<area>-<part>.toml` adds to `<area>` (e.g. `commands-table.toml`).
 Slash-command names and descriptions are localised by `CommandTranslator`, keyed by the
 command's qualified name, so the code keeps its English literals as the default.
 """
@@ -35,7 +36,8 @@ def catalog(lang: Lang) -> dict[str, str]:
     """Every message of one language, flattened to dotted keys."""
     messages: dict[str, str] = {}
     for file in sorted((LOCALES_DIR / lang).glob("*.toml")):
-        _flatten(file.stem, tomllib.loads(file.read_text(encoding="utf-8")), messages)
+        area = file.stem.split("-")[0]
+        _flatten(area, tomllib.loads(file.read_text(encoding="utf-8")), messages)
     return messages
 
 
