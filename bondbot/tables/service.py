@@ -8,6 +8,7 @@ every open table from the database.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -81,6 +82,8 @@ class TableService:
         self._guild_settings = guild_settings
         self.rng = rng or random.SystemRandom()
         self.listeners: list[Listener] = []
+        self._deadlines: dict[int, tuple[str, str]] = {}
+        self._timers: dict[int, asyncio.TimerHandle] = {}
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -679,7 +682,51 @@ class TableService:
         await self._notify(snapshot)
         return snapshot
 
+    # -- timers ----------------------------------------------------------------------------
+
+    def arm(self, snapshot: TableSnapshot) -> None:
+        """Schedule the table's pending timed decision, replacing any older one."""
+        if old := self._timers.pop(snapshot.id, None):
+            old.cancel()
+        state = snapshot.state
+        if not snapshot.open or state.deadline is None or state.deadline_action is None:
+            self._deadlines.pop(snapshot.id, None)
+            return
+        self._deadlines[snapshot.id] = (state.deadline, state.deadline_action)
+        delay = (datetime.fromisoformat(state.deadline) - self.clock()).total_seconds()
+        loop = asyncio.get_running_loop()
+        self._timers[snapshot.id] = loop.call_later(
+            max(delay, 0.0), lambda: loop.create_task(self.run_due())
+        )
+
+    async def resume(self) -> list[TableSnapshot]:
+        """At start: every open table, with its timers armed again."""
+        snapshots = await self.open_tables()
+        for snapshot in snapshots:
+            self.arm(snapshot)
+        return snapshots
+
+    async def run_due(self) -> None:
+        """Take every timed decision whose deadline has passed (the timers call this)."""
+        now = iso(self.clock())
+        for table_id, (deadline, action) in list(self._deadlines.items()):
+            if deadline > now:
+                continue
+            self._deadlines.pop(table_id, None)
+            try:
+                await self.act(table_id, None, action, {"deadline": deadline}, as_gm=True)
+            except Refusal as refusal:  # overtaken by a player's own move: nothing to do
+                log.debug("table %s timer %s: %s", table_id, action, refusal.key)
+            except Exception:
+                log.exception("table %s: timed action %s failed", table_id, action)
+
+    def stop_timers(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
     async def _notify(self, snapshot: TableSnapshot) -> None:
+        self.arm(snapshot)
         for listener in self.listeners:
             try:
                 await listener(snapshot)

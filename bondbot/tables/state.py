@@ -89,6 +89,10 @@ class TableState(BaseModel):
     hand_no: int = 0
     next_id: int = 1
     paused: bool = False
+    # A decision the bot takes itself when nobody acts in time (a blackjack turn, …):
+    # the game adapter sets both; the service's timer runs `deadline_action` at `deadline`.
+    deadline: str | None = None
+    deadline_action: str | None = None
     last: dict[str, Any] | None = None  # the last hand's public result, for the table message
 
     def seat_of_character(self, character_id: int) -> Seat | None:

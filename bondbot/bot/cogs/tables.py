@@ -4,32 +4,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bondbot.bot.client import BondBot
-from bondbot.bot.context import lang_for, require_gm, say, send
-from bondbot.bot.embeds.table import AREA, table_embed, table_view
-from bondbot.bot.router import ButtonSpec, custom_id, modal_values, modal_view, view_of
+from bondbot.bot.context import currency_for, lang_for, require_gm, say, send
+from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
+from bondbot.bot.tables import punto_banco
+from bondbot.bot.tables.common import AREA
+from bondbot.bot.tables.games import ui_for
+from bondbot.bot.tables.message import table_embed, table_view
+from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.errors import Refusal
-from bondbot.i18n import Lang, t
-from bondbot.money import format_amount, parse_amount
+from bondbot.i18n import t
+from bondbot.money import format_amount
 from bondbot.rules import gambling
 from bondbot.tables.context import iso
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest
 
 log = logging.getLogger(__name__)
-
-
-def _amount(text: str) -> int:
-    try:
-        return parse_amount(text)
-    except ValueError:
-        raise Refusal("errors.bad_amount", text=text) from None
 
 
 class TableMessages:
@@ -100,11 +96,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         bot.router.register(AREA, self.on_component)
 
     async def cog_load(self) -> None:
-        for snapshot in await self.service.open_tables():
+        for snapshot in await self.service.resume():
             await self.messages.changed(snapshot)
 
     async def cog_unload(self) -> None:
         self.messages.cancel()
+        self.service.stop_timers()
         self.service.listeners.remove(self.messages.changed)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -119,9 +116,6 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         if character is None:
             raise Refusal("table.no_active_character")
         return character
-
-    async def _money(self, interaction: discord.Interaction) -> str:
-        return (await self.bot.services.guilds.get(interaction.guild_id)).currency
 
     # -- commands --------------------------------------------------------------------------
 
@@ -162,10 +156,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             actor_id=interaction.user.id,
             game=game,
             npc_id=npc_id,
-            min_bet=_amount(minimum),
-            max_bet=_amount(maximum),
+            min_bet=parse_amount_or_refuse(minimum),
+            max_bet=parse_amount_or_refuse(maximum),
             packs=packs,
-            bankroll=None if bankroll is None else _amount(bankroll),
+            bankroll=None if bankroll is None else parse_amount_or_refuse(bankroll),
             options={"tie_pays": tie_pays},
         )
         await say(
@@ -180,11 +174,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     async def join(self, interaction: discord.Interaction, buy_in: str) -> None:
         table = await self._table(interaction)
         character = await self._active(interaction)
-        snapshot = await self.service.join(table, interaction.user.id, character, _amount(buy_in))
+        snapshot = await self.service.join(
+            table, interaction.user.id, character, parse_amount_or_refuse(buy_in)
+        )
         await self._joined(interaction, snapshot)
 
     async def _joined(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
-        money = await self._money(interaction)
+        money = await currency_for(interaction)
         await say(
             interaction,
             "table.joined",
@@ -199,8 +195,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self._left(interaction, snapshot)
 
     async def _left(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
-        money = await self._money(interaction)
-        await say(interaction, "table.left", chips=format_amount(snapshot.event["chips"], money))
+        money = await currency_for(interaction)
+        await say(
+            interaction,
+            "table.left",
+            chips=format_amount(snapshot.event["chips"], money),
+        )
 
     @app_commands.command(name="seat", description="Seat a player's character (GM)")
     @app_commands.guild_only()
@@ -211,7 +211,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.guild_id, character, kind="PC"
         )
         await self.service.join(
-            table, interaction.user.id, character_id, _amount(buy_in), by_gm=True
+            table, interaction.user.id, character_id, parse_amount_or_refuse(buy_in), by_gm=True
         )
         await say(interaction, "table.seated", name=character)
 
@@ -236,36 +236,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     )
     @app_commands.guild_only()
     async def bet(self, interaction: discord.Interaction, on: str, amount: str) -> None:
-        table = await self._table(interaction)
-        await self._wager(interaction, table, on, amount)
-
-    async def _wager(
-        self, interaction: discord.Interaction, table: int, on: str, amount: str
-    ) -> None:
-        snapshot = await self.service.act(
-            table, interaction.user.id, "wager", {"bet": on, "amount": _amount(amount)}
-        )
-        lang = await lang_for(interaction)
-        money = await self._money(interaction)
-        await send(
-            interaction,
-            t(
-                "table.wager_placed",
-                lang,
-                bet=t(f"baccarat.bet_{on}", lang),
-                amount=format_amount(snapshot.event["amount"], money),
-            ),
-        )
+        await punto_banco.wager(interaction, await self._table(interaction), on, amount)
 
     @app_commands.command(name="deal", description="Deal the next hand (GM)")
     @app_commands.guild_only()
     async def deal(self, interaction: discord.Interaction) -> None:
-        await self._deal(interaction, await self._table(interaction))
-
-    async def _deal(self, interaction: discord.Interaction, table: int) -> None:
-        await require_gm(interaction)
-        snapshot = await self.service.act(table, interaction.user.id, "deal", as_gm=True)
-        await say(interaction, "table.dealt", hand=snapshot.state.hand_no)
+        await punto_banco.deal(interaction, await self._table(interaction))
 
     @app_commands.command(name="contest", description="Play the rulebook's gambling contest")
     @app_commands.describe(stake="What you stake against the NPC")
@@ -274,7 +250,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self._contest(interaction, await self._table(interaction), stake)
 
     async def _contest(self, interaction: discord.Interaction, table: int, stake: str) -> None:
-        snapshot = await self.service.contest(table, interaction.user.id, _amount(stake))
+        snapshot = await self.service.contest(
+            table, interaction.user.id, parse_amount_or_refuse(stake)
+        )
         contest = next(c for c in snapshot.state.contests if c.id == snapshot.event["contest"])
         await self._show_contest(interaction, table, contest)
 
@@ -335,48 +313,27 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
         table, action, rest = int(args[0]), args[1], args[2:]
-        lang = await lang_for(interaction)
         submitted = interaction.type is discord.InteractionType.modal_submit
         values = modal_values(interaction) if submitted else {}
-        if action == "join":
-            if not submitted:
-                await interaction.response.send_modal(
-                    self._amount_modal(lang, "table.modal_join", table, "join")
-                )
-                return
+        if action in ("join", "contest") and not submitted:
+            title = "table.modal_join" if action == "join" else "table.modal_contest"
+            lang = await lang_for(interaction)
+            await interaction.response.send_modal(amount_modal(lang, title, table, action))
+        elif action == "join":
             character = await self._active(interaction)
-            snapshot = await self.service.join(
-                table, interaction.user.id, character, _amount(values.get("amount", ""))
+            amount = parse_amount_or_refuse(values.get("amount", ""))
+            await self._joined(
+                interaction, await self.service.join(table, interaction.user.id, character, amount)
             )
-            await self._joined(interaction, snapshot)
         elif action == "leave":
             await self._left(interaction, await self.service.leave(table, interaction.user.id))
         elif action == "choose":
-            snapshot = await self.service.choose(table, interaction.user.id, rest[0])  # type: ignore[arg-type]
-            event = snapshot.event or {}
-            if event.get("choice") == "simulate":
-                await say(interaction, "table.chose_simulate", award=event["award"])
-            else:
-                await say(interaction, "table.chose_rulebook")
-        elif action == "bet":
-            if not submitted:
-                await interaction.response.send_modal(
-                    self._amount_modal(lang, f"baccarat.bet_{rest[0]}", table, "bet", rest[0])
-                )
-                return
-            await self._wager(interaction, table, rest[0], values.get("amount", ""))
-        elif action == "deal":
-            await self._deal(interaction, table)
+            await self._choose(interaction, table, rest[0])
         elif action == "spend":
             snapshot = await self.service.spend(table, interaction.user.id, int(rest[0]))
-            money = await self._money(interaction)
+            money = await currency_for(interaction)
             await say(interaction, "table.spent", pay=format_amount(snapshot.event["pay"], money))
         elif action == "contest":
-            if not submitted:
-                await interaction.response.send_modal(
-                    self._amount_modal(lang, "table.modal_contest", table, "contest")
-                )
-                return
             await self._contest(interaction, table, values.get("amount", ""))
         elif action == "cstep":
             snapshot = await self.service.contest_step(table, interaction.user.id, int(rest[0]))
@@ -386,20 +343,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             await self.service.contest_settle(table, interaction.user.id, int(rest[0]))
             await say(interaction, "table.contest_settled")
         else:
-            raise Refusal("table.unknown_action")
+            game = (await self.service.snapshot(table)).state.config.game
+            if not await ui_for(game).handle(interaction, table, action, rest, values):
+                raise Refusal("table.unknown_action")
 
-    def _amount_modal(
-        self, lang: Lang, title_key: str, table: int, action: str, *args: Any
-    ) -> discord.ui.Modal:
-        return modal_view(
-            t(title_key, lang),
-            custom_id(AREA, table, action, *args),
-            [
-                discord.ui.TextInput(
-                    label=t("table.modal_amount", lang), custom_id="amount", max_length=16
-                )
-            ],
-        )
+    async def _choose(self, interaction: discord.Interaction, table: int, choice: str) -> None:
+        if choice not in ("simulate", "rulebook"):
+            raise Refusal("table.unknown_action")
+        snapshot = await self.service.choose(table, interaction.user.id, choice)  # type: ignore[arg-type]
+        if choice == "simulate":
+            await say(interaction, "table.chose_simulate", award=snapshot.event["award"])
+        else:
+            await say(interaction, "table.chose_rulebook")
 
 
 async def setup(bot: BondBot) -> None:

@@ -27,8 +27,12 @@ class TableGame(Protocol):
         """The live shoe inside the engine's state."""
         ...
 
+    def live_shoe(self, config: TableConfig, seed: bytes) -> Shoe:
+        """A new live shoe for this table from a secret seed (its cut card placed)."""
+        ...
+
     def needs_new_shoe(self, engine: dict[str, Any]) -> bool:
-        """True between hands when the cut card has come out."""
+        """True only between hands, once the cut card has come out."""
         ...
 
     def replace_shoe(self, engine: dict[str, Any], shoe: Shoe) -> dict[str, Any]: ...
@@ -44,7 +48,14 @@ class TableGame(Protocol):
     async def act(
         self, ctx: TableContext, seat: Seat | None, action: str, args: dict[str, Any]
     ) -> dict[str, Any]:
-        """Apply one decision; returns a public event for the table message."""
+        """Apply one decision; returns a public event for the table message.
+
+        `seat` is None for the GM's and the timer's decisions. A new hand increments
+        `ctx.state.hand_no` (which closes the previous hand's Hero Point offers); a lost
+        hand opens one with `ctx.offer`. Timed decisions: set `ctx.state.deadline` and
+        `deadline_action`; the timer calls `act` with that action and
+        `args["deadline"]`, which must be refused if it no longer matches.
+        """
         ...
 
 

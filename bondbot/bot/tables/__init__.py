@@ -1,0 +1,1 @@
+"""The Discord side of card tables: the public message, and each game's buttons and lines."""

@@ -1,0 +1,142 @@
+"""The public table message: one embed and its buttons, rebuilt from a snapshot.
+
+The message is in the server's language and shows only public information: private
+things (a rulebook contest's roll before it is settled) go to their owner ephemerally.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bondbot.bot.router import ButtonSpec, custom_id, view_of
+from bondbot.bot.tables.common import AREA, names, quality, table_button
+from bondbot.bot.tables.games import ui_for
+from bondbot.i18n import Lang, t
+from bondbot.money import format_amount
+from bondbot.tables.context import iso
+from bondbot.tables.service import TableSnapshot
+
+MAX_SPEND_BUTTONS = 10
+SPEND_ROW = 3
+
+
+def _contest(snapshot: TableSnapshot, lang: Lang, money: str) -> str | None:
+    last = snapshot.state.last or {}
+    if last.get("kind") != "contest_settled":
+        return None
+    contest = last["contest"]
+    winner = contest["winner"]
+    outcome = (
+        t("table.contest_push", lang)
+        if winner is None
+        else t("table.contest_winner", lang, name=names(snapshot).get(winner, "?"))
+    )
+    return t(
+        "table.contest_line",
+        lang,
+        pc=contest["pc"]["name"],
+        pc_roll=contest["pc"]["roll"],
+        pc_quality=quality(last["pc_quality"], lang),
+        npc=contest["npc"]["name"],
+        npc_roll=contest["npc"]["roll"],
+        npc_quality=quality(contest["npc"]["quality"], lang),
+        stake=format_amount(contest["stake"], money),
+        outcome=outcome,
+    )
+
+
+def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) -> discord.Embed:
+    state = snapshot.state
+    config = state.config
+    game = ui_for(config.game)
+    embed = discord.Embed(
+        title=t("table.title", lang, game=t(f"games.{config.game}", lang), npc=state.npc_name)
+    )
+    if not snapshot.open:
+        embed.description = t("table.closed_banner", lang)
+    elif state.paused:
+        embed.description = t("table.paused_banner", lang)
+    bank = (
+        t("table.bank_unlimited", lang)
+        if snapshot.bank is None
+        else format_amount(snapshot.bank, money)
+    )
+    embed.add_field(
+        name=t("table.limits", lang),
+        value=t(
+            "table.limits_value",
+            lang,
+            min=format_amount(config.min_bet, money),
+            max=format_amount(config.max_bet, money),
+            packs=config.packs,
+            bank=bank,
+        ),
+        inline=False,
+    )
+    seat_lines = []
+    for seat in state.seats:
+        line = t(
+            "table.seat_line",
+            lang,
+            name=seat.name,
+            user=f"<@{seat.user_id}>",
+            chips=format_amount(snapshot.chips.get(seat.character_id, 0), money),
+            choice=t(f"table.choice_{seat.choice or 'none'}", lang),
+        )
+        extra = game.seat_extra(snapshot, seat.character_id, lang, money)
+        seat_lines.append(line if extra is None else f"{line} — {extra}")
+    embed.add_field(
+        name=t("table.seats", lang),
+        value="\n".join(seat_lines) or t("table.no_seats", lang),
+        inline=False,
+    )
+    for name, value in game.public_fields(snapshot, lang, money):
+        embed.add_field(name=name, value=value[:1024], inline=False)
+    contest = _contest(snapshot, lang, money)
+    if contest:
+        embed.add_field(name=t("table.last_contest", lang), value=contest, inline=False)
+    offers = state.open_offers(iso(now))
+    if offers:
+        who = names(snapshot)
+        embed.add_field(
+            name=t("table.offers", lang),
+            value="\n".join(
+                t("table.offer_line", lang, name=who.get(o.character_id, "?")) for o in offers
+            ),
+            inline=False,
+        )
+    if state.shoes:
+        footer = t("table.commitment", lang, commitment=state.shoes[-1].commitment)
+        revealed = [s for s in state.shoes if s.seed]
+        if revealed:
+            footer += "\n" + t("table.revealed", lang, seed=revealed[-1].seed)
+        embed.set_footer(text=footer)
+    return embed
+
+
+def table_view(snapshot: TableSnapshot, lang: Lang, now: datetime) -> discord.ui.View | None:
+    if not snapshot.open:
+        return None
+    table = snapshot.id
+    green, blue = discord.ButtonStyle.success, discord.ButtonStyle.primary
+    specs = [
+        table_button(lang, table, "table.btn_join", "join", style=green, row=0),
+        table_button(lang, table, "table.btn_leave", "leave", row=0),
+        table_button(lang, table, "table.btn_simulate", "choose", "simulate", style=blue, row=0),
+        table_button(lang, table, "table.btn_rulebook", "choose", "rulebook", row=0),
+        table_button(lang, table, "table.btn_contest", "contest", row=0),
+        *ui_for(snapshot.state.config.game).buttons(snapshot, lang),
+    ]
+    who = names(snapshot)
+    for index, offer in enumerate(snapshot.state.open_offers(iso(now))[:MAX_SPEND_BUTTONS]):
+        specs.append(
+            ButtonSpec(
+                t("table.btn_spend", lang, name=who.get(offer.character_id, "?")),
+                custom_id(AREA, table, "spend", offer.id),
+                style=green,
+                row=SPEND_ROW + index // 5,
+            )
+        )
+    return view_of(specs)

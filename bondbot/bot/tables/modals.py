@@ -1,0 +1,35 @@
+"""The one-field amount modal the table buttons open, and reading its answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bondbot.bot.router import custom_id, modal_view
+from bondbot.bot.tables.common import AREA
+from bondbot.errors import Refusal
+from bondbot.i18n import Lang, t
+from bondbot.money import parse_amount
+
+
+def amount_modal(
+    lang: Lang, title_key: str, table: int, action: str, *args: Any
+) -> discord.ui.Modal:
+    """A modal asking for an amount; its submit comes back as the same table action."""
+    return modal_view(
+        t(title_key, lang),
+        custom_id(AREA, table, action, *args),
+        [
+            discord.ui.TextInput(
+                label=t("table.modal_amount", lang), custom_id="amount", max_length=16
+            )
+        ],
+    )
+
+
+def parse_amount_or_refuse(text: str) -> int:
+    try:
+        return parse_amount(text)
+    except ValueError:
+        raise Refusal("errors.bad_amount", text=text) from None
