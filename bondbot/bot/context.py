@@ -102,10 +102,10 @@ async def require_gm(interaction: discord.Interaction) -> None:
         raise Refusal("errors.guild_only")
     settings = await bot_of(interaction).services.guilds.get(interaction.guild_id)
     if settings.gm_role_id is None:
-        raise Refusal("gm.no_role_set")
+        raise Refusal("errors.no_gm_role")
     roles = getattr(interaction.user, "roles", [])
     if not any(role.id == settings.gm_role_id for role in roles):
-        raise Refusal("gm.not_gm")
+        raise Refusal("errors.not_gm")
 
 
 async def is_gm(interaction: discord.Interaction) -> bool:

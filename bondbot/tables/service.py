@@ -520,7 +520,7 @@ class TableService:
                 "pc_quality": pc_quality,
                 "cancels": cancels,
             }
-            ctx.state.last = event
+            ctx.state.last_contest = event
             return event
 
         return await self._mutate(table_id, user_id, run)

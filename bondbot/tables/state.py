@@ -94,6 +94,7 @@ class TableState(BaseModel):
     deadline: str | None = None
     deadline_action: str | None = None
     last: dict[str, Any] | None = None  # the last hand's public result, for the table message
+    last_contest: dict[str, Any] | None = None  # the last settled rulebook contest
 
     def seat_of_character(self, character_id: int) -> Seat | None:
         return next((s for s in self.seats if s.character_id == character_id), None)

@@ -64,4 +64,3 @@ class BotEnv:
         )
         async with run_bot(bot, self.fake) as running:
             yield running
-

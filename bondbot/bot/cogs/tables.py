@@ -82,9 +82,12 @@ class TableMessages:
             max(delay, 0), lambda: asyncio.ensure_future(self.changed(snapshot))
         )
 
-    def cancel(self) -> None:
+    async def stop(self) -> None:
+        """Cancel redraw timers and let edits already under way finish."""
         for timer in self._timers.values():
             timer.cancel()
+        if self._running:
+            await asyncio.wait(list(self._running.values()), timeout=5)
 
 
 class Tables(commands.GroupCog, group_name="table", group_description="Card tables"):
@@ -100,7 +103,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             await self.messages.changed(snapshot)
 
     async def cog_unload(self) -> None:
-        self.messages.cancel()
+        await self.messages.stop()
         self.service.stop_timers()
         self.service.listeners.remove(self.messages.changed)
 

@@ -23,8 +23,8 @@ SPEND_ROW = 3
 
 
 def _contest(snapshot: TableSnapshot, lang: Lang, money: str) -> str | None:
-    last = snapshot.state.last or {}
-    if last.get("kind") != "contest_settled":
+    last = snapshot.state.last_contest
+    if last is None:
         return None
     contest = last["contest"]
     winner = contest["winner"]

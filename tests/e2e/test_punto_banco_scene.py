@@ -1,0 +1,256 @@
+"""A whole punto banco evening through the fake Discord, with a restart in the middle.
+
+The GM opens a table with Le Chiffre; Bond simulates (Gambling 8: two Hero Points),
+Mathis (a French player) takes the rulebook, Leiter simulates without the skill. Bond and
+Leiter lose a coup; Bond wins it back with a Hero Point (a double click spends once),
+Leiter cannot. Mathis plays the rulebook contest. Bond leaves, the GM closes and the
+revealed seed checks against the commitment shown at the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from e2e_env import BotEnv
+from fakediscord import FakeDiscord
+from fakediscord.client import InteractionResult
+from fakediscord.models import FakeMessage, FakeUser
+
+from bondbot.rules import baccarat
+from bondbot.rules.baccarat import Bet
+from bondbot.rules.cards import cards_pretty
+from bondbot.rules.shoe import verify
+from bondbot.sheets import validate_sheet
+from bondbot.storage import characters, ledger
+from bondbot.storage.db import Database
+
+NOW = "2026-11-21T20:00:00.000+00:00"
+
+
+def seed_where_banker_wins() -> bytes:
+    for n in range(1000):
+        seed = n.to_bytes(32, "big")
+        if baccarat.deal_coup(baccarat.new_shoe(8, seed)).winner is Bet.BANKER:
+            return seed
+    raise AssertionError("no seed")
+
+
+async def seed_characters(env: BotEnv) -> dict[str, int]:
+    """The cast, written straight to the database before the bot starts."""
+    world = env.world
+    guild = world.guild.id
+    cast = {
+        "npc": {"name": "Le Chiffre", "kind": "NPC", "skills": {"gambling": 12}},
+        "bond": {
+            "name": "James Bond",
+            "kind": "PC",
+            "owner_id": world.player.id,
+            "skills": {"gambling": 8},
+            "cash": 100_000,
+            "hero_points": 1,
+        },
+        "mathis": {
+            "name": "René Mathis",
+            "kind": "PC",
+            "owner_id": world.player_fr.id,
+            "skills": {"gambling": 4},
+            "cash": 50_000,
+        },
+        "leiter": {
+            "name": "Felix Leiter",
+            "kind": "PC",
+            "owner_id": world.owner.id,
+            "cash": 30_000,
+        },
+    }
+    db = await Database.open(env.database)
+    try:
+        await db.migrate()
+        ids = {}
+        async with db.transaction() as conn:
+            for key, data in cast.items():
+                sheet = validate_sheet({"characteristics": {"PER": 10}, **data})
+                ids[key] = (await characters.create_character(conn, guild, sheet, now=NOW)).id
+            for key, user in (
+                ("bond", world.player),
+                ("mathis", world.player_fr),
+                ("leiter", world.owner),
+            ):
+                await characters.set_active_character(conn, guild, user.id, ids[key])
+    finally:
+        await db.close()
+    return ids
+
+
+def table_message(fake: FakeDiscord) -> FakeMessage:
+    found = [m for m in fake.channel_messages() if m.embeds and m.ephemeral_for is None]
+    assert len(found) == 1, "one public table message, edited in place"
+    return found[0]
+
+
+async def wait_table(fake: FakeDiscord, text: str) -> FakeMessage:
+    """The table message once its embed mentions `text`."""
+    return await fake.wait_for_message(predicate=lambda m: m.embeds and text in str(m.embeds))
+
+
+async def join(fake: FakeDiscord, user: FakeUser, amount: str) -> InteractionResult:
+    modal = await fake.click(user, table_message(fake), _id(fake, "join"))
+    assert modal.modal is not None
+    return await fake.submit_modal(user, modal, {"amount": amount})
+
+
+def _id(fake: FakeDiscord, action: str, *args: object) -> str:
+    ids = [
+        c["custom_id"]
+        for row in table_message(fake).components
+        for c in row["components"]
+        if c["custom_id"].split(":")[3:] == [action, *map(str, args)]
+    ]
+    assert ids, f"no {action} button"
+    return ids[0]
+
+
+async def bet(fake: FakeDiscord, user: FakeUser, on: str, amount: str) -> InteractionResult:
+    modal = await fake.click(user, table_message(fake), _id(fake, "bet", on))
+    return await fake.submit_modal(user, modal, {"amount": amount})
+
+
+async def balances(env: BotEnv, ids: dict[str, int]) -> dict[str, tuple[int, int]]:
+    db = await Database.open(env.database)
+    try:
+        async with db.read() as conn:
+            return {
+                key: (
+                    await ledger.balance(conn, ledger.sheet_account(cid), "cash"),
+                    await ledger.balance(conn, ledger.sheet_account(cid), "hero"),
+                )
+                for key, cid in ids.items()
+            }
+    finally:
+        await db.close()
+
+
+async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    ids = await seed_characters(bot_env)
+    bot_env.seeds.append(seed_where_banker_wins())
+
+    async with bot_env.run() as bot:
+        await bot.services.guilds.update(world.guild.id, gm_role_id=world.gm_role.id)
+        refused = await fake.slash(
+            world.player,
+            "table open",
+            game="punto_banco",
+            npc="Le Chiffre",
+            minimum="10",
+            maximum="500",
+        )
+        assert refused.ephemeral and fake.channel_messages() == [refused.message]
+
+        opened = await fake.slash(
+            world.gm,
+            "table open",
+            game="punto_banco",
+            npc="Le Chiffre",
+            minimum="10",
+            maximum="500",
+            bankroll="10000",
+        )
+        assert opened.ephemeral
+        commitment = re.search(r"`([0-9a-f]{64})`", opened.content or "").group(1)
+        message = await wait_table(fake, commitment)
+        assert "Le Chiffre" in message.embeds[0]["title"]
+
+        joined = await join(fake, world.player, "200")
+        assert joined.ephemeral and joined.content == "You sit down with $200 in chips."
+        joined_fr = await join(fake, world.player_fr, "100")
+        assert joined_fr.content == "Vous vous asseyez avec $100 en jetons."
+        await join(fake, world.owner, "100")
+
+        chose = await fake.click(world.player, table_message(fake), _id(fake, "choose", "simulate"))
+        assert chose.ephemeral and chose.content == "You simulate the game. Hero Points earned: 2."
+        rulebook = await fake.click(
+            world.player_fr, table_message(fake), _id(fake, "choose", "rulebook")
+        )
+        assert rulebook.content.startswith("Vous utilisez les règles du livre")
+        again = await fake.click(
+            world.player_fr, table_message(fake), _id(fake, "choose", "simulate")
+        )
+        assert again.ephemeral and "définitif" in again.content
+        await fake.click(world.owner, table_message(fake), _id(fake, "choose", "simulate"))
+
+        refused_bet = await bet(fake, world.player_fr, "player", "20")
+        assert refused_bet.ephemeral and "duel" in refused_bet.content
+        over = await bet(fake, world.player, "player", "300")
+        assert over.ephemeral and over.content == "You do not have that many chips."
+        placed = await bet(fake, world.player, "player", "50")
+        assert placed.content == "Wager placed: Player, $50."
+        await bet(fake, world.owner, "player", "20")
+
+        not_gm = await fake.click(world.player, table_message(fake), _id(fake, "deal"))
+        assert not_gm.ephemeral and "GM" in not_gm.content
+        dealt = await fake.click(world.gm, table_message(fake), _id(fake, "deal"))
+        assert dealt.ephemeral and dealt.content == "Hand 1 dealt."
+        after = await wait_table(fake, "James Bond loses $50")
+        assert "Felix Leiter loses $20" in str(after.embeds)
+
+    assert (await balances(bot_env, ids))["bond"] == (100_000 - 20_000, 3)
+
+    async with bot_env.run():  # a restart: new bot object, same database
+        spend_bond = _id(fake, "spend", 1)  # offers are numbered in seat order of the wagers
+        stolen = await fake.click(world.player_fr, table_message(fake), spend_bond)
+        assert stolen.ephemeral and stolen.content == "Ce bouton appartient à un autre joueur."
+        leiter = await fake.click(world.owner, table_message(fake), _id(fake, "spend", 2))
+        assert leiter.content == "Your character has no Hero Point left."
+
+        first, second = await asyncio.gather(
+            fake.click(world.player, table_message(fake), spend_bond),
+            fake.click(world.player, table_message(fake), spend_bond),
+        )
+        answers = sorted([first.content, second.content])
+        assert answers == [
+            "A Hero Point was already spent on that hand.",
+            "You spend a Hero Point and win the hand: the bank pays you $100.",
+        ]
+        await wait_table(fake, "James Bond spends a Hero Point and wins the hand.")
+
+        contest = await fake.click(world.player_fr, table_message(fake), _id(fake, "contest"))
+        rolled = await fake.submit_modal(world.player_fr, contest, {"amount": "20"})
+        assert rolled.ephemeral and rolled.content.startswith("Votre jet de Jeu")
+        settle = next(cid for cid in rolled.custom_ids() if ":csettle:" in cid)
+        settled = await fake.click(world.player_fr, rolled, settle)
+        assert settled.content == "Duel réglé : le résultat est sur la table."
+        await wait_table(fake, "Rulebook contest for $20")
+
+        left = await fake.slash(world.player, "table leave")
+        assert left.content == "You leave the table with $250."
+
+        closed = await fake.slash(world.gm, "table close")
+        seed = re.search(r"seed: `([0-9a-f]{64})`", closed.content).group(1)
+        shoe = verify(seed, commitment, 8)  # the seed is the one committed to
+        player_hand = cards_pretty([shoe[0], shoe[2]])  # dealt P, B, P, B from the top
+        assert f"Player {player_hand}" in str(table_message(fake).embeds)
+        await wait_table(fake, "This table is closed.")
+        assert table_message(fake).components == []
+
+    cash, hero = (await balances(bot_env, ids))["bond"]
+    assert (cash, hero) == (100_000 + 5_000, 2)
+    db = await Database.open(bot_env.database)
+    try:
+        async with db.read() as conn:
+            assert await ledger.stored_balances(conn) == await ledger.recompute_balances(conn)
+            rows = await conn.execute_fetchall(
+                "SELECT reason, kind, amount FROM ledger WHERE src = ? OR dst = ? ORDER BY id",
+                (ledger.sheet_account(ids["bond"]), ledger.sheet_account(ids["bond"])),
+            )
+    finally:
+        await db.close()
+    assert [tuple(r) for r in rows] == [
+        ("sheet.create", "hero", 1),
+        ("sheet.create", "cash", 100_000),
+        ("table.buy_in", "cash", 20_000),
+        ("award.simulate", "hero", 2),
+        ("spend.win_hand", "hero", 1),
+        ("table.cash_out", "cash", 25_000),
+    ]
