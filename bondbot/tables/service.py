@@ -13,7 +13,7 @@ import logging
 import random
 import secrets
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,7 +26,7 @@ from bondbot.rules import alternative, gambling
 from bondbot.rules.shoe import SEED_BYTES, Shoe
 from bondbot.storage import ledger
 from bondbot.storage.db import Database
-from bondbot.tables import accounts
+from bondbot.tables import accounts, pot
 from bondbot.tables.context import TableContext, iso
 from bondbot.tables.games import TableGame, game_for
 from bondbot.tables.people import Person, load_person, spend_survival
@@ -34,6 +34,7 @@ from bondbot.tables.state import (
     Choice,
     Contest,
     ContestRoll,
+    NpcRef,
     Seat,
     ShoeRecord,
     TableConfig,
@@ -125,7 +126,9 @@ class TableService:
         packs: int | None = None,
         bankroll: int | None = None,
         options: dict[str, Any] | None = None,
+        other_npc_ids: Sequence[int] = (),
     ) -> TableSnapshot:
+        """Open a table; with other NPCs besides the bank's, only the rulebook is played."""
         adapter = game_for(game)
         packs = adapter.default_packs if packs is None else packs
         if packs not in adapter.packs_allowed:
@@ -145,6 +148,13 @@ class TableService:
             npc = await load_person(conn, npc_id)
             if npc is None or npc.guild_id != guild_id or npc.kind != "NPC":
                 raise Refusal("table.not_an_npc")
+            others = []
+            for other_id in dict.fromkeys(other_npc_ids):
+                other = await load_person(conn, other_id)
+                if other is None or other.guild_id != guild_id or other.kind != "NPC":
+                    raise Refusal("table.not_an_npc")
+                if other.id != npc.id:
+                    others.append(NpcRef(id=other.id, name=other.name))
             shoe = adapter.live_shoe(config, self.seed_source())
             state = TableState(
                 config=config,
@@ -152,6 +162,7 @@ class TableService:
                 npc_name=npc.name,
                 engine=adapter.new_engine(config, shoe),
                 shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
+                other_npcs=others,
             )
             try:
                 cursor = await conn.execute(
@@ -187,6 +198,8 @@ class TableService:
         """Cash every PC out, settle the bank, reveal the shoe's seed."""
 
         async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            if pot.open_pot(ctx.state) is not None:
+                await pot.settle(ctx)
             for seat in list(ctx.state.seats):
                 await self._cash_out(ctx, seat)
             ctx.state.seats = []
@@ -252,7 +265,10 @@ class TableService:
                 raise Refusal("table.buy_in_over_cash") from None
             ctx.state.seats.append(
                 Seat(
-                    character_id=character_id, user_id=person.owner_id or user_id, name=person.name
+                    character_id=character_id,
+                    user_id=person.owner_id or user_id,
+                    name=person.name,
+                    choice="rulebook" if ctx.state.rulebook_only else None,
                 )
             )
             return {"kind": "joined", "character_id": character_id, "buy_in": buy_in}
@@ -290,6 +306,8 @@ class TableService:
             seat = ctx.state.seat_of_user(user_id)
             if seat is None:
                 raise Refusal("table.not_seated")
+            if ctx.state.rulebook_only:
+                raise Refusal("table.rulebook_only")
             if seat.choice is not None:
                 raise Refusal("table.already_chose")
             seat.choice = choice
@@ -342,6 +360,8 @@ class TableService:
         async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
             if ctx.state.paused:
                 raise Refusal("table.paused")
+            if ctx.state.rulebook_only:
+                raise Refusal("table.rulebook_only")
             adapter = game_for(ctx.state.config.game)
             seat = None
             if not as_gm:
@@ -413,6 +433,8 @@ class TableService:
             seat = ctx.state.seat_of_user(user_id)
             if seat is None:
                 raise Refusal("table.not_seated")
+            if ctx.state.rulebook_only:
+                raise Refusal("table.rulebook_only")
             if seat.choice != "rulebook":
                 raise Refusal("table.not_rulebook")
             if any(
@@ -524,6 +546,24 @@ class TableService:
             return event
 
         return await self._mutate(table_id, user_id, run)
+
+    # -- the pot contest (a table with several NPCs) ---------------------------------------
+
+    async def pot_start(
+        self, table_id: int, actor_id: int, stake: int, ease: int = 5
+    ) -> TableSnapshot:
+        """The GM starts a round: everyone stakes and rolls (see tables/pot.py)."""
+        return await self._mutate(
+            table_id, actor_id, lambda ctx, row: pot.start(ctx, stake, ease, self.rng)
+        )
+
+    async def pot_step(self, table_id: int, user_id: int, pot_id: int) -> TableSnapshot:
+        return await self._mutate(
+            table_id, user_id, lambda ctx, row: pot.step(ctx, user_id, pot_id)
+        )
+
+    async def pot_settle(self, table_id: int, actor_id: int) -> TableSnapshot:
+        return await self._mutate(table_id, actor_id, lambda ctx, row: pot.settle(ctx))
 
     @staticmethod
     def _npc_cancels(contest: Contest, survival: int) -> int:
@@ -672,6 +712,7 @@ class TableService:
                 now=now,
                 actor_id=actor_id,
                 spend_window=timedelta(seconds=settings.spend_window_s),
+                turn_timer=timedelta(seconds=settings.turn_timer_s),
             )
             event = await run(ctx, row)
             await conn.execute(

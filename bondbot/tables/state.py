@@ -69,6 +69,22 @@ class Contest(BaseModel):
     winner: int | None = None  # character id of the winner, None for a push
 
 
+class Pot(BaseModel):
+    """The rulebook contest of a table with several NPCs: one stake each, best result takes all."""
+
+    id: int
+    stake: int
+    rolls: list[ContestRoll]
+    settled: bool = False
+    winners: list[int] = Field(default_factory=list)
+    shares: list[int] = Field(default_factory=list)
+
+
+class NpcRef(BaseModel):
+    id: int
+    name: str
+
+
 class ShoeRecord(BaseModel):
     """A shoe's published commitment, and its seed once revealed."""
 
@@ -86,6 +102,10 @@ class TableState(BaseModel):
     shoes: list[ShoeRecord] = Field(default_factory=list)
     offers: list[SpendOffer] = Field(default_factory=list)
     contests: list[Contest] = Field(default_factory=list)
+    # More than one NPC at the table: simulation is not allowed (alternative rule §1), and
+    # everyone plays the rulebook's contest for a pot.
+    other_npcs: list[NpcRef] = Field(default_factory=list)
+    pots: list[Pot] = Field(default_factory=list)
     hand_no: int = 0
     next_id: int = 1
     paused: bool = False
@@ -95,6 +115,10 @@ class TableState(BaseModel):
     deadline_action: str | None = None
     last: dict[str, Any] | None = None  # the last hand's public result, for the table message
     last_contest: dict[str, Any] | None = None  # the last settled rulebook contest
+
+    @property
+    def rulebook_only(self) -> bool:
+        return bool(self.other_npcs)
 
     def seat_of_character(self, character_id: int) -> Seat | None:
         return next((s for s in self.seats if s.character_id == character_id), None)

@@ -13,19 +13,14 @@ import asyncio
 import re
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
-from fakediscord.client import InteractionResult
-from fakediscord.models import FakeMessage, FakeUser
+from table_flow import balances, bet, button_id, create_cast, join, table_message, wait_table
 
 from bondbot.rules import baccarat
 from bondbot.rules.baccarat import Bet
 from bondbot.rules.cards import cards_pretty
 from bondbot.rules.shoe import verify
-from bondbot.sheets import validate_sheet
-from bondbot.storage import characters, ledger
+from bondbot.storage import ledger
 from bondbot.storage.db import Database
-
-NOW = "2026-11-21T20:00:00.000+00:00"
 
 
 def seed_where_banker_wins() -> bytes:
@@ -36,104 +31,36 @@ def seed_where_banker_wins() -> bytes:
     raise AssertionError("no seed")
 
 
-async def seed_characters(env: BotEnv) -> dict[str, int]:
-    """The cast, written straight to the database before the bot starts."""
-    world = env.world
-    guild = world.guild.id
-    cast = {
-        "npc": {"name": "Le Chiffre", "kind": "NPC", "skills": {"gambling": 12}},
-        "bond": {
-            "name": "James Bond",
-            "kind": "PC",
-            "owner_id": world.player.id,
-            "skills": {"gambling": 8},
-            "cash": 100_000,
-            "hero_points": 1,
-        },
-        "mathis": {
-            "name": "René Mathis",
-            "kind": "PC",
-            "owner_id": world.player_fr.id,
-            "skills": {"gambling": 4},
-            "cash": 50_000,
-        },
-        "leiter": {
-            "name": "Felix Leiter",
-            "kind": "PC",
-            "owner_id": world.owner.id,
-            "cash": 30_000,
-        },
-    }
-    db = await Database.open(env.database)
-    try:
-        await db.migrate()
-        ids = {}
-        async with db.transaction() as conn:
-            for key, data in cast.items():
-                sheet = validate_sheet({"characteristics": {"PER": 10}, **data})
-                ids[key] = (await characters.create_character(conn, guild, sheet, now=NOW)).id
-            for key, user in (
-                ("bond", world.player),
-                ("mathis", world.player_fr),
-                ("leiter", world.owner),
-            ):
-                await characters.set_active_character(conn, guild, user.id, ids[key])
-    finally:
-        await db.close()
-    return ids
-
-
-def table_message(fake: FakeDiscord) -> FakeMessage:
-    found = [m for m in fake.channel_messages() if m.embeds and m.ephemeral_for is None]
-    assert len(found) == 1, "one public table message, edited in place"
-    return found[0]
-
-
-async def wait_table(fake: FakeDiscord, text: str) -> FakeMessage:
-    """The table message once its embed mentions `text`."""
-    return await fake.wait_for_message(predicate=lambda m: m.embeds and text in str(m.embeds))
-
-
-async def join(fake: FakeDiscord, user: FakeUser, amount: str) -> InteractionResult:
-    modal = await fake.click(user, table_message(fake), _id(fake, "join"))
-    assert modal.modal is not None
-    return await fake.submit_modal(user, modal, {"amount": amount})
-
-
-def _id(fake: FakeDiscord, action: str, *args: object) -> str:
-    ids = [
-        c["custom_id"]
-        for row in table_message(fake).components
-        for c in row["components"]
-        if c["custom_id"].split(":")[3:] == [action, *map(str, args)]
-    ]
-    assert ids, f"no {action} button"
-    return ids[0]
-
-
-async def bet(fake: FakeDiscord, user: FakeUser, on: str, amount: str) -> InteractionResult:
-    modal = await fake.click(user, table_message(fake), _id(fake, "bet", on))
-    return await fake.submit_modal(user, modal, {"amount": amount})
-
-
-async def balances(env: BotEnv, ids: dict[str, int]) -> dict[str, tuple[int, int]]:
-    db = await Database.open(env.database)
-    try:
-        async with db.read() as conn:
-            return {
-                key: (
-                    await ledger.balance(conn, ledger.sheet_account(cid), "cash"),
-                    await ledger.balance(conn, ledger.sheet_account(cid), "hero"),
-                )
-                for key, cid in ids.items()
-            }
-    finally:
-        await db.close()
-
-
 async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
     fake, world = bot_env.fake, bot_env.world
-    ids = await seed_characters(bot_env)
+    ids = await create_cast(
+        bot_env,
+        {
+            "npc": {"name": "Le Chiffre", "kind": "NPC", "skills": {"gambling": 12}},
+            "bond": {
+                "name": "James Bond",
+                "kind": "PC",
+                "owner_id": world.player.id,
+                "skills": {"gambling": 8},
+                "cash": 100_000,
+                "hero_points": 1,
+            },
+            "mathis": {
+                "name": "René Mathis",
+                "kind": "PC",
+                "owner_id": world.player_fr.id,
+                "skills": {"gambling": 4},
+                "cash": 50_000,
+            },
+            "leiter": {
+                "name": "Felix Leiter",
+                "kind": "PC",
+                "owner_id": world.owner.id,
+                "cash": 30_000,
+            },
+        },
+        {"bond": world.player, "mathis": world.player_fr, "leiter": world.owner},
+    )
     bot_env.seeds.append(seed_where_banker_wins())
 
     async with bot_env.run() as bot:
@@ -168,17 +95,19 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert joined_fr.content == "Vous vous asseyez avec $100 en jetons."
         await join(fake, world.owner, "100")
 
-        chose = await fake.click(world.player, table_message(fake), _id(fake, "choose", "simulate"))
+        chose = await fake.click(
+            world.player, table_message(fake), button_id(fake, "choose", "simulate")
+        )
         assert chose.ephemeral and chose.content == "You simulate the game. Hero Points earned: 2."
         rulebook = await fake.click(
-            world.player_fr, table_message(fake), _id(fake, "choose", "rulebook")
+            world.player_fr, table_message(fake), button_id(fake, "choose", "rulebook")
         )
         assert rulebook.content.startswith("Vous utilisez les règles du livre")
         again = await fake.click(
-            world.player_fr, table_message(fake), _id(fake, "choose", "simulate")
+            world.player_fr, table_message(fake), button_id(fake, "choose", "simulate")
         )
         assert again.ephemeral and "définitif" in again.content
-        await fake.click(world.owner, table_message(fake), _id(fake, "choose", "simulate"))
+        await fake.click(world.owner, table_message(fake), button_id(fake, "choose", "simulate"))
 
         refused_bet = await bet(fake, world.player_fr, "player", "20")
         assert refused_bet.ephemeral and "duel" in refused_bet.content
@@ -188,9 +117,9 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert placed.content == "Wager placed: Player, $50."
         await bet(fake, world.owner, "player", "20")
 
-        not_gm = await fake.click(world.player, table_message(fake), _id(fake, "deal"))
+        not_gm = await fake.click(world.player, table_message(fake), button_id(fake, "deal"))
         assert not_gm.ephemeral and "GM" in not_gm.content
-        dealt = await fake.click(world.gm, table_message(fake), _id(fake, "deal"))
+        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
         assert dealt.ephemeral and dealt.content == "Hand 1 dealt."
         after = await wait_table(fake, "James Bond loses $50")
         assert "Felix Leiter loses $20" in str(after.embeds)
@@ -198,10 +127,10 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
     assert (await balances(bot_env, ids))["bond"] == (100_000 - 20_000, 3)
 
     async with bot_env.run():  # a restart: new bot object, same database
-        spend_bond = _id(fake, "spend", 1)  # offers are numbered in seat order of the wagers
+        spend_bond = button_id(fake, "spend", 1)  # offers are numbered in seat order of the wagers
         stolen = await fake.click(world.player_fr, table_message(fake), spend_bond)
         assert stolen.ephemeral and stolen.content == "Ce bouton appartient à un autre joueur."
-        leiter = await fake.click(world.owner, table_message(fake), _id(fake, "spend", 2))
+        leiter = await fake.click(world.owner, table_message(fake), button_id(fake, "spend", 2))
         assert leiter.content == "Your character has no Hero Point left."
 
         first, second = await asyncio.gather(
@@ -215,7 +144,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         ]
         await wait_table(fake, "James Bond spends a Hero Point and wins the hand.")
 
-        contest = await fake.click(world.player_fr, table_message(fake), _id(fake, "contest"))
+        contest = await fake.click(world.player_fr, table_message(fake), button_id(fake, "contest"))
         rolled = await fake.submit_modal(world.player_fr, contest, {"amount": "20"})
         assert rolled.ephemeral and rolled.content.startswith("Votre jet de Jeu")
         settle = next(cid for cid in rolled.custom_ids() if ":csettle:" in cid)

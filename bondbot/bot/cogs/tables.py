@@ -13,7 +13,7 @@ from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, say, send
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.tables import punto_banco
-from bondbot.bot.tables.common import AREA
+from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
@@ -22,8 +22,9 @@ from bondbot.i18n import t
 from bondbot.money import format_amount
 from bondbot.rules import gambling
 from bondbot.tables.context import iso
+from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
-from bondbot.tables.state import Contest
+from bondbot.tables.state import Contest, ContestRoll
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +132,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         packs="Packs in the shoe",
         bankroll="The NPC's bankroll (empty: unlimited)",
         tie_pays="Punto banco: a tie pays 8 or 9 to 1",
+        other_npcs="Other NPCs playing too, comma-separated: then only the rulebook is played",
     )
     @app_commands.choices(
         game=[app_commands.Choice(name="Punto banco", value="punto_banco")],
@@ -150,9 +152,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         packs: int | None = None,
         bankroll: str | None = None,
         tie_pays: int = 8,
+        other_npcs: str | None = None,
     ) -> None:
         await require_gm(interaction)
-        npc_id = await self.bot.services.sheets.find_id(interaction.guild_id, npc, kind="NPC")
+        sheets = self.bot.services.sheets
+        npc_id = await sheets.find_id(interaction.guild_id, npc, kind="NPC")
+        others = [
+            await sheets.find_id(interaction.guild_id, name.strip(), kind="NPC")
+            for name in (other_npcs or "").split(",")
+            if name.strip()
+        ]
         snapshot = await self.service.open_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -164,12 +173,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             packs=packs,
             bankroll=None if bankroll is None else parse_amount_or_refuse(bankroll),
             options={"tie_pays": tie_pays},
+            other_npc_ids=others,
         )
-        await say(
-            interaction,
-            "table.opened",
-            commitment=snapshot.state.shoes[-1].commitment,
-        )
+        if snapshot.state.rulebook_only:
+            await say(interaction, "table.opened_rulebook_only", count=len(others) + 1)
+        else:
+            await say(interaction, "table.opened", commitment=snapshot.state.shoes[-1].commitment)
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     @app_commands.describe(buy_in="Chips to bring from your character's cash")
@@ -252,6 +261,22 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     async def contest(self, interaction: discord.Interaction, stake: str) -> None:
         await self._contest(interaction, await self._table(interaction), stake)
 
+    @app_commands.command(name="pot", description="Start a rulebook contest for a pot (GM)")
+    @app_commands.describe(stake="What everyone stakes", ease="Ease Factor (default 5)")
+    @app_commands.guild_only()
+    async def pot(
+        self,
+        interaction: discord.Interaction,
+        stake: str,
+        ease: app_commands.Range[int, 1, 10] = 5,
+    ) -> None:
+        await require_gm(interaction)
+        table = await self._table(interaction)
+        snapshot = await self.service.pot_start(
+            table, interaction.user.id, parse_amount_or_refuse(stake), ease
+        )
+        await say(interaction, "table.pot_started", players=snapshot.event["players"])
+
     async def _contest(self, interaction: discord.Interaction, table: int, stake: str) -> None:
         snapshot = await self.service.contest(
             table, interaction.user.id, parse_amount_or_refuse(stake)
@@ -262,34 +287,48 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     async def _show_contest(
         self, interaction: discord.Interaction, table: int, contest: Contest
     ) -> None:
+        await self._show_roll(
+            interaction,
+            contest.pc,
+            custom_id(AREA, table, "cstep", contest.id),
+            custom_id(AREA, table, "csettle", contest.id),
+        )
+
+    async def _show_roll(
+        self,
+        interaction: discord.Interaction,
+        roll: ContestRoll,
+        step_id: str,
+        settle_id: str | None,
+    ) -> None:
+        """A PC's own Gambling roll, privately, with the button to spend a Hero Point on it."""
         lang = await lang_for(interaction)
-        quality = gambling.improve(contest.pc.quality, contest.pc.steps)
+        current = gambling.improve(roll.quality, roll.steps)
         text = t(
             "table.contest_private",
             lang,
-            roll=contest.pc.roll,
-            chance=contest.pc.success_chance,
-            quality=t("quality.failure", lang)
-            if quality is None
-            else t(f"quality.qr{quality}", lang),
-            steps=contest.pc.steps,
+            roll=roll.roll,
+            chance=roll.success_chance,
+            quality=quality(current, lang),
+            steps=roll.steps,
         )
-        view = view_of(
-            [
-                ButtonSpec(
-                    t("table.btn_contest_step", lang),
-                    custom_id(AREA, table, "cstep", contest.id),
-                    style=discord.ButtonStyle.success,
-                    disabled=quality == 1,
-                ),
+        buttons = [
+            ButtonSpec(
+                t("table.btn_contest_step", lang),
+                step_id,
+                style=discord.ButtonStyle.success,
+                disabled=current == 1,
+            )
+        ]
+        if settle_id is not None:
+            buttons.append(
                 ButtonSpec(
                     t("table.btn_contest_settle", lang),
-                    custom_id(AREA, table, "csettle", contest.id),
+                    settle_id,
                     style=discord.ButtonStyle.primary,
-                ),
-            ]
-        )
-        await send(interaction, text, view=view)
+                )
+            )
+        await send(interaction, text, view=view_of(buttons))
 
     @app_commands.command(name="pause", description="Pause or resume the table (GM)")
     @app_commands.guild_only()
@@ -342,6 +381,19 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             snapshot = await self.service.contest_step(table, interaction.user.id, int(rest[0]))
             contest = next(c for c in snapshot.state.contests if c.id == int(rest[0]))
             await self._show_contest(interaction, table, contest)
+        elif action == "proll":
+            snapshot = await self.service.snapshot(table)
+            pot = next((p for p in snapshot.state.pots if not p.settled), None)
+            if pot is None:
+                raise Refusal("table.contest_closed")
+            await self._show_pot_roll(interaction, table, pot.id, snapshot)
+        elif action == "pstep":
+            snapshot = await self.service.pot_step(table, interaction.user.id, int(rest[0]))
+            await self._show_pot_roll(interaction, table, int(rest[0]), snapshot)
+        elif action == "psettle":
+            await require_gm(interaction)
+            await self.service.pot_settle(table, interaction.user.id)
+            await say(interaction, "table.contest_settled")
         elif action == "csettle":
             await self.service.contest_settle(table, interaction.user.id, int(rest[0]))
             await say(interaction, "table.contest_settled")
@@ -349,6 +401,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             game = (await self.service.snapshot(table)).state.config.game
             if not await ui_for(game).handle(interaction, table, action, rest, values):
                 raise Refusal("table.unknown_action")
+
+    async def _show_pot_roll(
+        self, interaction: discord.Interaction, table: int, pot_id: int, snapshot: TableSnapshot
+    ) -> None:
+        roll = own_roll(snapshot.state, interaction.user.id, pot_id)
+        await self._show_roll(interaction, roll, custom_id(AREA, table, "pstep", pot_id), None)
 
     async def _choose(self, interaction: discord.Interaction, table: int, choice: str) -> None:
         if choice not in ("simulate", "rulebook"):

@@ -15,6 +15,7 @@ from bondbot.bot.tables.common import AREA, names, quality, table_button
 from bondbot.bot.tables.games import ui_for
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
+from bondbot.rules import gambling
 from bondbot.tables.context import iso
 from bondbot.tables.service import TableSnapshot
 
@@ -26,6 +27,8 @@ def _contest(snapshot: TableSnapshot, lang: Lang, money: str) -> str | None:
     last = snapshot.state.last_contest
     if last is None:
         return None
+    if last["kind"] == "pot_settled":
+        return _pot(snapshot, last["pot"], lang, money)
     contest = last["contest"]
     winner = contest["winner"]
     outcome = (
@@ -47,6 +50,29 @@ def _contest(snapshot: TableSnapshot, lang: Lang, money: str) -> str | None:
     )
 
 
+def _pot(snapshot: TableSnapshot, pot: dict, lang: Lang, money: str) -> str:
+    who = names(snapshot)
+    lines = [t("table.pot_line", lang, stake=format_amount(pot["stake"], money))]
+    for roll in pot["rolls"]:
+        steps = roll["steps"]
+        lines.append(
+            t(
+                "table.pot_roll",
+                lang,
+                name=roll["name"],
+                roll=roll["roll"],
+                quality=quality(gambling.improve(roll["quality"], steps), lang),
+                steps=steps,
+            )
+        )
+    winners = ", ".join(
+        f"{who.get(w, '?')} ({format_amount(share, money)})"
+        for w, share in zip(pot["winners"], pot["shares"], strict=True)
+    )
+    lines.append(t("table.pot_winners", lang, winners=winners))
+    return "\n".join(lines)
+
+
 def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) -> discord.Embed:
     state = snapshot.state
     config = state.config
@@ -58,6 +84,9 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         embed.description = t("table.closed_banner", lang)
     elif state.paused:
         embed.description = t("table.paused_banner", lang)
+    elif state.rulebook_only:
+        npcs = ", ".join([state.npc_name, *(n.name for n in state.other_npcs)])
+        embed.description = t("table.rulebook_only_banner", lang, npcs=npcs)
     bank = (
         t("table.bank_unlimited", lang)
         if snapshot.bank is None
@@ -97,6 +126,18 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     contest = _contest(snapshot, lang, money)
     if contest:
         embed.add_field(name=t("table.last_contest", lang), value=contest, inline=False)
+    pending = next((p for p in state.pots if not p.settled), None)
+    if pending is not None:
+        embed.add_field(
+            name=t("table.pot_open_title", lang),
+            value=t(
+                "table.pot_open",
+                lang,
+                stake=format_amount(pending.stake, money),
+                players=", ".join(r.name for r in pending.rolls),
+            ),
+            inline=False,
+        )
     offers = state.open_offers(iso(now))
     if offers:
         who = names(snapshot)
@@ -121,6 +162,15 @@ def table_view(snapshot: TableSnapshot, lang: Lang, now: datetime) -> discord.ui
         return None
     table = snapshot.id
     green, blue = discord.ButtonStyle.success, discord.ButtonStyle.primary
+    if snapshot.state.rulebook_only:
+        return view_of(
+            [
+                table_button(lang, table, "table.btn_join", "join", style=green, row=0),
+                table_button(lang, table, "table.btn_leave", "leave", row=0),
+                table_button(lang, table, "table.btn_pot_roll", "proll", style=blue, row=1),
+                table_button(lang, table, "table.btn_pot_settle", "psettle", row=1),
+            ]
+        )
     specs = [
         table_button(lang, table, "table.btn_join", "join", style=green, row=0),
         table_button(lang, table, "table.btn_leave", "leave", row=0),

@@ -1,0 +1,84 @@
+"""Driving a card table through the fake Discord: the cast, the table message, its buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from e2e_env import BotEnv
+from fakediscord import FakeDiscord
+from fakediscord.client import InteractionResult
+from fakediscord.models import FakeMessage, FakeUser
+
+from bondbot.sheets import validate_sheet
+from bondbot.storage import characters, ledger
+from bondbot.storage.db import Database
+
+NOW = "2026-11-21T20:00:00.000+00:00"
+
+
+async def create_cast(
+    env: BotEnv, cast: dict[str, dict[str, Any]], active: dict[str, FakeUser]
+) -> dict[str, int]:
+    """Write these sheets (and who plays which) to the database before the bot starts."""
+    guild = env.world.guild.id
+    db = await Database.open(env.database)
+    try:
+        await db.migrate()
+        ids = {}
+        async with db.transaction() as conn:
+            for key, data in cast.items():
+                sheet = validate_sheet({"characteristics": {"PER": 10}, **data})
+                ids[key] = (await characters.create_character(conn, guild, sheet, now=NOW)).id
+            for key, user in active.items():
+                await characters.set_active_character(conn, guild, user.id, ids[key])
+    finally:
+        await db.close()
+    return ids
+
+
+def table_message(fake: FakeDiscord) -> FakeMessage:
+    found = [m for m in fake.channel_messages() if m.embeds and m.ephemeral_for is None]
+    assert len(found) == 1, "one public table message, edited in place"
+    return found[0]
+
+
+async def wait_table(fake: FakeDiscord, text: str) -> FakeMessage:
+    """The table message once its embed mentions `text`."""
+    return await fake.wait_for_message(predicate=lambda m: m.embeds and text in str(m.embeds))
+
+
+async def join(fake: FakeDiscord, user: FakeUser, amount: str) -> InteractionResult:
+    modal = await fake.click(user, table_message(fake), button_id(fake, "join"))
+    assert modal.modal is not None
+    return await fake.submit_modal(user, modal, {"amount": amount})
+
+
+def button_id(fake: FakeDiscord, action: str, *args: object) -> str:
+    ids = [
+        c["custom_id"]
+        for row in table_message(fake).components
+        for c in row["components"]
+        if c["custom_id"].split(":")[3:] == [action, *map(str, args)]
+    ]
+    assert ids, f"no {action} button"
+    return ids[0]
+
+
+async def bet(fake: FakeDiscord, user: FakeUser, on: str, amount: str) -> InteractionResult:
+    modal = await fake.click(user, table_message(fake), button_id(fake, "bet", on))
+    return await fake.submit_modal(user, modal, {"amount": amount})
+
+
+async def balances(env: BotEnv, ids: dict[str, int]) -> dict[str, tuple[int, int]]:
+    db = await Database.open(env.database)
+    try:
+        async with db.read() as conn:
+            return {
+                key: (
+                    await ledger.balance(conn, ledger.sheet_account(cid), "cash"),
+                    await ledger.balance(conn, ledger.sheet_account(cid), "hero"),
+                )
+                for key, cid in ids.items()
+            }
+    finally:
+        await db.close()

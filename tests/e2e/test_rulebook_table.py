@@ -1,0 +1,67 @@
+"""A table with several NPCs: nobody simulates, everyone plays the contest for a pot."""
+
+from __future__ import annotations
+
+from e2e_env import BotEnv
+from table_flow import balances, button_id, create_cast, join, table_message, wait_table
+
+
+async def test_several_npcs_play_the_rulebook_for_a_pot(bot_env: BotEnv) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    ids = await create_cast(
+        bot_env,
+        {
+            "chiffre": {"name": "Le Chiffre", "kind": "NPC", "skills": {"gambling": 12}},
+            "obanno": {"name": "Obanno", "kind": "NPC"},
+            "bond": {
+                "name": "James Bond",
+                "kind": "PC",
+                "owner_id": world.player.id,
+                "skills": {"gambling": 8},
+                "cash": 100_000,
+                "hero_points": 2,
+            },
+        },
+        {"bond": world.player},
+    )
+    async with bot_env.run() as bot:
+        await bot.services.guilds.update(world.guild.id, gm_role_id=world.gm_role.id)
+        opened = await fake.slash(
+            world.gm,
+            "table open",
+            game="punto_banco",
+            npc="Le Chiffre",
+            minimum="10",
+            maximum="500",
+            other_npcs="Obanno",
+        )
+        assert opened.ephemeral and "needs exactly one NPC" in opened.content
+        await wait_table(fake, "Rulebook only")
+        assert "simulate" not in str(table_message(fake).components)
+
+        await join(fake, world.player, "200")
+        simulate = await fake.slash(world.player, "table bet", on="player", amount="10")
+        assert simulate.ephemeral and "Several NPCs play" in simulate.content
+
+        not_gm = await fake.slash(world.player, "table pot", stake="50")
+        assert not_gm.ephemeral and "Only the GM" in not_gm.content
+        started = await fake.slash(world.gm, "table pot", stake="50")
+        assert started.content.startswith("Pot started: 3 rolls.")
+        await wait_table(fake, "Pot in play")
+
+        mine = await fake.click(world.player, table_message(fake), button_id(fake, "proll"))
+        assert mine.ephemeral and mine.content.startswith("Your Gambling roll:")
+        outsider = await fake.click(world.player_fr, table_message(fake), button_id(fake, "proll"))
+        assert outsider.ephemeral and outsider.content == "Vous n'avez pas de jet dans ce pot."
+
+        settled = await fake.click(world.gm, table_message(fake), button_id(fake, "psettle"))
+        assert settled.ephemeral
+        done = await wait_table(fake, "Takes the pot:")
+        text = str(done.embeds)
+        assert all(name in text for name in ("James Bond:", "Le Chiffre:", "Obanno:"))
+        await fake.slash(world.gm, "table close")
+
+    cash, hero = (await balances(bot_env, ids))["bond"]
+    # Bond staked 50 of his 1000; he won nothing, a third, a half, or the whole 150.
+    assert cash - 95_000 in {0, 5_000, 7_500, 15_000}
+    assert hero == 2
