@@ -37,6 +37,7 @@ from bondbot.tables.state import (
     NpcRef,
     Seat,
     ShoeRecord,
+    SpendOffer,
     TableConfig,
     TableState,
 )
@@ -59,12 +60,17 @@ class TableSnapshot:
     state: TableState
     chips: dict[int, int]
     bank: int | None
+    hero_points: dict[int, int] = field(default_factory=dict)
     event: dict[str, Any] | None = None
     private: dict[str, Any] = field(default_factory=dict)
 
     @property
     def open(self) -> bool:
         return self.status == "open"
+
+    def spendable_offers(self, now: str) -> list[SpendOffer]:
+        """Open offers whose PC has a Hero Point to spend: those get a button."""
+        return [o for o in self.state.open_offers(now) if self.hero_points.get(o.character_id)]
 
 
 class TableService:
@@ -672,6 +678,10 @@ class TableService:
             )
             for seat in state.seats
         }
+        hero_points = {
+            seat.character_id: await ledger.balance(conn, accounts.sheet(seat.character_id), "hero")
+            for seat in state.seats
+        }
         bank = (
             None
             if state.config.bankroll is None
@@ -690,6 +700,7 @@ class TableService:
             state=state,
             chips=chips,
             bank=bank,
+            hero_points=hero_points,
             event=event,
         )
 

@@ -138,7 +138,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             ),
             inline=False,
         )
-    offers = state.open_offers(iso(now))
+    offers = snapshot.spendable_offers(iso(now))
     if offers:
         who = names(snapshot)
         embed.add_field(
@@ -180,7 +180,7 @@ def table_view(snapshot: TableSnapshot, lang: Lang, now: datetime) -> discord.ui
         *ui_for(snapshot.state.config.game).buttons(snapshot, lang),
     ]
     who = names(snapshot)
-    for index, offer in enumerate(snapshot.state.open_offers(iso(now))[:MAX_SPEND_BUTTONS]):
+    for index, offer in enumerate(snapshot.spendable_offers(iso(now))[:MAX_SPEND_BUTTONS]):
         specs.append(
             ButtonSpec(
                 t("table.btn_spend", lang, name=who.get(offer.character_id, "?")),
