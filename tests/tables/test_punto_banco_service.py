@@ -270,3 +270,39 @@ async def test_state_survives_a_new_service_on_the_same_database(db: Database) -
     assert snap.event["pay"] == 2_000
     with pytest.raises(Refusal):
         await tables.spend(table, BOND_OWNER, offer.id)
+
+
+async def test_auto_deal_timer_deals_once_the_delay_has_passed(db: Database) -> None:
+    clock = Clock()
+    ids = {
+        "npc": await make_character(db, "Le Chiffre", kind="NPC"),
+        "bond": await make_character(db, "James Bond", owner=BOND_OWNER, cash=100_000),
+    }
+    tables = service(db, clock)
+    table = (
+        await tables.open_table(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            actor_id=GM,
+            game="punto_banco",
+            npc_id=ids["npc"],
+            min_bet=100,
+            max_bet=10_000,
+            options={"auto_deal_s": 30},
+        )
+    ).id
+    await tables.join(table, BOND_OWNER, ids["bond"], 5_000)
+    await tables.choose(table, BOND_OWNER, "simulate")
+    snap = await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 100})
+    assert snap.state.deadline_action == "auto_deal"
+    clock.advance(29)
+    await tables.run_due()
+    assert (await tables.snapshot(table)).state.hand_no == 0
+    clock.advance(2)
+    await tables.run_due()
+    dealt = await tables.snapshot(table)
+    assert dealt.state.hand_no == 1 and dealt.state.deadline is None
+    # A restarted service re-arms nothing once the coup is dealt.
+    restarted = service(db, clock)
+    await restarted.resume()
+    assert restarted._deadlines == {}

@@ -1,11 +1,15 @@
 """Punto banco at a table: each simulating PC wagers against the NPC's bank, the GM deals.
 
+With the table option `auto_deal_s`, the coup's first wager also starts a timer that
+deals by itself, for groups who play without waiting on the GM.
+
 A hand is one coup; a PC lost it when his wager lost. The NPC takes no decision (the
 drawing rules are fixed), so there is no automatic play to run.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from bondbot.errors import Refusal
@@ -14,7 +18,7 @@ from bondbot.rules import baccarat
 from bondbot.rules.baccarat import Bet, PuntoBanco
 from bondbot.rules.cards import cards_code
 from bondbot.rules.shoe import Shoe
-from bondbot.tables.context import TableContext
+from bondbot.tables.context import TableContext, iso
 from bondbot.tables.state import Seat, TableConfig
 
 
@@ -63,6 +67,10 @@ class PuntoBancoGame:
             return await self._wager(ctx, seat, args["bet"], int(args["amount"]))
         if action == "deal":
             return await self._deal(ctx)
+        if action == "auto_deal":  # the table's timer, set by the coup's first wager
+            if args.get("deadline") != ctx.state.deadline:
+                raise Refusal("table.timer_stale")
+            return await self._deal(ctx)
         raise Refusal("table.unknown_action")
 
     async def _wager(
@@ -91,6 +99,10 @@ class PuntoBancoGame:
                 raise Refusal("table.bank_cannot_cover", available=Cents(available - others))
         game.place_wager(str(seat.character_id), bet, amount)
         ctx.state.engine = game.to_dict()
+        auto_deal = int(config.options.get("auto_deal_s") or 0)
+        if auto_deal and ctx.state.deadline is None:
+            ctx.state.deadline = iso(ctx.now + timedelta(seconds=auto_deal))
+            ctx.state.deadline_action = "auto_deal"
         return {"kind": "wager", "character_id": seat.character_id, "bet": bet, "amount": amount}
 
     async def _deal(self, ctx: TableContext) -> dict[str, Any]:
@@ -98,6 +110,7 @@ class PuntoBancoGame:
         if not game.wagers:
             raise Refusal("baccarat.no_wagers")
         ctx.state.hand_no += 1
+        ctx.state.deadline = ctx.state.deadline_action = None
         result = game.deal()
         ctx.state.engine = game.to_dict()
         lines = []
