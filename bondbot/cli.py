@@ -58,14 +58,25 @@ async def _backup(settings: Settings, target: Path) -> None:
         await db.close()
 
 
-def _run(settings: Settings) -> None:
+def _run(settings: Settings) -> int:
+    import aiohttp
+    import discord
+
     from bondbot.bot.client import BondBot
 
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     bot = BondBot(settings)
-    bot.run(settings.token, log_handler=None)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("discord: the bot token was refused: check BONDBOT_TOKEN", file=sys.stderr)
+        return 2
+    except aiohttp.ClientConnectionError as exc:
+        print(f"discord: cannot reach Discord ({exc})", file=sys.stderr)
+        return 3
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(_backup(settings, args.path))
             print(f"backed up {settings.database} to {args.path}")
         else:
-            _run(settings)
+            return _run(settings)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2

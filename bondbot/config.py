@@ -25,7 +25,7 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    token: str = Field(default="", repr=False)
+    token: str = Field(default="", repr=False, validate_default=True)
     database: Path = Path("bondbot.sqlite3")
     default_locale: Literal["fr", "en"] = "fr"
     currency: str = Field(default="$", min_length=1, max_length=4)
