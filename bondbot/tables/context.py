@@ -30,6 +30,8 @@ class TableContext:
     now: datetime
     actor_id: int | None
     spend_window: timedelta
+    # How long a PC has for a timed decision (a blackjack turn): the server's turn_timer_s.
+    turn_timer: timedelta = timedelta(seconds=90)
 
     async def _move(self, amount: int, src: str | None, dst: str | None, reason: str) -> None:
         if amount <= 0:

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, say, send
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
-from bondbot.bot.tables import punto_banco
+from bondbot.bot.tables import blackjack, punto_banco
 from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
@@ -133,12 +133,29 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         bankroll="The NPC's bankroll (empty: unlimited)",
         tie_pays="Punto banco: a tie pays 8 or 9 to 1",
         other_npcs="Other NPCs playing too, comma-separated: then only the rulebook is played",
+        deal="Blackjack: American (hole card, peek) or European (no hole card)",
+        european_lose_all="Blackjack, European deal: a dealer blackjack takes doubles and splits",
+        hit_soft_17="Blackjack: the dealer hits a soft 17",
+        split_by="Blackjack: pairs by value (any two tens) or by rank only",
+        max_hands="Blackjack: most hands after splits (2 to 4)",
+        surrender="Blackjack: late surrender allowed",
     )
     @app_commands.choices(
-        game=[app_commands.Choice(name="Punto banco", value="punto_banco")],
+        game=[
+            app_commands.Choice(name="Punto banco", value="punto_banco"),
+            app_commands.Choice(name="Blackjack", value="blackjack"),
+        ],
         tie_pays=[
             app_commands.Choice(name="8:1", value=8),
             app_commands.Choice(name="9:1", value=9),
+        ],
+        deal=[
+            app_commands.Choice(name="American", value="american"),
+            app_commands.Choice(name="European", value="european"),
+        ],
+        split_by=[
+            app_commands.Choice(name="Value", value="value"),
+            app_commands.Choice(name="Rank", value="rank"),
         ],
     )
     @app_commands.guild_only()
@@ -153,6 +170,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         bankroll: str | None = None,
         tie_pays: int = 8,
         other_npcs: str | None = None,
+        deal: str | None = None,
+        european_lose_all: bool | None = None,
+        hit_soft_17: bool | None = None,
+        split_by: str | None = None,
+        max_hands: app_commands.Range[int, 2, 4] | None = None,
+        surrender: bool | None = None,
     ) -> None:
         await require_gm(interaction)
         sheets = self.bot.services.sheets
@@ -162,6 +185,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             for name in (other_npcs or "").split(",")
             if name.strip()
         ]
+        if game == "blackjack":
+            chosen = {
+                "deal": deal,
+                "european_lose_all": european_lose_all,
+                "hit_soft_17": hit_soft_17,
+                "split_by": split_by,
+                "max_hands": max_hands,
+                "surrender": surrender,
+            }
+            options = {key: value for key, value in chosen.items() if value is not None}
+        else:
+            options = {"tie_pays": tie_pays}
         snapshot = await self.service.open_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -172,7 +207,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             max_bet=parse_amount_or_refuse(maximum),
             packs=packs,
             bankroll=None if bankroll is None else parse_amount_or_refuse(bankroll),
-            options={"tie_pays": tie_pays},
+            options=options,
             other_npc_ids=others,
         )
         if snapshot.state.rulebook_only:
@@ -238,7 +273,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self.service.leave(table, interaction.user.id, character_id=character_id)
         await say(interaction, "table.unseated", name=character)
 
-    @app_commands.command(name="bet", description="Wager on the next coup")
+    @app_commands.command(name="bet", description="Bet on the next hand")
+    @app_commands.describe(amount="How much", on="Punto banco: Player, Banker or Tie")
     @app_commands.choices(
         on=[
             app_commands.Choice(name="Player", value="player"),
@@ -247,8 +283,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         ]
     )
     @app_commands.guild_only()
-    async def bet(self, interaction: discord.Interaction, on: str, amount: str) -> None:
-        await punto_banco.wager(interaction, await self._table(interaction), on, amount)
+    async def bet(
+        self, interaction: discord.Interaction, amount: str, on: str | None = None
+    ) -> None:
+        table = await self._table(interaction)
+        if (await self.service.snapshot(table)).state.config.game == "blackjack":
+            await blackjack.wager(interaction, table, amount)
+        elif on is None:
+            raise Refusal("baccarat.unknown_bet")
+        else:
+            await punto_banco.wager(interaction, table, on, amount)
 
     @app_commands.command(name="deal", description="Deal the next hand (GM)")
     @app_commands.guild_only()

@@ -41,7 +41,8 @@ class GameUI(Protocol):
 
 
 def ui_for(game: str) -> GameUI:
+    from bondbot.bot.tables.blackjack import BlackjackUI
     from bondbot.bot.tables.punto_banco import PuntoBancoUI
 
-    games: dict[str, GameUI] = {"punto_banco": PuntoBancoUI()}
+    games: dict[str, GameUI] = {"punto_banco": PuntoBancoUI(), "blackjack": BlackjackUI()}
     return games[game]

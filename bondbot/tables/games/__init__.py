@@ -60,9 +60,13 @@ class TableGame(Protocol):
 
 
 def game_for(key: str) -> TableGame:
+    from bondbot.tables.games.blackjack import BlackjackGame
     from bondbot.tables.games.punto_banco import PuntoBancoGame
 
-    games: dict[str, TableGame] = {PuntoBancoGame.key: PuntoBancoGame()}
+    games: dict[str, TableGame] = {
+        PuntoBancoGame.key: PuntoBancoGame(),
+        BlackjackGame.key: BlackjackGame(),
+    }
     try:
         return games[key]
     except KeyError:
