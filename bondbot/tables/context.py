@@ -80,6 +80,10 @@ class TableContext:
             return None
         return await ledger.balance(self.conn, accounts.bank(self.table_id), "cash")
 
+    def offers_due(self) -> int:
+        """What the bank may still pay on open Hero Point offers (the next hand closes them)."""
+        return sum(offer.pay for offer in self.state.open_offers(iso(self.now)))
+
     async def hero_points(self, character_id: int) -> int:
         return await ledger.balance(self.conn, accounts.sheet(character_id), "hero")
 

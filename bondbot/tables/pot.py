@@ -78,7 +78,7 @@ async def start(ctx: TableContext, stake: int, ease: int, rng: random.Random) ->
     for npc_id in [state.npc_id, *(n.id for n in state.other_npcs)]:
         person = await load_person(ctx.conn, npc_id)
         if person is None:
-            raise Refusal("characters.not_found", name=str(npc_id))
+            raise Refusal("sheet.gone")
         await _move(ctx, stake, None, bank, "pot.npc_stake")
         rolls.append(roll_for(person, ease, rng))
     pot = Pot(id=state.new_id(), stake=stake, rolls=rolls)

@@ -228,7 +228,14 @@ class TableService:
 
     async def pause(self, table_id: int, actor_id: int, paused: bool) -> TableSnapshot:
         async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+            if ctx.state.paused == paused:
+                raise Refusal("table.already_paused" if paused else "table.not_paused")
             ctx.state.paused = paused
+            if not paused and ctx.state.deadline is not None:
+                # The clock stopped with the game: whoever was to act gets his full time.
+                ctx.state.deadline = iso(
+                    max(datetime.fromisoformat(ctx.state.deadline), ctx.now + ctx.turn_timer)
+                )
             return {"kind": "paused" if paused else "resumed"}
 
         return await self._mutate(table_id, actor_id, run)
@@ -455,8 +462,11 @@ class TableService:
             if stake > await ctx.chips(seat.character_id):
                 raise Refusal("table.wager_over_chips")
             available = await ctx.bank_available()
-            if available is not None and stake > available:
-                raise Refusal("table.bank_cannot_cover", available=Cents(available))
+            if available is not None:
+                adapter = game_for(ctx.state.config.game)
+                available -= adapter.exposure(ctx.state.engine) + ctx.offers_due()
+                if stake > available:
+                    raise Refusal("table.bank_cannot_cover", available=Cents(max(available, 0)))
             pc = await load_person(ctx.conn, seat.character_id)
             npc = await load_person(ctx.conn, ctx.state.npc_id)
             if pc is None or npc is None:

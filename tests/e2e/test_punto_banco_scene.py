@@ -2,9 +2,9 @@
 
 The GM opens a table with Le Chiffre; Bond simulates (Gambling 8: two Hero Points),
 Mathis (a French player) takes the rulebook, Leiter simulates without the skill. Bond and
-Leiter lose a coup; Bond wins it back with a Hero Point (a double click spends once),
-Leiter, without a point, gets no button. Mathis plays the rulebook contest. Bond leaves, the GM closes and the
-revealed seed checks against the commitment shown at the start.
+Leiter lose a coup; Bond wins it back with a Hero Point (a double click spends once);
+Leiter, without a point, gets no button. Mathis plays the rulebook contest. Bond leaves,
+the GM closes and the revealed seed checks against the commitment shown at the start.
 """
 
 from __future__ import annotations
@@ -136,7 +136,9 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
             for c in row["components"]
             if ":spend:" in c["custom_id"]
         ]
-        assert spend_buttons == ["James Bond: spend a Hero Point"]  # Leiter has no point
+        assert spend_buttons == [
+            "James Bond: spend a Hero Point (receives $100)"
+        ]  # Leiter has no point
 
         first, second = await asyncio.gather(
             fake.click(world.player, table_message(fake), spend_bond),

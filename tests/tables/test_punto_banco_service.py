@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from table_helpers import (
@@ -306,3 +307,49 @@ async def test_auto_deal_timer_deals_once_the_delay_has_passed(db: Database) -> 
     restarted = service(db, clock)
     await restarted.resume()
     assert restarted._deadlines == {}
+
+
+async def test_a_contest_cannot_take_what_the_bank_owes_the_wagers(db: Database) -> None:
+    tables, table, ids = await setup_table(db, Clock(), [], bankroll=20_000)
+    await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
+    await tables.join(table, VESPER_OWNER, ids["vesper"], 20_000)
+    await tables.choose(table, BOND_OWNER, "simulate")
+    await tables.choose(table, VESPER_OWNER, "rulebook")
+    await tables.act(table, BOND_OWNER, "wager", {"bet": "tie", "amount": 2_000})  # owes 160
+    with pytest.raises(Refusal) as refused:
+        await tables.contest(table, VESPER_OWNER, 5_000)
+    assert refused.value.key == "table.bank_cannot_cover"
+    assert refused.value.params["available"] == 4_000
+    snap = await tables.contest(table, VESPER_OWNER, 4_000)
+    assert snap.state.contests[0].stake == 4_000
+
+
+async def test_a_pause_stops_the_clock(db: Database) -> None:
+    clock = Clock()
+    tables, table, ids = await setup_table(db, clock, [])
+    await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
+    await tables.choose(table, BOND_OWNER, "simulate")
+    snap = await tables.snapshot(table)
+    snap.state.config.options["auto_deal_s"] = 30
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE card_tables SET state = ? WHERE id = ?", (snap.state.model_dump_json(), table)
+        )
+    await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 1_000})
+    await tables.pause(table, GM, True)
+    with pytest.raises(Refusal) as twice:
+        await tables.pause(table, GM, True)
+    assert twice.value.key == "table.already_paused"
+    clock.advance(60)
+    await tables.run_due()
+    assert (await tables.snapshot(table)).state.hand_no == 0  # paused: nothing dealt
+    resumed = await tables.pause(table, GM, False)
+    assert resumed.state.deadline == (clock.now + timedelta(seconds=90)).isoformat(
+        timespec="milliseconds"
+    )
+    clock.advance(89)
+    await tables.run_due()
+    assert (await tables.snapshot(table)).state.hand_no == 0
+    clock.advance(2)
+    await tables.run_due()
+    assert (await tables.snapshot(table)).state.hand_no == 1

@@ -12,7 +12,6 @@ from discord.ext import commands
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, say, send
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
-from bondbot.bot.tables import blackjack, punto_banco
 from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
@@ -59,7 +58,7 @@ class TableMessages:
         settings = await self.bot.services.guilds.get(snapshot.guild_id)
         now = self.bot.services.clock()
         embed = table_embed(snapshot, settings.locale, settings.currency, now)
-        view = table_view(snapshot, settings.locale, now)
+        view = table_view(snapshot, settings.locale, now, settings.currency)
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         if snapshot.message_id is None:
             message = await channel.send(embed=embed, view=view)
@@ -287,17 +286,15 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         self, interaction: discord.Interaction, amount: str, on: str | None = None
     ) -> None:
         table = await self._table(interaction)
-        if (await self.service.snapshot(table)).state.config.game == "blackjack":
-            await blackjack.wager(interaction, table, amount)
-        elif on is None:
-            raise Refusal("baccarat.unknown_bet")
-        else:
-            await punto_banco.wager(interaction, table, on, amount)
+        game = (await self.service.snapshot(table)).state.config.game
+        await ui_for(game).bet(interaction, table, on, amount)
 
     @app_commands.command(name="deal", description="Deal the next hand (GM)")
     @app_commands.guild_only()
     async def deal(self, interaction: discord.Interaction) -> None:
-        await punto_banco.deal(interaction, await self._table(interaction))
+        table = await self._table(interaction)
+        game = (await self.service.snapshot(table)).state.config.game
+        await ui_for(game).deal(interaction, table)
 
     @app_commands.command(name="contest", description="Play the rulebook's gambling contest")
     @app_commands.describe(stake="What you stake against the NPC")

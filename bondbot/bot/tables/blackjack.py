@@ -292,6 +292,14 @@ class BlackjackUI:
         ]
         return [*specs, hint]
 
+    async def bet(
+        self, interaction: discord.Interaction, table: int, on: str | None, amount: str
+    ) -> None:
+        await wager(interaction, table, amount)
+
+    async def deal(self, interaction: discord.Interaction, table: int) -> None:
+        await deal(interaction, table)
+
     async def handle(
         self,
         interaction: discord.Interaction,

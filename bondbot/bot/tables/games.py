@@ -28,6 +28,16 @@ class GameUI(Protocol):
         """The game's own buttons (rows 1 and 2 of the message)."""
         ...
 
+    async def bet(
+        self, interaction: discord.Interaction, table: int, on: str | None, amount: str
+    ) -> None:
+        """`/table bet`: a wager (`on` is what it is on, where the game asks)."""
+        ...
+
+    async def deal(self, interaction: discord.Interaction, table: int) -> None:
+        """`/table deal` and the Deal button (the GM)."""
+        ...
+
     async def handle(
         self,
         interaction: discord.Interaction,

@@ -157,7 +157,9 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     return embed
 
 
-def table_view(snapshot: TableSnapshot, lang: Lang, now: datetime) -> discord.ui.View | None:
+def table_view(
+    snapshot: TableSnapshot, lang: Lang, now: datetime, money: str = "$"
+) -> discord.ui.View | None:
     if not snapshot.open:
         return None
     table = snapshot.id
@@ -183,7 +185,12 @@ def table_view(snapshot: TableSnapshot, lang: Lang, now: datetime) -> discord.ui
     for index, offer in enumerate(snapshot.spendable_offers(iso(now))[:MAX_SPEND_BUTTONS]):
         specs.append(
             ButtonSpec(
-                t("table.btn_spend", lang, name=who.get(offer.character_id, "?")),
+                t(
+                    "table.btn_spend",
+                    lang,
+                    name=who.get(offer.character_id, "?"),
+                    pay=format_amount(offer.pay, money),
+                ),
                 custom_id(AREA, table, "spend", offer.id),
                 style=green,
                 row=SPEND_ROW + index // 5,

@@ -8,6 +8,7 @@ from bondbot.bot.context import bot_of, currency_for, lang_for, require_gm, say,
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.common import cards, names, result_line, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.errors import Refusal
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
 from bondbot.tables.service import TableSnapshot
@@ -77,6 +78,16 @@ class PuntoBancoUI:
         ]
         specs.append(table_button(lang, table, "table.btn_deal", "deal", row=1))
         return specs
+
+    async def bet(
+        self, interaction: discord.Interaction, table: int, on: str | None, amount: str
+    ) -> None:
+        if on is None:
+            raise Refusal("baccarat.unknown_bet")
+        await wager(interaction, table, on, amount)
+
+    async def deal(self, interaction: discord.Interaction, table: int) -> None:
+        await deal(interaction, table)
 
     async def handle(
         self,

@@ -37,6 +37,10 @@ class TableGame(Protocol):
 
     def replace_shoe(self, engine: dict[str, Any], shoe: Shoe) -> dict[str, Any]: ...
 
+    def exposure(self, engine: dict[str, Any]) -> int:
+        """The most the bank could have to pay on the stakes it has accepted so far."""
+        ...
+
     def committed(self, engine: dict[str, Any], character_id: int) -> int:
         """Chips this PC has staked on the hand in progress (not yet settled)."""
         ...

@@ -164,6 +164,9 @@ class BlackjackGame:
         table.game.replace_shoe(shoe)
         return table.dump()
 
+    def exposure(self, engine: dict[str, Any]) -> int:
+        return BlackjackTable.load(engine).exposure()
+
     def committed(self, engine: dict[str, Any], character_id: int) -> int:
         return BlackjackTable.load(engine).committed(str(character_id))
 
@@ -227,7 +230,7 @@ class BlackjackGame:
             game.next_round()
         available = await ctx.bank_available()
         if available is not None:
-            others = table.exposure(without=name) + _open_offers(ctx)
+            others = table.exposure(without=name) + ctx.offers_due()
             if others + max_win(game.rules, amount) > available:
                 left = Cents(max(available - others, 0))
                 raise Refusal("table.bank_cannot_cover", available=left)
@@ -468,11 +471,6 @@ def _need_seat(seat: Seat | None) -> Seat:
     if seat is None:
         raise Refusal("table.not_seated")
     return seat
-
-
-def _open_offers(ctx: TableContext) -> int:
-    """What the bank may still pay on Hero Point offers (the next deal closes them)."""
-    return sum(offer.pay for offer in ctx.state.open_offers(iso(ctx.now)))
 
 
 def _reason(result: HandResult) -> str:

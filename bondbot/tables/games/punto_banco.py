@@ -50,6 +50,10 @@ class PuntoBancoGame:
         game.replace_shoe(shoe)
         return game.to_dict()
 
+    def exposure(self, engine: dict[str, Any]) -> int:
+        game = PuntoBanco.from_dict(engine)
+        return sum(max_win(w.bet, w.amount, game.tie_pays) for w in game.wagers.values())
+
     def committed(self, engine: dict[str, Any], character_id: int) -> int:
         wager = engine["wagers"].get(str(character_id))
         return 0 if wager is None else int(wager["amount"])
@@ -90,7 +94,7 @@ class PuntoBancoGame:
             raise Refusal("table.wager_over_chips")
         available = await ctx.bank_available()
         if available is not None:
-            others = sum(
+            others = ctx.offers_due() + sum(
                 max_win(w.bet, w.amount, game.tie_pays)
                 for key, w in game.wagers.items()
                 if key != str(seat.character_id)
