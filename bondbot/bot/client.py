@@ -18,7 +18,12 @@ from bondbot.storage.db import Database
 
 log = logging.getLogger(__name__)
 
-COGS = ("bondbot.bot.cogs.tables",)
+COGS = (
+    "bondbot.bot.cogs.tables",
+    "bondbot.bot.cogs.sheets",
+    "bondbot.bot.cogs.gm",
+    "bondbot.bot.cogs.roll",
+)
 
 
 class BondTree(app_commands.CommandTree):

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from bondbot.config import Settings
+from bondbot.services.gm import GmService
 from bondbot.services.guilds import GuildSettingsService
+from bondbot.services.rolls import RollService
 from bondbot.services.sheets import SheetService
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableService
@@ -31,8 +33,11 @@ class Services:
     ) -> None:
         self.db = db
         self.clock = clock
+        self.rng = rng if rng is not None else random.SystemRandom()
         self.guilds = GuildSettingsService(db, settings)
         self.sheets = SheetService(db, clock)
+        self.gm = GmService(db, self.guilds, clock)
+        self.rolls = RollService(db, self.guilds, clock, self.rng)
         extra = {} if seed_source is None else {"seed_source": seed_source}
         self.tables = TableService(
             db, clock=clock, guild_settings=self.guilds.read, rng=rng, **extra

@@ -54,8 +54,11 @@ class NameTaken(Refusal):
 
 
 class CharacterNotFound(Refusal):
+    """No living character has this id (here); answered as "that character no longer exists"."""
+
     def __init__(self, character_id: int | str) -> None:
-        super().__init__("characters.not_found", character=character_id)
+        super().__init__("sheet.gone")
+        self.character_id = character_id
 
 
 class NotOwner(Refusal):

@@ -1,0 +1,308 @@
+"""What only the GM does: the GM role, Hero Point and cash grants, the ledger, house rules.
+
+Grants and takes are one ledger row each, from or to outside the game (`src`/`dst`
+NULL), with the GM's free-text reason in the row's note. Taking more than a character
+holds is refused and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+import aiosqlite
+
+from bondbot.errors import Refusal
+from bondbot.money import MAX_AMOUNT, Cents, parse_amount
+from bondbot.rules import alternative
+from bondbot.rules.errors import IllegalAction
+from bondbot.services.guilds import GuildSettingsService
+from bondbot.services.sheets import Actor
+from bondbot.sheets import POINTS_MAX, clean_line
+from bondbot.storage import characters, ledger
+from bondbot.storage.characters import Character, CharacterNotFound
+from bondbot.storage.db import Database
+from bondbot.storage.settings import GuildSettings
+
+GRANT_REASON = "gm.grant"
+TAKE_REASON = "gm.take"
+REASON_MAX = 200
+LEDGER_PAGE_SIZE = 10
+SETTINGS = frozenset({"locale", "currency", "spend_window_s", "turn_timer_s", "award_table"})
+
+Kind = Literal["hero", "cash"]
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """What a grant or take did: the ledger row and the character's new balance."""
+
+    character: Character
+    kind: Kind
+    amount: int
+    give: bool
+    balance: int
+    entry_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerView:
+    """One page of the ledger, newest first, with cursors for the pages around it.
+
+    `before_id` is this page's own cursor (None: the newest page); `previous_before` is
+    the cursor of the newer page (None with `has_previous`: the newest page).
+    """
+
+    entries: list[ledger.LedgerEntry]
+    before_id: int | None
+    next_before: int | None
+    has_previous: bool
+    previous_before: int | None
+    names: dict[int, str]  # character id → name, for every account on the page
+    character: Character | None
+
+
+def _cash_amount(text: str) -> int:
+    try:
+        return parse_amount(text)
+    except ValueError:
+        raise Refusal("errors.bad_amount", text=text.strip()[:32]) from None
+
+
+def _reason(text: str) -> str:
+    reason = clean_line(text)
+    if not reason:
+        raise Refusal("gm.reason_required")
+    if len(reason) > REASON_MAX:
+        raise Refusal("gm.reason_too_long", max=REASON_MAX)
+    return reason
+
+
+def _require_gm(actor: Actor) -> None:
+    if not actor.is_gm:
+        raise Refusal("gm.not_gm")
+
+
+class GmService:
+    def __init__(
+        self, db: Database, guilds: GuildSettingsService, clock: Callable[[], datetime]
+    ) -> None:
+        self.db = db
+        self.guilds = guilds
+        self.clock = clock
+
+    def now(self) -> str:
+        return self.clock().isoformat(timespec="milliseconds")
+
+    # -- the role --------------------------------------------------------------------------
+
+    async def set_role(self, guild_id: int, role_id: int) -> GuildSettings:
+        """The caller checked Manage Server; the role's holders become the server's GMs."""
+        return await self.guilds.update(guild_id, gm_role_id=role_id)
+
+    # -- Hero Points and cash --------------------------------------------------------------
+
+    async def move(
+        self,
+        actor: Actor,
+        character_id: int,
+        kind: Kind,
+        amount: int | str,
+        *,
+        give: bool,
+        reason: str,
+    ) -> Movement:
+        """Give (from outside) or take (to outside) Hero Points or cash: one ledger row."""
+        _require_gm(actor)
+        if kind == "cash":
+            value = amount if isinstance(amount, int) else _cash_amount(amount)
+            if not 0 < value <= MAX_AMOUNT:
+                raise Refusal("errors.bad_amount", text=str(amount)[:32])
+        else:
+            value = amount if isinstance(amount, int) else _int(amount)
+            if not 0 < value <= POINTS_MAX:
+                raise Refusal("gm.bad_hero_amount", max=POINTS_MAX)
+        note = _reason(reason)
+        async with self.db.transaction() as conn:
+            character = await _living(conn, actor.guild_id, character_id)
+            try:
+                entry = await ledger.transfer(
+                    conn,
+                    guild_id=actor.guild_id,
+                    kind=kind,
+                    amount=value,
+                    src=None if give else character.account,
+                    dst=character.account if give else None,
+                    reason=GRANT_REASON if give else TAKE_REASON,
+                    actor_id=actor.user_id,
+                    note=note,
+                    now=self.now(),
+                )
+            except ledger.InsufficientFunds as exc:
+                available: int = Cents(exc.available) if kind == "cash" else exc.available
+                raise Refusal(
+                    f"gm.take_too_much_{kind}", name=character.name, available=available
+                ) from None
+            balance = await ledger.balance(conn, character.account, kind)
+        return Movement(character, kind, value, give, balance, entry)
+
+    # -- the ledger ------------------------------------------------------------------------
+
+    async def ledger(
+        self,
+        actor: Actor,
+        *,
+        character_id: int | None = None,
+        before_id: int | None = None,
+        limit: int = LEDGER_PAGE_SIZE,
+    ) -> LedgerView:
+        """A page of the server's ledger (or one character's), newest first."""
+        _require_gm(actor)
+        async with self.db.read() as conn:
+            character = None
+            if character_id is not None:
+                character = await characters.get_character(
+                    conn, character_id, guild_id=actor.guild_id, include_dead=True
+                )
+            page = await ledger.ledger_page(
+                conn,
+                actor.guild_id,
+                character_id=character_id,
+                before_id=before_id,
+                limit=limit,
+            )
+            previous = None
+            if before_id is not None and page.entries:
+                previous = await _previous_cursor(
+                    conn, actor.guild_id, character_id, page.entries[0].id, limit
+                )
+            names = await _names(conn, actor.guild_id, page.entries)
+        return LedgerView(
+            page.entries,
+            before_id,
+            page.next_before_id,
+            before_id is not None,
+            previous,
+            names,
+            character,
+        )
+
+    # -- house rules -----------------------------------------------------------------------
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        return await self.guilds.get(guild_id)
+
+    async def update_settings(self, actor: Actor, **changes: Any) -> GuildSettings:
+        """Change house rules (validated as a whole: SettingsInvalid lists what is wrong).
+
+        `award_table` is text like `0:0 1-5:1 6-10:2 11-14:3 15:4`, stored normalised;
+        an empty text (or `default`) puts back the rule's default table.
+        """
+        _require_gm(actor)
+        unknown = set(changes) - SETTINGS
+        if unknown:
+            raise ValueError(f"unknown settings {sorted(unknown)}")
+        if not changes:
+            raise Refusal("gm.settings_nothing")
+        if "award_table" in changes and changes["award_table"] is not None:
+            text = str(changes["award_table"]).strip()
+            changes["award_table"] = None if not text else _award_table(text)
+        if isinstance(changes.get("currency"), str):
+            changes["currency"] = changes["currency"].strip()
+        return await self.guilds.update(actor.guild_id, **changes)
+
+
+def award_table_of(settings: GuildSettings) -> alternative.AwardTable:
+    """The server's award table (the rule's default when none was set)."""
+    if settings.award_table is None:
+        return alternative.DEFAULT_AWARDS
+    return alternative.parse_award_table(settings.award_table)
+
+
+DEFAULT_WORDS = frozenset({"default", "defaut", "défaut"})
+
+
+def _award_table(text: str) -> str | None:
+    if text.casefold() in DEFAULT_WORDS:
+        return None
+    try:
+        return alternative.format_award_table(alternative.parse_award_table(text))
+    except IllegalAction as exc:
+        code = exc.code.removeprefix("alternative.")
+        raise Refusal(f"gm.{code}", **exc.params) from None
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise Refusal("gm.bad_hero_amount", max=POINTS_MAX) from None
+
+
+async def _living(conn: aiosqlite.Connection, guild_id: int, character_id: int) -> Character:
+    try:
+        return await characters.get_character(conn, character_id, guild_id=guild_id)
+    except CharacterNotFound:
+        raise Refusal("sheet.gone") from None
+
+
+async def _previous_cursor(
+    conn: aiosqlite.Connection,
+    guild_id: int,
+    character_id: int | None,
+    newest_shown: int,
+    limit: int,
+) -> int | None:
+    """The cursor of the page just newer than one starting at `newest_shown`.
+
+    That page holds the `limit` rows above `newest_shown`; its cursor is the row after
+    them, or None (the newest page) when there are not that many.
+    """
+    clauses = ["guild_id = ?", "id > ?"]
+    params: list[Any] = [guild_id, newest_shown]
+    if character_id is not None:  # the same rows ledger.ledger_page keeps for a character
+        sheet, chips = ledger.sheet_account(character_id), f"chips:*:{int(character_id)}"
+        clauses.append("(src = ? OR dst = ? OR src GLOB ? OR dst GLOB ?)")
+        params += [sheet, sheet, chips, chips]
+    rows = list(
+        await conn.execute_fetchall(
+            f"SELECT id FROM ledger WHERE {' AND '.join(clauses)} ORDER BY id LIMIT 1 OFFSET ?",
+            (*params, limit),
+        )
+    )
+    return int(rows[0][0]) if rows else None
+
+
+async def _names(
+    conn: aiosqlite.Connection, guild_id: int, entries: list[ledger.LedgerEntry]
+) -> dict[int, str]:
+    wanted: set[int] = set()
+    for entry in entries:
+        for account in (entry.src, entry.dst):
+            character = character_of_account(account)
+            if character is not None:
+                wanted.add(character)
+    names: dict[int, str] = {}
+    for character_id in sorted(wanted):
+        try:
+            character = await characters.get_character(
+                conn, character_id, guild_id=guild_id, include_dead=True
+            )
+        except CharacterNotFound:
+            continue
+        names[character_id] = character.name
+    return names
+
+
+def character_of_account(account: str | None) -> int | None:
+    """The character a `sheet:{c}` or `chips:{t}:{c}` account belongs to."""
+    if account is None:
+        return None
+    parts = account.split(":")
+    if parts[0] == "sheet" and len(parts) == 2:
+        return int(parts[1])
+    if parts[0] == "chips" and len(parts) == 3:
+        return int(parts[2])
+    return None
