@@ -1,0 +1,57 @@
+"""French and English catalogs say the same things, and every key the code uses exists."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from bondbot.i18n import catalog, lang_of, t
+
+SOURCE = Path(__file__).parent.parent / "bondbot"
+# The first string argument of a call that hands a key to the translation layer:
+# t("key", lang), say(interaction, "key"), Refusal("key"), table_button(lang, table, "key").
+_KEY_CALL = re.compile(
+    r'(?:\bt|\bsay|Refusal|table_button)\((?:[^()"]*?,\s*)?"([a-z_]+\.[a-z0-9_.]+)"'
+)
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def messages(lang: str) -> dict[str, str]:
+    return {k: v for k, v in catalog(lang).items() if not k.startswith("commands.")}  # type: ignore[arg-type]
+
+
+def test_both_languages_have_the_same_messages() -> None:
+    english, french = messages("en"), messages("fr")
+    assert sorted(set(english) - set(french)) == []
+    assert sorted(set(french) - set(english)) == []
+
+
+@pytest.mark.parametrize("key", sorted(messages("en")))
+def test_placeholders_agree(key: str) -> None:
+    assert fields(messages("en")[key]) == fields(messages("fr")[key]), key
+
+
+def test_every_key_in_the_code_exists() -> None:
+    known = set(messages("en"))
+    missing = set()
+    for path in SOURCE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for key in _KEY_CALL.findall(text):
+            if key not in known:
+                missing.add(f"{path.relative_to(SOURCE)}: {key}")
+    assert sorted(missing) == []
+
+
+def test_language_follows_the_user_then_the_server() -> None:
+    assert lang_of("fr", "en") == "fr"
+    assert lang_of("en-GB", "fr") == "en"
+    assert lang_of("de", "fr") == "fr"
+    assert lang_of(None, "en") == "en"
+    assert t("table.joined", "fr", chips="$5") == "Vous vous asseyez avec $5 en jetons."
+    assert t("no.such.key", "en") == "no.such.key"
