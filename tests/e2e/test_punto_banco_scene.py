@@ -1,10 +1,12 @@
 """A whole punto banco evening through the fake Discord, with a restart in the middle.
 
-The GM opens a table with Le Chiffre; Bond simulates (Gambling 8: two Hero Points),
-Mathis (a French player) takes the rulebook, Leiter simulates without the skill. Bond and
-Leiter lose a coup; Bond wins it back with a Hero Point (a double click spends once);
-Leiter, without a point, gets no button. Mathis plays the rulebook contest. Bond leaves,
-the GM closes and the revealed seed checks against the commitment shown at the start.
+The owner sets the GM role; the GM opens a table with Le Chiffre. Bond simulates
+(Gambling 8: two Hero Points), Mathis (a French player) takes the rulebook, Leiter
+simulates without the skill. Bond and Leiter lose a coup; after a restart, Bond wins it
+back with a Hero Point (a click without a point spends nothing, a double click spends
+once); Leiter, without a point, gets no button. Mathis plays the rulebook contest. Bond
+leaves, the GM closes and the revealed seed checks against the commitment shown at the
+start.
 """
 
 from __future__ import annotations
@@ -63,8 +65,9 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
     )
     bot_env.seeds.append(seed_where_banker_wins())
 
-    async with bot_env.run() as bot:
-        await bot.services.guilds.update(world.guild.id, gm_role_id=world.gm_role.id)
+    async with bot_env.run():
+        role = await fake.slash(world.owner, "gm role", role=world.gm_role)
+        assert role.ephemeral
         refused = await fake.slash(
             world.player,
             "table open",
@@ -73,7 +76,9 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
             minimum="10",
             maximum="500",
         )
-        assert refused.ephemeral and fake.channel_messages() == [refused.message]
+        assert refused.ephemeral and not any(
+            m.embeds for m in fake.channel_messages()
+        )  # no table was opened
 
         opened = await fake.slash(
             world.gm,
@@ -140,6 +145,15 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
             "James Bond: spend a Hero Point (receives $100)"
         ]  # Leiter has no point
 
+        # The GM takes Bond's points: the button is still there, but spends nothing.
+        await fake.slash(
+            world.gm, "gm hero", character="James Bond", action="take", amount=3, reason="test"
+        )
+        broke = await fake.click(world.player, table_message(fake), spend_bond)
+        assert broke.ephemeral and broke.content == "Your character has no Hero Point left."
+        await fake.slash(
+            world.gm, "gm hero", character="James Bond", action="give", amount=1, reason="luck"
+        )
         first, second = await asyncio.gather(
             fake.click(world.player, table_message(fake), spend_bond),
             fake.click(world.player, table_message(fake), spend_bond),
@@ -171,7 +185,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert table_message(fake).components == []
 
     cash, hero = (await balances(bot_env, ids))["bond"]
-    assert (cash, hero) == (100_000 + 5_000, 2)
+    assert (cash, hero) == (100_000 + 5_000, 0)
     db = await Database.open(bot_env.database)
     try:
         async with db.read() as conn:
@@ -187,6 +201,8 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         ("sheet.create", "cash", 100_000),
         ("table.buy_in", "cash", 20_000),
         ("award.simulate", "hero", 2),
+        ("gm.take", "hero", 3),
+        ("gm.grant", "hero", 1),
         ("spend.win_hand", "hero", 1),
         ("table.cash_out", "cash", 25_000),
     ]
