@@ -12,6 +12,7 @@ from discord.ext import commands
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, say, send
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
+from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
@@ -120,6 +121,26 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             raise Refusal("table.no_active_character")
         return character
 
+    async def _names(
+        self, interaction: discord.Interaction, current: str, kind: str
+    ) -> list[app_commands.Choice[str]]:
+        names = await self.bot.services.sheets.names(
+            await actor_of(interaction),
+            current,
+            kind=kind,  # type: ignore[arg-type]
+        )
+        return [app_commands.Choice(name=name, value=name) for name in names]
+
+    async def npc_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._names(interaction, current, "NPC")
+
+    async def pc_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._names(interaction, current, "PC")
+
     # -- commands --------------------------------------------------------------------------
 
     @app_commands.command(name="open", description="Open a card table in this channel (GM)")
@@ -132,6 +153,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         bankroll="The NPC's bankroll (empty: unlimited)",
         tie_pays="Punto banco: a tie pays 8 or 9 to 1",
         other_npcs="Other NPCs playing too, comma-separated: then only the rulebook is played",
+        auto_deal="Punto banco: deal by itself this many seconds after a coup's first wager",
         deal="Blackjack: American (hole card, peek) or European (no hole card)",
         european_lose_all="Blackjack, European deal: a dealer blackjack takes doubles and splits",
         hit_soft_17="Blackjack: the dealer hits a soft 17",
@@ -157,6 +179,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             app_commands.Choice(name="Rank", value="rank"),
         ],
     )
+    @app_commands.autocomplete(npc=npc_names)
     @app_commands.guild_only()
     async def open(
         self,
@@ -169,6 +192,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         bankroll: str | None = None,
         tie_pays: int = 8,
         other_npcs: str | None = None,
+        auto_deal: app_commands.Range[int, 5, 600] | None = None,
         deal: str | None = None,
         european_lose_all: bool | None = None,
         hit_soft_17: bool | None = None,
@@ -195,7 +219,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             }
             options = {key: value for key, value in chosen.items() if value is not None}
         else:
-            options = {"tie_pays": tie_pays}
+            options = {"tie_pays": tie_pays, "auto_deal_s": auto_deal}
         snapshot = await self.service.open_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -249,6 +273,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         )
 
     @app_commands.command(name="seat", description="Seat a player's character (GM)")
+    @app_commands.autocomplete(character=pc_names)
     @app_commands.guild_only()
     async def seat(self, interaction: discord.Interaction, character: str, buy_in: str) -> None:
         await require_gm(interaction)
@@ -262,6 +287,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await say(interaction, "table.seated", name=character)
 
     @app_commands.command(name="unseat", description="Send a character away with his chips (GM)")
+    @app_commands.autocomplete(character=pc_names)
     @app_commands.guild_only()
     async def unseat(self, interaction: discord.Interaction, character: str) -> None:
         await require_gm(interaction)
