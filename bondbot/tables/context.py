@@ -33,7 +33,8 @@ class TableContext:
     # How long a PC has for a timed decision (a blackjack turn): the server's turn_timer_s.
     turn_timer: timedelta = timedelta(seconds=90)
 
-    async def _move(self, amount: int, src: str | None, dst: str | None, reason: str) -> None:
+    async def move(self, amount: int, src: str | None, dst: str | None, reason: str) -> None:
+        """Move cash between two accounts (None: outside the game), ledgered with the table."""
         if amount <= 0:
             return
         try:
@@ -55,7 +56,7 @@ class TableContext:
 
     async def pay(self, character_id: int, amount: int, reason: str) -> None:
         """The NPC's bank pays a PC's chips."""
-        await self._move(
+        await self.move(
             amount,
             accounts.bank(self.table_id),
             accounts.chips(self.table_id, character_id),
@@ -64,7 +65,7 @@ class TableContext:
 
     async def collect(self, character_id: int, amount: int, reason: str) -> None:
         """A PC's chips go to the NPC's bank."""
-        await self._move(
+        await self.move(
             amount,
             accounts.chips(self.table_id, character_id),
             accounts.bank(self.table_id),
@@ -86,6 +87,23 @@ class TableContext:
 
     async def hero_points(self, character_id: int) -> int:
         return await ledger.balance(self.conn, accounts.sheet(character_id), "hero")
+
+    async def spend_hero_point(self, character_id: int, reason: str) -> None:
+        """One of the PC's Hero Points leaves the game (refused when he has none)."""
+        if await self.hero_points(character_id) < 1:
+            raise Refusal("table.no_hero_points")
+        await ledger.transfer(
+            self.conn,
+            guild_id=self.guild_id,
+            kind="hero",
+            amount=1,
+            src=accounts.sheet(character_id),
+            dst=None,
+            reason=reason,
+            table_id=self.table_id,
+            actor_id=self.actor_id,
+            now=iso(self.now),
+        )
 
     def offer(self, character_id: int, label: str, pay: int) -> SpendOffer:
         """Open the Hero Point window on a hand this PC lost to the NPC."""

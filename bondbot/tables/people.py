@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 
 import aiosqlite
+
+from bondbot.rules import gambling
+from bondbot.tables.state import ContestRoll
 
 GAMBLING = "gambling"
 
@@ -51,4 +55,18 @@ async def spend_survival(conn: aiosqlite.Connection, character_id: int, points: 
         "UPDATE characters SET data = json_set(data, '$.survival_points', "
         "json_extract(data, '$.survival_points') - ?) WHERE id = ?",
         (points, character_id),
+    )
+
+
+def gambling_roll(person: Person, ease: int, rng: random.Random) -> ContestRoll:
+    """The rulebook's Gambling roll (PER + Gambling level) for a contest, as rolled."""
+    result = gambling.skill_roll(person.perception, person.gambling, ease, gambling.roll_d100(rng))
+    return ContestRoll(
+        character_id=person.id,
+        name=person.name,
+        level=person.gambling,
+        perception=person.perception,
+        success_chance=result.success_chance,
+        roll=result.roll,
+        quality=result.quality,
     )

@@ -13,45 +13,14 @@ import random
 from bondbot.errors import Refusal
 from bondbot.money import Cents
 from bondbot.rules import gambling
-from bondbot.storage import ledger
 from bondbot.tables import accounts
-from bondbot.tables.context import TableContext, iso
-from bondbot.tables.people import Person, load_person
+from bondbot.tables.context import TableContext
+from bondbot.tables.people import gambling_roll, load_person
 from bondbot.tables.state import ContestRoll, Pot, TableState
-
-
-def roll_for(person: Person, ease: int, rng: random.Random) -> ContestRoll:
-    result = gambling.skill_roll(person.perception, person.gambling, ease, gambling.roll_d100(rng))
-    return ContestRoll(
-        character_id=person.id,
-        name=person.name,
-        level=person.gambling,
-        perception=person.perception,
-        success_chance=result.success_chance,
-        roll=result.roll,
-        quality=result.quality,
-    )
 
 
 def open_pot(state: TableState) -> Pot | None:
     return next((p for p in state.pots if not p.settled), None)
-
-
-async def _move(
-    ctx: TableContext, amount: int, src: str | None, dst: str | None, reason: str
-) -> None:
-    await ledger.transfer(
-        ctx.conn,
-        guild_id=ctx.guild_id,
-        kind="cash",
-        amount=amount,
-        src=src,
-        dst=dst,
-        reason=reason,
-        table_id=ctx.table_id,
-        actor_id=ctx.actor_id,
-        now=iso(ctx.now),
-    )
 
 
 async def start(ctx: TableContext, stake: int, ease: int, rng: random.Random) -> dict:
@@ -71,16 +40,16 @@ async def start(ctx: TableContext, stake: int, ease: int, rng: random.Random) ->
     bank = accounts.bank(ctx.table_id)
     rolls = []
     for seat in players:
-        await _move(ctx, stake, accounts.chips(ctx.table_id, seat.character_id), bank, "pot.stake")
+        await ctx.move(stake, accounts.chips(ctx.table_id, seat.character_id), bank, "pot.stake")
         person = await load_person(ctx.conn, seat.character_id)
         assert person is not None
-        rolls.append(roll_for(person, ease, rng))
+        rolls.append(gambling_roll(person, ease, rng))
     for npc_id in [state.npc_id, *(n.id for n in state.other_npcs)]:
         person = await load_person(ctx.conn, npc_id)
         if person is None:
             raise Refusal("sheet.gone")
-        await _move(ctx, stake, None, bank, "pot.npc_stake")
-        rolls.append(roll_for(person, ease, rng))
+        await ctx.move(stake, None, bank, "pot.npc_stake")
+        rolls.append(gambling_roll(person, ease, rng))
     pot = Pot(id=state.new_id(), stake=stake, rolls=rolls)
     state.pots = [pot]  # a settled pot lives on in `last_contest`
     return {"kind": "pot_opened", "pot": pot.id, "players": len(rolls)}
@@ -104,20 +73,7 @@ async def step(ctx: TableContext, user_id: int, pot_id: int) -> dict:
     roll = own_roll(ctx.state, user_id, pot_id)
     if gambling.improve(roll.quality, roll.steps) == 1:
         raise Refusal("table.contest_best")
-    if await ctx.hero_points(roll.character_id) < 1:
-        raise Refusal("table.no_hero_points")
-    await ledger.transfer(
-        ctx.conn,
-        guild_id=ctx.guild_id,
-        kind="hero",
-        amount=1,
-        src=accounts.sheet(roll.character_id),
-        dst=None,
-        reason="spend.contest_step",
-        table_id=ctx.table_id,
-        actor_id=user_id,
-        now=iso(ctx.now),
-    )
+    await ctx.spend_hero_point(roll.character_id, "spend.contest_step")
     roll.steps += 1
     return {"kind": "pot_step", "pot": pot_id}
 
@@ -146,7 +102,7 @@ async def settle(ctx: TableContext) -> dict:
             destination = accounts.chips(ctx.table_id, winner)
         else:  # he left the table after rolling: his winnings go to his sheet
             destination = accounts.sheet(winner)
-        await _move(ctx, share, bank, destination, "pot.win")
+        await ctx.move(share, bank, destination, "pot.win")
     pot.settled, pot.winners, pot.shares = True, winners, shares
     event = {"kind": "pot_settled", "pot": pot.model_dump()}
     ctx.state.last_contest = event

@@ -29,11 +29,10 @@ from bondbot.storage.db import Database
 from bondbot.tables import accounts, pot
 from bondbot.tables.context import TableContext, iso
 from bondbot.tables.games import TableGame, game_for
-from bondbot.tables.people import Person, load_person, spend_survival
+from bondbot.tables.people import gambling_roll, load_person, spend_survival
 from bondbot.tables.state import (
     Choice,
     Contest,
-    ContestRoll,
     NpcRef,
     Seat,
     ShoeRecord,
@@ -409,20 +408,7 @@ class TableService:
                 raise Refusal("table.not_your_button")
             if offer.spent:
                 raise Refusal("table.already_spent")
-            if await ctx.hero_points(offer.character_id) < 1:
-                raise Refusal("table.no_hero_points")
-            await ledger.transfer(
-                ctx.conn,
-                guild_id=ctx.guild_id,
-                kind="hero",
-                amount=1,
-                src=accounts.sheet(offer.character_id),
-                dst=None,
-                reason="spend.win_hand",
-                table_id=table_id,
-                actor_id=user_id,
-                now=iso(ctx.now),
-            )
+            await ctx.spend_hero_point(offer.character_id, "spend.win_hand")
             await ctx.pay(offer.character_id, offer.pay, "spend.win_hand")
             offer.spent = True
             return {
@@ -474,8 +460,8 @@ class TableService:
             contest = Contest(
                 id=ctx.state.new_id(),
                 stake=stake,
-                pc=self._contest_roll(pc, ease),
-                npc=self._contest_roll(npc, ease),
+                pc=gambling_roll(pc, ease, self.rng),
+                npc=gambling_roll(npc, ease, self.rng),
             )
             ctx.state.contests = [c for c in ctx.state.contests if not c.settled] + [contest]
             return {
@@ -486,20 +472,6 @@ class TableService:
 
         return await self._mutate(table_id, user_id, run)
 
-    def _contest_roll(self, person: Person, ease: int) -> ContestRoll:
-        result = gambling.skill_roll(
-            person.perception, person.gambling, ease, gambling.roll_d100(self.rng)
-        )
-        return ContestRoll(
-            character_id=person.id,
-            name=person.name,
-            level=person.gambling,
-            perception=person.perception,
-            success_chance=result.success_chance,
-            roll=result.roll,
-            quality=result.quality,
-        )
-
     async def contest_step(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
         """The PC spends a Hero Point: his result moves one step better."""
 
@@ -508,20 +480,7 @@ class TableService:
             current = gambling.improve(contest.pc.quality, contest.pc.steps)
             if current == 1:
                 raise Refusal("table.contest_best")
-            if await ctx.hero_points(contest.pc.character_id) < 1:
-                raise Refusal("table.no_hero_points")
-            await ledger.transfer(
-                ctx.conn,
-                guild_id=ctx.guild_id,
-                kind="hero",
-                amount=1,
-                src=accounts.sheet(contest.pc.character_id),
-                dst=None,
-                reason="spend.contest_step",
-                table_id=table_id,
-                actor_id=user_id,
-                now=iso(ctx.now),
-            )
+            await ctx.spend_hero_point(contest.pc.character_id, "spend.contest_step")
             contest.pc.steps += 1
             return {"kind": "contest_step", "contest": contest.id}
 
@@ -621,37 +580,20 @@ class TableService:
 
     async def _cash_out(self, ctx: TableContext, seat: Seat) -> int:
         chips = await ctx.chips(seat.character_id)
-        if chips:
-            await ledger.transfer(
-                ctx.conn,
-                guild_id=ctx.guild_id,
-                kind="cash",
-                amount=chips,
-                src=accounts.chips(ctx.table_id, seat.character_id),
-                dst=accounts.sheet(seat.character_id),
-                reason="table.cash_out",
-                table_id=ctx.table_id,
-                actor_id=ctx.actor_id,
-                now=iso(ctx.now),
-            )
+        await ctx.move(
+            chips,
+            accounts.chips(ctx.table_id, seat.character_id),
+            accounts.sheet(seat.character_id),
+            "table.cash_out",
+        )
         return chips
 
     async def _close_bank(self, ctx: TableContext) -> None:
-        if ctx.state.config.bankroll is None:
-            return
-        left = await ledger.balance(ctx.conn, accounts.bank(ctx.table_id), "cash")
-        if left:
-            await ledger.transfer(
-                ctx.conn,
-                guild_id=ctx.guild_id,
-                kind="cash",
-                amount=left,
-                src=accounts.bank(ctx.table_id),
-                dst=None,
-                reason="table.bank_close",
-                table_id=ctx.table_id,
-                actor_id=ctx.actor_id,
-                now=iso(ctx.now),
+        """What is left of a limited bankroll leaves the game with the NPC."""
+        if ctx.state.config.bankroll is not None:
+            bank = accounts.bank(ctx.table_id)
+            await ctx.move(
+                await ledger.balance(ctx.conn, bank, "cash"), bank, None, "table.bank_close"
             )
 
     async def _seated_elsewhere(
