@@ -256,7 +256,7 @@ class TableService:
                 raise Refusal("table.not_your_character")
             if ctx.state.seat_of_character(character_id) is not None:
                 raise Refusal("table.already_seated")
-            if await self._seated_elsewhere(ctx.conn, character_id, table_id):
+            if await self._tables_seating(ctx.conn, character_id, except_table=table_id):
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
@@ -596,16 +596,25 @@ class TableService:
                 await ledger.balance(ctx.conn, bank, "cash"), bank, None, "table.bank_close"
             )
 
-    async def _seated_elsewhere(
-        self, conn: aiosqlite.Connection, character_id: int, table_id: int
-    ) -> bool:
+    @staticmethod
+    async def _tables_seating(
+        conn: aiosqlite.Connection, character_id: int, *, except_table: int = 0
+    ) -> list[int]:
+        """The open tables where this character sits (a PC sits at one at most)."""
         cursor = await conn.execute(
-            "SELECT 1 FROM card_tables t, json_each(t.state, '$.seats') s "
+            "SELECT t.id FROM card_tables t, json_each(t.state, '$.seats') s "
             "WHERE t.status = 'open' AND t.id != ? "
-            "AND json_extract(s.value, '$.character_id') = ? LIMIT 1",
-            (table_id, character_id),
+            "AND json_extract(s.value, '$.character_id') = ?",
+            (except_table, character_id),
         )
-        return await cursor.fetchone() is not None
+        return [int(row[0]) for row in await cursor.fetchall()]
+
+    async def character_changed(self, character_id: int) -> None:
+        """Redraw the table where this PC sits: his Hero Points decide his spend buttons."""
+        async with self.db.read() as conn:
+            tables = await self._tables_seating(conn, character_id)
+        for table_id in tables:
+            await self._notify(await self.snapshot(table_id))
 
     async def _row(
         self, conn: aiosqlite.Connection, table_id: int, *, must_be_open: bool = True

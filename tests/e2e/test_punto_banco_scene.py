@@ -145,10 +145,14 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
             "James Bond: spend a Hero Point (receives $100)"
         ]  # Leiter has no point
 
-        # The GM takes Bond's points: the button is still there, but spends nothing.
+        # The GM takes two of Bond's three points and Bond spends his last one on a roll:
+        # the table message still shows his button, but it spends nothing.
         await fake.slash(
-            world.gm, "gm hero", character="James Bond", action="take", amount=3, reason="test"
+            world.gm, "gm hero", character="James Bond", action="take", amount=2, reason="test"
         )
+        rolled = await fake.slash(world.player, "roll", skill="Sleight of Hand", secret=True)
+        step = next(cid for cid in rolled.custom_ids() if cid.startswith("bb:roll:step:"))
+        await fake.click(world.player, rolled, step)
         broke = await fake.click(world.player, table_message(fake), spend_bond)
         assert broke.ephemeral and broke.content == "Your character has no Hero Point left."
         await fake.slash(
@@ -201,7 +205,8 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         ("sheet.create", "cash", 100_000),
         ("table.buy_in", "cash", 20_000),
         ("award.simulate", "hero", 2),
-        ("gm.take", "hero", 3),
+        ("gm.take", "hero", 2),
+        ("roll.step", "hero", 1),
         ("gm.grant", "hero", 1),
         ("spend.win_hand", "hero", 1),
         ("table.cash_out", "cash", 25_000),

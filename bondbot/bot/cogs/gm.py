@@ -191,6 +191,7 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         moved = await self.service.move(
             actor, character_id, kind, amount, give=action == "give", reason=reason
         )
+        await self.bot.services.tables.character_changed(character_id)
         lang = await lang_for(interaction)
         if kind == "cash":
             currency = await currency_for(interaction)
