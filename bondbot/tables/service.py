@@ -61,7 +61,6 @@ class TableSnapshot:
     bank: int | None
     hero_points: dict[int, int] = field(default_factory=dict)
     event: dict[str, Any] | None = None
-    private: dict[str, Any] = field(default_factory=dict)
 
     @property
     def open(self) -> bool:
@@ -346,7 +345,6 @@ class TableService:
                         actor_id=user_id,
                         now=iso(ctx.now),
                     )
-                seat.awarded = award
             return {
                 "kind": "chose",
                 "character_id": seat.character_id,

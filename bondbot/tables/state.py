@@ -30,7 +30,6 @@ class Seat(BaseModel):
     user_id: int
     name: str
     choice: Choice | None = None
-    awarded: int = 0  # Hero Points credited for choosing simulation (once per game)
 
 
 class SpendOffer(BaseModel):

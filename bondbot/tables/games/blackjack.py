@@ -49,7 +49,6 @@ KEY = "blackjack"
 TIMEOUT = "timeout"
 PLAY_ACTIONS = tuple(action.value for action in Action)
 LOG_MAX = 12
-OPTION_KEYS = ("deal", "european_lose_all", "hit_soft_17", "split_by", "max_hands", "surrender")
 _IN_ROUND = (Phase.INSURANCE, Phase.PLAYING)
 
 
