@@ -1,0 +1,888 @@
+"""Load: many punto banco tables at once through the fake Discord, the bot in its own process.
+
+    python bench/load.py [--tables 50] [--actions 3000] [--concurrency C] [--spend-rate 0.5]
+                         [--seed N] [--timeout 900] [--profile FILE] [--trace]
+
+The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1 with one guild,
+one channel per table, a GM (GM role) and three players per table; the database (a temp
+SQLite file) gets one NPC per table and one PC per player, each player's active character
+and the guild's GM role, before the bot starts. Two bots then run, one after the other,
+each in its own process (bench/load_bot.py) against a fresh fake of the same world:
+
+- floor: a bare discord.py bot whose `/ping` answers at once (ephemeral, no database).
+  `concurrency` fake users click `/ping` in a closed loop until `actions` interactions.
+- game: the real BondBot. Setup (not measured): at every table the GM runs `/table open
+  punto_banco` and the three PCs join (button, modal) and choose Simulate. Then every
+  table plays coups until `actions` game actions in all: the three PCs bet together
+  (bet button, which opens the amount modal, then the modal's submit), the GM deals once
+  they have all been answered, and each PC who lost clicks his Hero Point button with
+  probability `spend-rate` once the table message shows the hand. Every fake user waits
+  for his own answer before his next click; there is no think time.
+
+Game actions, what actions/s counts, are the interactions that do game work in the bot:
+wager submits, deals and spends. The bet buttons that only open a modal are
+interactions (in the latency figures) but not actions. `concurrency` (default: 3 per
+table, the most interactions the game ever has in flight) caps the interactions in flight
+in both runs, and is the number of floor users.
+
+Latency is the fake's own record: INTERACTION_CREATE dispatch to the accepted callback
+(the first response). A miss is an interaction never acknowledged within Discord's 3 s
+or whose callback came too late (10062). Peak memory is the bot process's VmHWM. CPU is
+the bot process's, this process's (the fake and its users) and every other process's
+CPU time over the measured phase, in % of one core: the machine has 2 cores, so other
+busy processes lower the figures (a warning says so). Targets (exit 1 if one fails, after printing
+everything): game actions/s >= 25% of the floor's rate; game p99 < 100 ms; no miss.
+The REST calls the bot made during each phase are counted too (interaction callbacks,
+table message edits, others). With --profile FILE the game bot runs under cProfile, and
+with --trace its database lock, statements and hot spots are timed over the measured phase
+(see bench/load_bot.py); both slow the bot, so the figures of such a run are not the
+benchmark's, and they print where the time went after the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import math
+import os
+import pstats
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load_fake import BenchFake, FakeChannel, FakeMessage, InteractionResult, World
+
+from bondbot.sheets import validate_sheet
+from bondbot.storage import characters
+from bondbot.storage.db import Database
+from bondbot.storage.settings import update_settings
+
+HERE = Path(__file__).resolve().parent
+TOKEN = "bench-token"
+DEADLINE_S = 3.0
+NOW = "2026-11-21T20:00:00.000+00:00"
+TARGET_RATIO = 0.25
+TARGET_P99_MS = 100.0
+OTHERS_WARN = 0.10  # of one core
+BETS = ("player", "banker", "tie")
+BET_WEIGHTS = (45, 45, 10)
+
+Starter = Callable[[], Awaitable[InteractionResult]]
+
+
+# -- the bot's process ------------------------------------------------------------------------
+
+
+class BotProcess:
+    """bench/load_bot.py in a child process, with its config, log and /proc figures."""
+
+    def __init__(self, kind: str, fake: BenchFake, guild_id: int, workdir: Path) -> None:
+        self.kind = kind
+        self.fake = fake
+        self.workdir = workdir
+        self.config = workdir / f"{kind}.toml"
+        self.log = workdir / f"{kind}.log"
+        self.database = workdir / "bondbot.sqlite3"
+        self.guild_id = guild_id
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self, profile: Path | None = None, trace: Path | None = None) -> None:
+        self.config.write_text(
+            f"database = {json.dumps(str(self.database))}\n"
+            'default_locale = "en"\n'
+            f"dev_guild_id = {self.guild_id}\n"
+            'log_level = "WARNING"\n'
+            f"discord_api_base = {json.dumps(self.fake.api_base)}\n",
+            encoding="utf-8",
+        )
+        env = {**os.environ, "BONDBOT_TOKEN": TOKEN, "BENCH_GATEWAY_URL": self.fake.gateway_url}
+        env.pop("BENCH_PROFILE", None)
+        env.pop("BENCH_TRACE", None)
+        if profile is not None:
+            env["BENCH_PROFILE"] = str(profile)
+        if trace is not None:
+            env["BENCH_TRACE"] = str(trace)
+        with self.log.open("wb") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(HERE / "load_bot.py"),
+                self.kind,
+                "--config",
+                str(self.config),
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    async def wait_connected(self, timeout: float = 60.0) -> None:
+        """Until the bot synced its commands, identified and holds a gateway connection."""
+        fake = self.fake
+
+        def connected() -> bool:
+            return (
+                bool(fake.command_syncs)
+                and fake.identify_count > 0
+                and any(s.connection is not None for s in fake.sessions.values())
+            )
+
+        async with asyncio.timeout(timeout):
+            while not connected():
+                if self.proc is None or self.proc.returncode is not None:
+                    raise RuntimeError(f"the {self.kind} bot exited:\n{self.log_tail()}")
+                await asyncio.sleep(0.05)
+
+    def peak_rss_mib(self) -> float:
+        """VmHWM, the peak resident set size (Linux)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+        return math.nan
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def signal(self, sig: int) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+
+    def log_tail(self, lines: int = 30) -> str:
+        if not self.log.exists():
+            return ""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    def log_errors(self) -> list[str]:
+        if not self.log.exists():
+            return []
+        return [
+            line
+            for line in self.log.read_text(errors="replace").splitlines()
+            if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")
+        ]
+
+    async def stop(self) -> None:
+        proc = self.proc
+        if proc is None or proc.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(proc.wait(), timeout=15)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+
+
+# -- the fake users ---------------------------------------------------------------------------
+
+
+class Budget:
+    """A fixed number of actions, taken one at a time by whoever acts next."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+
+    def take(self) -> bool:
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
+
+
+@dataclass
+class Clicker:
+    """Sends interactions as fake users: at most `limit` in flight, each waited for."""
+
+    fake: BenchFake
+    limit: asyncio.Semaphore
+    sent: Counter[str] = field(default_factory=Counter)
+    timeouts: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+    refusals: Counter[str] = field(default_factory=Counter)
+
+    async def run(
+        self, kind: str, start: Starter, expect: str | None = None
+    ) -> InteractionResult | None:
+        """Dispatch with `start()` (a `_wait=False` scripting call) and wait for the answer.
+
+        None when the bot did not answer in time; an answer not starting with `expect`
+        counts as refused (with its text, to report).
+        """
+        async with self.limit:
+            result = await start()
+            self.sent[kind] += 1
+            try:
+                await self.fake.wait_ack(result.interaction, DEADLINE_S + 0.25)
+            except TimeoutError:
+                self.timeouts[kind] += 1
+                return None
+        if expect is not None:
+            content = result.content or ""
+            if not content.startswith(expect):
+                self.refused[kind] += 1
+                self.refusals[content[:90]] += 1
+        return result
+
+
+@dataclass
+class Player:
+    user_id: int
+    name: str
+
+
+@dataclass
+class Table:
+    world: World
+    index: int
+    npc: str
+    players: list[Player]
+    id: int = 0
+
+    @property
+    def channel(self) -> FakeChannel:
+        return self.world.channels[self.index]
+
+    def message(self) -> FakeMessage:
+        msg = self.world.fake.public_message(self.channel)
+        if msg is None:
+            raise RuntimeError(f"table {self.index}: no table message")
+        return msg
+
+    def cid(self, action: str, *args: object) -> str:
+        return ":".join(["bb", "tbl", str(self.id), action, *map(str, args)])
+
+
+def _buttons(msg: FakeMessage | None) -> Iterator[dict]:
+    for row in msg.components if msg is not None else []:
+        yield from row.get("components", [])
+
+
+def _shows_hand(table: Table, hand: int) -> bool:
+    msg = table.world.fake.public_message(table.channel)
+    if msg is None or not msg.embeds:
+        return False
+    return any(f"Coup {hand}:" in f.get("value", "") for f in msg.embeds[0].get("fields", []))
+
+
+# -- the database -----------------------------------------------------------------------------
+
+
+async def seed_database(path: Path, world: World, tables: int) -> list[Table]:
+    """One NPC per table, one PC per player (his active character), the GM role."""
+    guild_id = world.guild.id
+    db = await Database.open(path)
+    try:
+        await db.migrate()
+        async with db.transaction() as conn:
+            await update_settings(
+                conn, guild_id, default_locale="en", gm_role_id=world.gm_role.id, locale="en"
+            )
+            cast = []
+            for index in range(tables):
+                npc = f"Le Chiffre {index + 1:02d}"
+                sheet = {"name": npc, "kind": "NPC", "skills": {"gambling": 12}}
+                await characters.create_character(
+                    conn,
+                    guild_id,
+                    validate_sheet({"characteristics": {"PER": 10}, **sheet}),
+                    now=NOW,
+                )
+                players = []
+                for user in world.players[3 * index : 3 * index + 3]:
+                    name = user.global_name or user.name
+                    pc = {
+                        "name": name,
+                        "kind": "PC",
+                        "owner_id": user.id,
+                        "skills": {"gambling": 8},
+                        "cash": 100_000_000,
+                        "hero_points": 1_000,
+                    }
+                    created = await characters.create_character(
+                        conn,
+                        guild_id,
+                        validate_sheet({"characteristics": {"PER": 10}, **pc}),
+                        now=NOW,
+                    )
+                    await characters.set_active_character(conn, guild_id, user.id, created.id)
+                    players.append(Player(user.id, name))
+                cast.append(Table(world, index, npc, players))
+    finally:
+        await db.close()
+    return cast
+
+
+# -- measuring --------------------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    name: str
+    interactions: int
+    actions: int
+    seconds: float
+    latencies: list[float]
+    misses: int
+    bot_cpu: float
+    bench_cpu: float
+    others_cpu: float
+    peak_rss_mib: float
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
+    rest: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def pct(self, q: float) -> float:
+        return percentile(self.latencies, q)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile, in milliseconds."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return 1000 * ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def machine_busy_seconds() -> float:
+    """CPU time every process of the machine has used so far (all cores, from /proc/stat)."""
+    ticks = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+class Measure:
+    """Snapshot the fake's records, the bot's CPU and ours at the start of a phase.
+
+    The bench process's garbage collector is off during the phase, so that its pauses
+    (the fake keeps every payload) do not show up as the bot's latency.
+    """
+
+    def __init__(self, fake: BenchFake, bot: BotProcess) -> None:
+        gc.collect()
+        gc.disable()
+        self.fake, self.bot = fake, bot
+        self.machine_cpu = machine_busy_seconds()
+        self.first_latency = len(fake.latencies)
+        self.first_interaction = len(fake.interactions)
+        self.first_request = len(fake.requests)
+        self.bot_cpu = bot.cpu_seconds()
+        self.bench_cpu = time.process_time()
+        self.started = time.monotonic()
+
+    def finish(self, name: str, actions: int, classify: Callable[[str, str], str]) -> Phase:
+        seconds = time.monotonic() - self.started
+        gc.enable()
+        bot_cpu = self.bot.cpu_seconds() - self.bot_cpu
+        bench_cpu = time.process_time() - self.bench_cpu
+        others = machine_busy_seconds() - self.machine_cpu - bot_cpu - bench_cpu
+        records = self.fake.latencies[self.first_latency :]
+        interactions = list(self.fake.interactions.values())[self.first_interaction :]
+        misses = sum(
+            1
+            for inter in interactions
+            if not inter.acknowledged or any(a.code == 10062 for a in inter.attempts)
+        )
+        rest: Counter[str] = Counter(
+            rest_kind(r.method, r.path) for r in self.fake.requests[self.first_request :]
+        )
+        by_kind: dict[str, list[float]] = {}
+        for record in records:
+            by_kind.setdefault(classify(record.kind, record.name), []).append(record.seconds)
+        return Phase(
+            name=name,
+            interactions=len(interactions),
+            actions=actions,
+            seconds=seconds,
+            latencies=[r.seconds for r in records],
+            misses=misses,
+            bot_cpu=bot_cpu / seconds,
+            bench_cpu=bench_cpu / seconds,
+            others_cpu=max(0.0, others / seconds),
+            peak_rss_mib=self.bot.peak_rss_mib(),
+            by_kind=by_kind,
+            rest=rest,
+        )
+
+
+def rest_kind(method: str, path: str) -> str:
+    if path.startswith("/interactions/"):
+        return "interaction callbacks"
+    if method == "PATCH" and path.startswith("/channels/"):
+        return "message edits"
+    if method == "POST" and path.startswith("/channels/"):
+        return "messages sent"
+    if path.startswith("/webhooks/"):
+        return "follow-ups"
+    return f"{method} {path.split('/')[1]}"
+
+
+def game_kind(kind: str, name: str) -> str:
+    parts = name.split(":")
+    action = parts[3] if len(parts) > 3 else name
+    if action == "bet":
+        return "wager (modal submit)" if kind == "modal" else "bet button (opens modal)"
+    return {"deal": "deal", "spend": "spend"}.get(action, f"other {kind} {action}")
+
+
+# -- the runs ---------------------------------------------------------------------------------
+
+
+async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Clicker, list[str]]:
+    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
+    world = World(fake, args.tables)
+    await fake.start()
+    bot = BotProcess("floor", fake, world.guild.id, workdir)
+    try:
+        await bot.start()
+        await bot.wait_connected()
+        clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
+        for n in range(20):  # warm-up, not measured
+            user, channel = world.players[n % len(world.players)], world.channels[0]
+            await clicker.run(
+                "warm-up", lambda u=user, c=channel: fake.slash(u, "ping", _channel=c, _wait=False)
+            )
+        clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
+        budget = Budget(args.actions)
+
+        async def user_loop(n: int) -> None:
+            user = world.players[n % len(world.players)]
+            channel = world.channels[n % len(world.channels)]
+            while budget.take():
+                await clicker.run(
+                    "ping",
+                    lambda: fake.slash(user, "ping", _channel=channel, _wait=False),
+                    expect="pong",
+                )
+
+        measure = Measure(fake, bot)
+        await asyncio.gather(*(user_loop(n) for n in range(args.concurrency)))
+        phase = measure.finish("floor", clicker.sent["ping"], lambda kind, name: "/ping")
+        return phase, clicker, bot.log_errors()
+    finally:
+        await bot.stop()
+        await fake.stop()
+
+
+async def setup_table(table: Table, clicker: Clicker, fake: BenchFake, gm_id: int) -> None:
+    """The GM opens the table; its three PCs join with $100,000 and choose Simulate."""
+    opened = await clicker.run(
+        "open",
+        lambda: fake.slash(
+            gm_id,
+            "table open",
+            _channel=table.channel,
+            game="punto_banco",
+            npc=table.npc,
+            minimum="10",
+            maximum="500",
+            bankroll="100000000",
+            _wait=False,
+        ),
+        expect="Table opened",
+    )
+    if opened is None:
+        raise RuntimeError(f"table {table.index}: /table open got no answer")
+
+    def has_message() -> bool:
+        msg = fake.public_message(table.channel)
+        return msg is not None and any(
+            b.get("custom_id", "").endswith(":join") for b in _buttons(msg)
+        )
+
+    await fake.wait_channel(table.channel.id, has_message, timeout=30)
+    join = next(
+        b["custom_id"] for b in _buttons(table.message()) if b["custom_id"].endswith(":join")
+    )
+    table.id = int(join.split(":")[2])
+
+    async def seat(player: Player) -> None:
+        modal = await clicker.run(
+            "join button",
+            lambda: fake.click(player.user_id, table.message(), table.cid("join"), _wait=False),
+        )
+        if modal is None or modal.modal is None:
+            raise RuntimeError(f"table {table.index}: no join modal for {player.name}")
+        await clicker.run(
+            "join",
+            lambda: fake.submit_modal(player.user_id, modal, {"amount": "100000"}, _wait=False),
+            expect="You sit down",
+        )
+        await clicker.run(
+            "simulate",
+            lambda: fake.click(
+                player.user_id, table.message(), table.cid("choose", "simulate"), _wait=False
+            ),
+            expect="You simulate",
+        )
+
+    await asyncio.gather(*(seat(p) for p in table.players))
+
+
+async def play_table(
+    table: Table,
+    clicker: Clicker,
+    fake: BenchFake,
+    gm_id: int,
+    budget: Budget,
+    rng: random.Random,
+    spend_rate: float,
+) -> None:
+    """Coups until the budget runs out: PCs bet together, the GM deals, losers may spend."""
+
+    async def bet(player: Player) -> bool:
+        if not budget.take():
+            return False
+        on = rng.choices(BETS, BET_WEIGHTS)[0]
+        amount = str(rng.randint(10, 100))
+        modal = await clicker.run(
+            "bet button",
+            lambda: fake.click(player.user_id, table.message(), table.cid("bet", on), _wait=False),
+        )
+        if modal is None or modal.modal is None:
+            return False
+        placed = await clicker.run(
+            "wager",
+            lambda: fake.submit_modal(player.user_id, modal, {"amount": amount}, _wait=False),
+            expect="Wager placed",
+        )
+        return placed is not None
+
+    async def spend(custom: str, player: Player) -> None:
+        await clicker.run(
+            "spend",
+            lambda: fake.click(player.user_id, table.message(), custom, _wait=False),
+            expect="You spend a Hero Point",
+        )
+
+    while True:
+        placed = await asyncio.gather(*(bet(p) for p in table.players))
+        if not any(placed) or not budget.take():
+            return
+        dealt = await clicker.run(
+            "deal",
+            lambda: fake.click(gm_id, table.message(), table.cid("deal"), _wait=False),
+            expect="Hand ",
+        )
+        match = re.match(r"Hand (\d+) dealt", (dealt.content if dealt else None) or "")
+        if match is None:
+            continue
+        hand = int(match.group(1))
+        await fake.wait_channel(table.channel.id, lambda h=hand: _shows_hand(table, h), timeout=30)
+        offers = {
+            b.get("label", "").split(":")[0]: b["custom_id"]
+            for b in _buttons(table.message())
+            if ":spend:" in b.get("custom_id", "")
+        }
+        spends = [
+            spend(offers[p.name], p)
+            for p in table.players
+            if p.name in offers and rng.random() < spend_rate and budget.take()
+        ]
+        await asyncio.gather(*spends)
+
+
+async def run_game(
+    args: argparse.Namespace, workdir: Path
+) -> tuple[Phase, Clicker, list[str], float]:
+    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
+    world = World(fake, args.tables)
+    tables = await seed_database(workdir / "bondbot.sqlite3", world, args.tables)
+    await fake.start()
+    bot = BotProcess("bondbot", fake, world.guild.id, workdir)
+    try:
+        await bot.start(args.profile, args.trace)
+        await bot.wait_connected()
+        setup = Clicker(fake, asyncio.Semaphore(args.concurrency))
+        started = time.monotonic()
+        await asyncio.gather(*(setup_table(t, setup, fake, world.gm.id) for t in tables))
+        setup_seconds = time.monotonic() - started
+        if sum(setup.refused.values()) or sum(setup.timeouts.values()):
+            raise RuntimeError(
+                f"setup failed: refused {dict(setup.refused)} {dict(setup.refusals)}, "
+                f"timeouts {dict(setup.timeouts)}\n{bot.log_tail()}"
+            )
+        clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
+        budget = Budget(args.actions)
+        if args.trace is not None:
+            bot.signal(signal.SIGUSR1)
+        measure = Measure(fake, bot)
+        await asyncio.gather(
+            *(
+                play_table(
+                    t,
+                    clicker,
+                    fake,
+                    world.gm.id,
+                    budget,
+                    random.Random(args.seed * 1000 + t.index),
+                    args.spend_rate,
+                )
+                for t in tables
+            )
+        )
+        actions = clicker.sent["wager"] + clicker.sent["deal"] + clicker.sent["spend"]
+        phase = measure.finish("game", actions, game_kind)
+        if args.trace is not None:
+            bot.signal(signal.SIGUSR2)
+            async with asyncio.timeout(30):
+                while not args.trace.exists():
+                    await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)  # let the write finish
+        return phase, clicker, bot.log_errors(), setup_seconds
+    finally:
+        await bot.stop()
+        await fake.stop()
+
+
+# -- report -----------------------------------------------------------------------------------
+
+
+def print_table(rows: list[list[str]]) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+
+
+def report(
+    floor: Phase, game: Phase, clickers: dict[str, Clicker], errors: dict[str, list[str]]
+) -> bool:
+    header = [
+        "run",
+        "interactions",
+        "actions",
+        "time s",
+        "actions/s",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "misses",
+        "in flight",
+        "bot CPU",
+        "bench CPU",
+        "others CPU",
+        "bot peak RSS",
+    ]
+    rows = [header]
+    for phase in (floor, game):
+        rows.append(
+            [
+                phase.name,
+                str(phase.interactions),
+                str(phase.actions),
+                f"{phase.seconds:.1f}",
+                f"{phase.rate:.1f}",
+                f"{phase.pct(0.50):.1f}",
+                f"{phase.pct(0.99):.1f}",
+                f"{phase.pct(1.0):.1f}",
+                str(phase.misses),
+                f"{sum(phase.latencies) / phase.seconds:.1f}",
+                f"{100 * phase.bot_cpu:.0f}%",
+                f"{100 * phase.bench_cpu:.0f}%",
+                f"{100 * phase.others_cpu:.0f}%",
+                f"{phase.peak_rss_mib:.1f} MiB",
+            ]
+        )
+    print_table(rows)
+    print()
+    print("game interactions by kind:")
+    rows = [["kind", "count", "p50 ms", "p99 ms", "max ms"]]
+    for kind, values in sorted(game.by_kind.items()):
+        rows.append(
+            [
+                kind,
+                str(len(values)),
+                f"{percentile(values, 0.5):.1f}",
+                f"{percentile(values, 0.99):.1f}",
+                f"{percentile(values, 1.0):.1f}",
+            ]
+        )
+    print_table(rows)
+    busy = [p.name for p in (floor, game) if p.others_cpu > OTHERS_WARN]
+    if busy:
+        print(
+            f"WARNING: other processes used the CPU during the {' and '.join(busy)} run "
+            "(others CPU): this machine has 2 cores, so the figures are low; run it again "
+            "on a quiet machine"
+        )
+    for phase in (floor, game):
+        calls = ", ".join(f"{n} {kind}" for kind, n in phase.rest.most_common())
+        print(f"{phase.name} bot REST calls: {calls}")
+    for name, clicker in clickers.items():
+        if clicker.refused or clicker.timeouts:
+            print(
+                f"{name}: refused {dict(clicker.refused)}, no answer in time "
+                f"{dict(clicker.timeouts)}; answers: {dict(clicker.refusals.most_common(3))}"
+            )
+    for name, lines in errors.items():
+        if lines:
+            print(f"{name} bot logged {len(lines)} error line(s), first: {lines[0][:200]}")
+
+    floor_share = TARGET_RATIO * floor.rate
+    checks = [
+        (
+            f"game actions/s >= {TARGET_RATIO:.0%} of the floor's: {game.rate:.1f} vs "
+            f"{floor_share:.1f} (the game's rate is {game.rate / floor.rate:.1%} of the floor's)",
+            game.rate >= floor_share,
+        ),
+        (
+            f"game p99 < {TARGET_P99_MS:g} ms: {game.pct(0.99):.1f} ms",
+            game.pct(0.99) < TARGET_P99_MS,
+        ),
+        (
+            f"no interaction misses the {DEADLINE_S:g} s deadline: {game.misses} missed",
+            game.misses == 0,
+        ),
+    ]
+    print()
+    for text, ok in checks:
+        print(f"{'PASS' if ok else 'FAIL'}  {text}")
+    return all(ok for _, ok in checks)
+
+
+def print_trace(data: dict) -> None:
+    """Where the game bot's time went during the measured phase (from load_bot.py's Trace)."""
+    wall, seconds, calls = data["wall"], data["seconds"], data["calls"]
+
+    def share(s: float) -> str:
+        return f"{s:.2f} s ({s / wall:.0%})"
+
+    print(f"\nwhere the game bot's time went (--trace, over {wall:.1f} s; tracing slows it):")
+    print(
+        f"  event loop thread CPU {share(data['loop_cpu'])}; SQLite itself, in aiosqlite's "
+        f"thread, {share(data['sql_in_thread'])}"
+    )
+    held = sum(sum(v) for v in data["holds"].values())
+    print(f"  database lock held {share(held)}, one holder at a time:")
+    for kind, holds in sorted(data["holds"].items()):
+        statements = calls.get(f"{kind} statements", 0)
+        print(
+            f"    {kind:<12} {len(holds):6d} holds, {sum(holds):6.2f} s, mean "
+            f"{1000 * sum(holds) / len(holds):.2f} ms, p99 {percentile(holds, 0.99):.1f} ms, "
+            f"{statements / len(holds):.1f} round trips each"
+        )
+    waits = data["waits"]
+    if waits:
+        print(
+            f"  waiting for the lock: mean {1000 * sum(waits) / len(waits):.1f} ms, "
+            f"p99 {percentile(waits, 0.99):.1f} ms"
+        )
+    trips, trip_s = calls.get("round trip", 0), seconds.get("round trip", 0.0)
+    if trips:
+        print(
+            f"  round trips to aiosqlite's thread: {trips}, mean {1000 * trip_s / trips:.2f} ms "
+            f"each seen from the loop, of which {1000 * data['sql_in_thread'] / trips:.3f} ms "
+            "in SQLite"
+        )
+    lags = data["lags"]
+    if lags:
+        print(
+            f"  event loop lag (a 5 ms sleep wakes late by): mean "
+            f"{1000 * sum(lags) / len(lags):.1f} ms, p99 {percentile(lags, 0.99):.1f} ms"
+        )
+    print("  pure-Python steps on the event loop (they block it):")
+    for key, total in sorted(seconds.items(), key=lambda kv: -kv[1]):
+        if key == "round trip":
+            continue
+        n = calls[key]
+        print(f"    {key:<38} {n:6d} calls, {share(total)}, {1000 * total / n:.3f} ms each")
+
+
+def print_profile(path: Path) -> None:
+    print(f"\ncProfile of the game bot ({path}); the figures above are slowed by it:")
+    stats = pstats.Stats(str(path))
+    stats.sort_stats("tottime").print_stats(25)
+    stats.sort_stats("cumulative").print_stats(r"bondbot|aiosqlite|pydantic|discord", 40)
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="bondbot-load-") as tmp:
+        workdir = Path(tmp)
+        (workdir / "floor").mkdir()
+        (workdir / "game").mkdir()
+        if args.trace_flag:
+            args.trace = workdir / "trace.json"
+        async with asyncio.timeout(args.timeout):
+            floor, floor_clicker, floor_errors = await run_floor(args, workdir / "floor")
+            game, game_clicker, game_errors, setup_seconds = await run_game(args, workdir / "game")
+        print(
+            f"BondBot load: {args.tables} punto banco tables (GM, 3 PCs, an NPC each), "
+            f"{args.actions} actions per run, at most {args.concurrency} interactions in "
+            f"flight, spend rate {args.spend_rate:g}, seed {args.seed}"
+        )
+        print(
+            f"game setup (not measured): {args.tables} tables opened, "
+            f"{3 * args.tables} PCs joined and chose Simulate in {setup_seconds:.1f} s"
+        )
+        print()
+        ok = report(
+            floor,
+            game,
+            {"floor": floor_clicker, "game": game_clicker},
+            {"floor": floor_errors, "game": game_errors},
+        )
+        if args.trace is not None:
+            print_trace(json.loads(args.trace.read_text(encoding="utf-8")))
+    if args.profile is not None:
+        print_profile(args.profile)
+    return 0 if ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--actions", type=int, default=3000, help="game actions (and floor pings)")
+    parser.add_argument(
+        "--concurrency", type=int, help="interactions in flight at most (default: 3 per table)"
+    )
+    parser.add_argument("--spend-rate", type=float, default=0.5)
+    parser.add_argument("--seed", type=int, default=7, help="the fake users' choices")
+    parser.add_argument("--timeout", type=float, default=900.0, help="for the whole run, in s")
+    parser.add_argument("--profile", type=Path, help="cProfile the game bot into this file")
+    parser.add_argument(
+        "--trace", dest="trace_flag", action="store_true", help="time the game bot's hot spots"
+    )
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.actions < 1:
+        parser.error("--tables and --actions must be at least 1")
+    args.concurrency = args.concurrency or 3 * args.tables
+    args.trace = None
+    if args.profile is not None:
+        args.profile = args.profile.resolve()
+    try:
+        return asyncio.run(main_async(args))
+    except TimeoutError:
+        print(f"FAIL  the run did not finish within --timeout {args.timeout:g} s")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

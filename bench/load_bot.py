@@ -1,0 +1,261 @@
+"""Run one bot for bench/load.py in its own process, pointed at the bench's fake Discord.
+
+    python bench/load_bot.py bondbot|floor --config CONFIG.toml
+
+`bondbot` is the real BondBot from its configuration (the token from BONDBOT_TOKEN);
+`floor` is a bare discord.py bot with one slash command, `/ping`, that answers at once
+(ephemeral, no database): the floor the load benchmark compares BondBot with. Both use
+`discord_api_base` and `dev_guild_id` of the configuration. The gateway URL comes from
+BENCH_GATEWAY_URL: discord.py connects to `DiscordWebSocket.DEFAULT_GATEWAY` without
+asking Discord, so it is set here. With BENCH_PROFILE=FILE the process runs under
+cProfile and writes its stats to FILE when it stops. With BENCH_TRACE=FILE it counts and
+times where BondBot's time goes (the database lock and its statements, the hot pure-Python
+steps, the event loop's lag): SIGUSR1 starts the count afresh, SIGUSR2 writes it to FILE as
+JSON (bench/load.py --trace does both around the measured phase). SIGTERM or SIGINT closes
+the bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import contextvars
+import cProfile
+import functools
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+from bondbot.config import Settings, load_settings
+
+
+class FloorBot(discord.Client):
+    """The floor: one slash command answered immediately, nothing else."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(intents=discord.Intents(guilds=True))
+        self.guild_id = guild_id
+        self.tree = app_commands.CommandTree(self)
+
+        @self.tree.command(name="ping", description="Answer at once")
+        async def ping(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pong", ephemeral=True)
+
+    async def setup_hook(self) -> None:
+        guild = discord.Object(self.guild_id)
+        self.tree.copy_global_to(guild=guild)
+        await self.tree.sync(guild=guild)
+
+
+class Trace:
+    """Counts and times BondBot's database use and hot spots, between two signals."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.ticker: asyncio.Task[None] | None = None
+        self.kind: contextvars.ContextVar[str] = contextvars.ContextVar("db_kind", default="?")
+        self.reset()
+
+    def reset(self) -> None:
+        self.started = time.perf_counter()
+        self.cpu = time.thread_time()  # the event loop's thread
+        self.seconds: defaultdict[str, float] = defaultdict(float)
+        self.calls: Counter[str] = Counter()
+        self.holds: dict[str, list[float]] = defaultdict(list)
+        self.waits: list[float] = []
+        self.lags: list[float] = []
+        self.sql_in_thread = 0.0  # written by aiosqlite's thread only
+
+    def add(self, key: str, seconds: float) -> None:
+        self.seconds[key] += seconds
+        self.calls[key] += 1
+
+    def dump(self) -> None:
+        data = {
+            "wall": time.perf_counter() - self.started,
+            "loop_cpu": time.thread_time() - self.cpu,
+            "seconds": dict(self.seconds),
+            "calls": dict(self.calls),
+            "holds": dict(self.holds),
+            "waits": self.waits,
+            "lags": self.lags,
+            "sql_in_thread": self.sql_in_thread,
+        }
+        self.path.write_text(json.dumps(data), encoding="utf-8")
+
+    def timed(self, key: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.add(key, time.perf_counter() - started)
+
+        return wrapper
+
+    def install(self) -> None:
+        """Wrap the functions to watch (before the bot loads its cogs)."""
+        import aiosqlite
+
+        from bondbot.bot.tables import message
+        from bondbot.rules import shoe
+        from bondbot.storage.db import Database
+        from bondbot.tables.state import TableState
+
+        trace = self
+        main_thread = threading.get_ident()
+        exclusive = Database._exclusive
+        transaction = Database.transaction
+        read = Database.read
+        execute = aiosqlite.Connection._execute
+
+        @contextlib.asynccontextmanager
+        async def traced_exclusive(db: Database) -> AsyncIterator[Any]:
+            asked = time.perf_counter()
+            async with exclusive(db) as conn:
+                got = time.perf_counter()
+                trace.waits.append(got - asked)
+                statements = trace.calls["round trip"]
+                try:
+                    yield conn
+                finally:
+                    kind = trace.kind.get()
+                    trace.holds[kind].append(time.perf_counter() - got)
+                    trace.calls[f"{kind} statements"] += trace.calls["round trip"] - statements
+
+        def labelled(kind: str, original: Callable[..., Any]) -> Callable[..., Any]:
+            @contextlib.asynccontextmanager
+            async def wrapper(db: Database) -> AsyncIterator[Any]:
+                token = trace.kind.set(kind)
+                try:
+                    async with original(db) as conn:
+                        yield conn
+                finally:
+                    trace.kind.reset(token)
+
+            return wrapper
+
+        async def traced_execute(conn: Any, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+            def in_thread() -> Any:
+                started = time.perf_counter()
+                try:
+                    return fn(*args, **kw)
+                finally:
+                    trace.sql_in_thread += time.perf_counter() - started
+
+            started = time.perf_counter()
+            try:
+                return await execute(conn, in_thread)
+            finally:
+                if threading.get_ident() == main_thread:
+                    trace.add("round trip", time.perf_counter() - started)
+
+        Database._exclusive = traced_exclusive  # type: ignore[method-assign]
+        Database.transaction = labelled("transaction", transaction)  # type: ignore[method-assign]
+        Database.read = labelled("read", read)  # type: ignore[method-assign]
+        aiosqlite.Connection._execute = traced_execute  # type: ignore[method-assign]
+        shoe.shuffle_order = self.timed("shuffle_order (Shoe.from_dict)", shoe.shuffle_order)
+        validate = TableState.model_validate_json
+        TableState.model_validate_json = self.timed(  # type: ignore[method-assign]
+            "TableState.model_validate_json", validate
+        )
+        TableState.model_dump_json = self.timed(  # type: ignore[method-assign]
+            "TableState.model_dump_json", TableState.model_dump_json
+        )
+        message.table_embed = self.timed("table_embed + table_view", message.table_embed)
+        message.table_view = self.timed("table_embed + table_view", message.table_view)
+        discord.utils._from_json = self.timed("discord.py JSON decode", discord.utils._from_json)
+        state = discord.state.ConnectionState
+        state.parse_interaction_create = self.timed(  # type: ignore[method-assign]
+            "discord.py parse_interaction_create", state.parse_interaction_create
+        )
+
+    async def tick(self) -> None:
+        """Event loop lag: how late a 5 ms sleep wakes up."""
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.005)
+            self.lags.append(time.perf_counter() - asked - 0.005)
+
+
+def make_bot(kind: str, settings: Settings) -> discord.Client:
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base
+    if kind == "floor":
+        if settings.dev_guild_id is None:
+            raise SystemExit("load_bot: the floor bot needs dev_guild_id")
+        return FloorBot(settings.dev_guild_id)
+    from bondbot.bot.client import BondBot
+
+    return BondBot(settings)
+
+
+async def serve(bot: discord.Client, token: str, trace: Trace | None = None) -> None:
+    """Run `bot` until it stops by itself or a SIGTERM/SIGINT asks it to."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    if trace is not None:
+        loop.add_signal_handler(signal.SIGUSR1, trace.reset)
+        loop.add_signal_handler(signal.SIGUSR2, trace.dump)
+        trace.ticker = asyncio.create_task(trace.tick())
+    async with bot:
+        running = asyncio.create_task(bot.start(token, reconnect=False), name="bot")
+        stopping = asyncio.create_task(stop.wait(), name="stop")
+        done, _ = await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if running in done:
+            running.result()  # why it stopped
+            return
+        await bot.close()
+        await asyncio.wait({running}, timeout=5)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kind", choices=("bondbot", "floor"))
+    parser.add_argument("--config", type=Path, required=True)
+    args = parser.parse_args(argv)
+    settings = load_settings(args.config, must_exist=True)
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["BENCH_GATEWAY_URL"])
+    trace = None
+    if os.environ.get("BENCH_TRACE"):
+        trace = Trace(Path(os.environ["BENCH_TRACE"]))
+        trace.install()
+    bot = make_bot(args.kind, settings)
+    profile_to = os.environ.get("BENCH_PROFILE")
+    profiler = cProfile.Profile() if profile_to else None
+    if profiler is not None:
+        profiler.enable()
+    try:
+        asyncio.run(serve(bot, settings.token, trace))
+    finally:
+        if profiler is not None and profile_to:
+            profiler.disable()
+            profiler.dump_stats(profile_to)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""The fake Discord as bench/load.py drives it: many users waiting at once, cheaply.
+
+`FakeDiscord.wait_until` wakes every waiter on every change of the fake, which is fine
+for a test and quadratic under load: with 150 users waiting, each REST call would wake
+150 tasks and the bench process, not the bot, would set the pace. `BenchFake` adds two
+targeted waits instead (an interaction's acknowledgement, a change in one channel);
+everything Discord-facing is the tests' fake, unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from fakediscord import FakeDiscord
+from fakediscord.client import FakeInteraction, InteractionResult
+from fakediscord.models import FakeChannel, FakeMessage, FakeRole, FakeUser
+from fakediscord.server import ApiCall
+
+
+class BenchFake(FakeDiscord):
+    """FakeDiscord with per-interaction and per-channel waits (see the module's doc)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._acks: dict[int, asyncio.Future[None]] = {}
+        self._channel_waiters: dict[int, list[asyncio.Future[None]]] = {}
+
+    # -- hooks on the fake's REST handlers ---------------------------------------------------
+
+    async def _callback(self, call: ApiCall) -> tuple[int, Any]:
+        try:
+            return await super()._callback(call)
+        finally:
+            waiter = self._acks.get(_int(call.params.get("interaction")))
+            inter = self.interactions.get(_int(call.params.get("interaction")))
+            if waiter is not None and not waiter.done() and inter and inter.acknowledged:
+                waiter.set_result(None)
+
+    async def _post_message(self, call: ApiCall) -> tuple[int, Any]:
+        try:
+            return await super()._post_message(call)
+        finally:
+            self._wake(_int(call.params.get("channel")))
+
+    async def _channel_message(self, call: ApiCall) -> tuple[int, Any]:
+        try:
+            return await super()._channel_message(call)
+        finally:
+            self._wake(_int(call.params.get("channel")))
+
+    def _wake(self, channel_id: int) -> None:
+        for waiter in self._channel_waiters.pop(channel_id, []):
+            if not waiter.done():
+                waiter.set_result(None)
+
+    # -- waits -------------------------------------------------------------------------------
+
+    async def wait_ack(self, inter: FakeInteraction, timeout: float) -> None:
+        """Until the bot's callback for `inter` was accepted; TimeoutError after `timeout`."""
+        if inter.acknowledged:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._acks[inter.id] = waiter
+        try:
+            async with asyncio.timeout(timeout):
+                await waiter
+        finally:
+            self._acks.pop(inter.id, None)
+
+    async def wait_channel(
+        self, channel_id: int, predicate: Callable[[], bool], timeout: float
+    ) -> None:
+        """Until `predicate()` holds, re-checked when the bot posts or edits in the channel."""
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                waiter = asyncio.get_running_loop().create_future()
+                self._channel_waiters.setdefault(channel_id, []).append(waiter)
+                await waiter
+
+    def public_message(self, channel: FakeChannel) -> FakeMessage | None:
+        """The channel's newest public message (the table message: every answer is private)."""
+        if channel.last_message_id is None:
+            return None
+        return self.messages.get(channel.last_message_id)
+
+
+def _int(value: object) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        return 0
+
+
+__all__ = ["BenchFake", "FakeChannel", "FakeMessage", "InteractionResult", "World"]
+
+
+class World:
+    """One guild, `tables` channels, a GM with the GM role and three players per table."""
+
+    def __init__(self, fake: BenchFake, tables: int) -> None:
+        self.fake = fake
+        self.guild = fake.add_guild("Universal Exports", locale="en-US")
+        self.channels: list[FakeChannel] = [
+            fake.add_channel(f"table-{n:02d}", guild=self.guild) for n in range(1, tables + 1)
+        ]
+        self.gm_role: FakeRole = fake.add_role("GM", guild=self.guild, mentionable=True)
+        self.gm: FakeUser = fake.add_user(None, "gm", global_name="Q", roles=[self.gm_role])
+        self.players: list[FakeUser] = [
+            fake.add_user(None, f"agent{n:03d}", global_name=f"Agent {n:03d}")
+            for n in range(1, 3 * tables + 1)
+        ]
