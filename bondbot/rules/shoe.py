@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 from bondbot.rules.cards import Card
@@ -43,8 +44,13 @@ def _stream(seed: bytes) -> Iterator[int]:
         counter += 1
 
 
-def shuffle_order(seed: bytes, packs: int) -> list[Card]:
-    """The shoe that `seed` gives for `packs` packs, top card first (recipe above)."""
+@lru_cache(maxsize=256)
+def shuffle_order(seed: bytes, packs: int) -> tuple[Card, ...]:
+    """The shoe that `seed` gives for `packs` packs, top card first (recipe above).
+
+    Cached: a table's state stores its seed, not its cards, and is loaded for every
+    action, so the same shuffle is asked for again and again.
+    """
     cards = list(Card.ALL) * packs
     stream = _stream(seed)
     for i in range(len(cards) - 1, 0, -1):
@@ -55,7 +61,7 @@ def shuffle_order(seed: bytes, packs: int) -> list[Card]:
             x = next(stream)
         j = x % bound
         cards[i], cards[j] = cards[j], cards[i]
-    return cards
+    return tuple(cards)
 
 
 class Shoe:
@@ -69,7 +75,7 @@ class Shoe:
 
     def __init__(
         self,
-        cards: list[Card],
+        cards: Sequence[Card],
         *,
         seed: bytes | None = None,
         packs: int = 1,
@@ -112,7 +118,7 @@ class Shoe:
 
     @property
     def dealt(self) -> list[Card]:
-        return self._cards[: self.position]
+        return list(self._cards[: self.position])
 
     def deal(self) -> Card:
         if self.position >= len(self._cards):
@@ -143,7 +149,7 @@ class Shoe:
         return cls(cards, packs=0, cut=data["cut"], position=data["position"])
 
 
-def verify(seed_hex: str, commitment: str, packs: int) -> list[Card]:
+def verify(seed_hex: str, commitment: str, packs: int) -> tuple[Card, ...]:
     """Check a revealed seed against its commitment and return the shoe it made.
 
     Raises ValueError when the seed does not match the commitment.

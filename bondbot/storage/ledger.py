@@ -124,28 +124,19 @@ async def transfer(
     _check_transfer(kind, amount, src, dst, reason, note, now)
     if not conn.in_transaction:
         raise RuntimeError("ledger.transfer must run inside db.transaction()")
-    if src is not None:
-        rows = list(
-            await conn.execute_fetchall(
-                "SELECT balance, unlimited FROM balances WHERE account = ? AND kind = ?",
-                (src, kind),
-            )
-        )
-        available, unlimited = (rows[0][0], bool(rows[0][1])) if rows else (0, False)
-        if not unlimited and available < amount:
-            raise InsufficientFunds(src, kind, available, amount)
+    # One statement: the triggers move the balances, and a limited account's CHECK
+    # (balance >= 0) fails the whole INSERT when it would overdraw, so nothing is written.
     try:
-        cursor = await conn.execute(
+        row = await conn.execute_insert(
             "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, table_id, actor_id,"
             " note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, now),
         )
-    except sqlite3.IntegrityError as exc:  # the balances CHECK: a second line of defence
+    except sqlite3.IntegrityError as exc:
         if src is not None and "CHECK constraint failed" in str(exc):
             raise InsufficientFunds(src, kind, await balance(conn, src, kind), amount) from exc
         raise
-    row_id = cursor.lastrowid
-    await cursor.close()
+    row_id = None if row is None else row[0]
     assert row_id is not None
     return row_id
 

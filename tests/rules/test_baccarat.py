@@ -441,7 +441,7 @@ def test_a_shoe_is_dealt_out_once_and_by_the_rules(seed: bytes, packs: int):
         # Cards leave the shoe in the order P, B, P, B, P3, B3.
         dealt += [coup.player[0], coup.banker[0], coup.player[1], coup.banker[1]]
         dealt += coup.player[2:] + coup.banker[2:]
-    assert dealt == whole[: len(dealt)]
+    assert dealt == list(whole[: len(dealt)])
     counts = Counter(c.code for c in dealt)
     assert max(counts.values()) <= packs
     assert len(dealt) >= 52 * packs - 6
