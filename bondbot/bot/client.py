@@ -39,7 +39,12 @@ class BondBot(commands.Bot):
     """The real bot; tests start this same object against the fake Discord."""
 
     def __init__(
-        self, settings: Settings, *, guild_ready_timeout: float = 2.0, **services_options: Any
+        self,
+        settings: Settings,
+        *,
+        guild_ready_timeout: float = 2.0,
+        message_interval: float = 1.0,
+        **services_options: Any,
     ) -> None:
         if settings.discord_api_base:
             discord.http.Route.BASE = settings.discord_api_base
@@ -52,6 +57,7 @@ class BondBot(commands.Bot):
             guild_ready_timeout=guild_ready_timeout,
         )
         self.settings = settings
+        self.message_interval = message_interval  # the least time between two table edits
         self.router = Router()
         self._services_options = services_options
         self.db: Database | None = None

@@ -192,6 +192,21 @@ async def balances_under(conn: aiosqlite.Connection, prefix: str) -> dict[tuple[
     return {(row[0], row[1]): row[2] for row in rows}
 
 
+async def balances_of(
+    conn: aiosqlite.Connection, accounts: list[str]
+) -> dict[tuple[str, str], int]:
+    """Every balance of these accounts, in one query: (account, kind) → balance."""
+    for account in accounts:
+        _check_account(account)
+    if not accounts:
+        return {}
+    marks = ", ".join("?" * len(accounts))
+    rows = await conn.execute_fetchall(
+        f"SELECT account, kind, balance FROM balances WHERE account IN ({marks})", accounts
+    )
+    return {(account, kind): value for account, kind, value in rows}
+
+
 async def recompute_balances(conn: aiosqlite.Connection) -> dict[tuple[str, str], int]:
     """Every non-zero `(account, kind)` balance, from the ledger alone."""
     rows = await conn.execute_fetchall(

@@ -32,6 +32,7 @@ class TableContext:
     spend_window: timedelta
     # How long a PC has for a timed decision (a blackjack turn): the server's turn_timer_s.
     turn_timer: timedelta = timedelta(seconds=90)
+    closed: bool = False  # set by the action that closes the table
 
     async def move(self, amount: int, src: str | None, dst: str | None, reason: str) -> None:
         """Move cash between two accounts (None: outside the game), ledgered with the table."""

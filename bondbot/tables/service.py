@@ -88,6 +88,9 @@ class TableService:
         self.rng = rng or random.SystemRandom()
         self.listeners: list[Listener] = []
         self._deadlines: dict[int, tuple[str, str]] = {}
+        # The latest snapshot of each table this service wrote or read: it is the only
+        # writer of tables, so reads for routing and redrawing need not touch the database.
+        self._latest: dict[int, TableSnapshot] = {}
         self._timers: dict[int, asyncio.TimerHandle] = {}
 
     # -- reading ---------------------------------------------------------------------------
@@ -104,10 +107,24 @@ class TableService:
             raise Refusal("table.none_here")
         return int(row[0])
 
-    async def snapshot(self, table_id: int) -> TableSnapshot:
+    async def snapshot(self, table_id: int, *, fresh: bool = False) -> TableSnapshot:
+        """The table as it stands (from memory unless `fresh`: Hero Points may have moved
+        elsewhere, through the GM or a roll)."""
+        cached = self._latest.get(table_id)
+        if cached is not None and not fresh:
+            return cached
         async with self.db.read() as conn:
             row = await self._row(conn, table_id, must_be_open=False)
-            return await self._snapshot(conn, row, TableState.model_validate_json(row["state"]))
+            state = TableState.model_validate_json(row["state"])
+            snapshot = await self._snapshot(conn, row, state, status=row["status"])
+        self._remember(snapshot)
+        return snapshot
+
+    def _remember(self, snapshot: TableSnapshot) -> None:
+        if snapshot.open:
+            self._latest[snapshot.id] = snapshot
+        else:
+            self._latest.pop(snapshot.id, None)
 
     async def open_tables(self) -> list[TableSnapshot]:
         async with self.db.read() as conn:
@@ -194,7 +211,7 @@ class TableService:
                     now=iso(now),
                 )
             row = await self._row(conn, table_id)
-            snapshot = await self._snapshot(conn, row, state, {"kind": "opened"})
+            snapshot = await self._snapshot(conn, row, state, {"kind": "opened"}, status="open")
         await self._notify(snapshot)
         return snapshot
 
@@ -214,6 +231,7 @@ class TableService:
                 "UPDATE card_tables SET status = 'closed', closed_at = ? WHERE id = ?",
                 (iso(ctx.now), table_id),
             )
+            ctx.closed = True
             return {"kind": "closed", "shoes": [s.model_dump() for s in ctx.state.shoes]}
 
         return await self._mutate(table_id, actor_id, run)
@@ -223,6 +241,8 @@ class TableService:
             await conn.execute(
                 "UPDATE card_tables SET message_id = ? WHERE id = ?", (message_id, table_id)
             )
+        if (cached := self._latest.get(table_id)) is not None:
+            cached.message_id = message_id
 
     async def pause(self, table_id: int, actor_id: int, paused: bool) -> TableSnapshot:
         async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
@@ -612,7 +632,7 @@ class TableService:
         async with self.db.read() as conn:
             tables = await self._tables_seating(conn, character_id)
         for table_id in tables:
-            await self._notify(await self.snapshot(table_id))
+            await self._notify(await self.snapshot(table_id, fresh=True))
 
     async def _row(
         self, conn: aiosqlite.Connection, table_id: int, *, must_be_open: bool = True
@@ -629,32 +649,37 @@ class TableService:
         row: aiosqlite.Row,
         state: TableState,
         event: dict[str, Any] | None = None,
+        *,
+        status: str,
     ) -> TableSnapshot:
         table_id = int(row["id"])
+        wanted = {accounts.bank(table_id)}
+        for seat in state.seats:
+            wanted |= {
+                accounts.chips(table_id, seat.character_id),
+                accounts.sheet(seat.character_id),
+            }
+        balances = await ledger.balances_of(conn, sorted(wanted))
         chips = {
-            seat.character_id: await ledger.balance(
-                conn, accounts.chips(table_id, seat.character_id), "cash"
+            seat.character_id: balances.get(
+                (accounts.chips(table_id, seat.character_id), "cash"), 0
             )
             for seat in state.seats
         }
         hero_points = {
-            seat.character_id: await ledger.balance(conn, accounts.sheet(seat.character_id), "hero")
+            seat.character_id: balances.get((accounts.sheet(seat.character_id), "hero"), 0)
             for seat in state.seats
         }
         bank = (
             None
             if state.config.bankroll is None
-            else await ledger.balance(conn, accounts.bank(table_id), "cash")
+            else balances.get((accounts.bank(table_id), "cash"), 0)
         )
-        cursor = await conn.execute(
-            "SELECT status, message_id FROM card_tables WHERE id = ?", (table_id,)
-        )
-        status, message_id = await cursor.fetchone()
         return TableSnapshot(
             id=table_id,
             guild_id=int(row["guild_id"]),
             channel_id=int(row["channel_id"]),
-            message_id=message_id,
+            message_id=row["message_id"],
             status=status,
             state=state,
             chips=chips,
@@ -689,7 +714,8 @@ class TableService:
                 "UPDATE card_tables SET state = ?, updated_at = ? WHERE id = ?",
                 (state.model_dump_json(), iso(now), table_id),
             )
-            snapshot = await self._snapshot(conn, row, state, event)
+            status = "closed" if ctx.closed else "open"
+            snapshot = await self._snapshot(conn, row, state, event, status=status)
         await self._notify(snapshot)
         return snapshot
 
@@ -737,6 +763,7 @@ class TableService:
         self._timers.clear()
 
     async def _notify(self, snapshot: TableSnapshot) -> None:
+        self._remember(snapshot)
         self.arm(snapshot)
         for listener in self.listeners:
             try:

@@ -58,6 +58,7 @@ class BotEnv:
         bot = BondBot(
             self.settings,
             guild_ready_timeout=0.05,
+            message_interval=0.05,
             clock=self.clock,
             rng=self.rng,
             seed_source=self._seed,

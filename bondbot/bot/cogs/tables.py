@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
 import discord
 from discord import app_commands
@@ -30,7 +31,11 @@ log = logging.getLogger(__name__)
 
 
 class TableMessages:
-    """Keeps each table's public message up to date: one edit at a time, latest state wins."""
+    """Keeps each table's public message up to date: one edit at a time, latest state wins.
+
+    After an edit, changes wait `bot.message_interval` seconds and go out as one edit:
+    Discord allows a channel about one message edit a second, and players do not need more.
+    """
 
     def __init__(self, bot: BondBot) -> None:
         self.bot = bot
@@ -50,6 +55,7 @@ class TableMessages:
                 snapshot = await self.bot.services.tables.snapshot(table_id)
                 await self._render(snapshot)
                 self._arm(snapshot)
+                await asyncio.sleep(self.bot.message_interval)
         except Exception:
             log.exception("could not refresh the message of table %s", table_id)
         finally:
@@ -75,8 +81,6 @@ class TableMessages:
         deadlines = [o.expires_at for o in snapshot.state.open_offers(iso(now))]
         if not deadlines or not snapshot.open:
             return
-        from datetime import datetime
-
         delay = (datetime.fromisoformat(min(deadlines)) - now).total_seconds() + 0.05
         loop = asyncio.get_running_loop()
         self._timers[snapshot.id] = loop.call_later(
