@@ -28,7 +28,6 @@ import logging
 import os
 import signal
 import sys
-import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Callable
@@ -80,7 +79,6 @@ class Trace:
         self.holds: dict[str, list[float]] = defaultdict(list)
         self.waits: list[float] = []
         self.lags: list[float] = []
-        self.sql_in_thread = 0.0  # written by aiosqlite's thread only
 
     def add(self, key: str, seconds: float) -> None:
         self.seconds[key] += seconds
@@ -95,7 +93,6 @@ class Trace:
             "holds": dict(self.holds),
             "waits": self.waits,
             "lags": self.lags,
-            "sql_in_thread": self.sql_in_thread,
         }
         self.path.write_text(json.dumps(data), encoding="utf-8")
 
@@ -112,19 +109,16 @@ class Trace:
 
     def install(self) -> None:
         """Wrap the functions to watch (before the bot loads its cogs)."""
-        import aiosqlite
-
         from bondbot.bot.tables import message
         from bondbot.rules import shoe
+        from bondbot.storage import sqlite
         from bondbot.storage.db import Database
         from bondbot.tables.state import TableState
 
         trace = self
-        main_thread = threading.get_ident()
         exclusive = Database._exclusive
         transaction = Database.transaction
         read = Database.read
-        execute = aiosqlite.Connection._execute
 
         @contextlib.asynccontextmanager
         async def traced_exclusive(db: Database) -> AsyncIterator[Any]:
@@ -132,13 +126,13 @@ class Trace:
             async with exclusive(db) as conn:
                 got = time.perf_counter()
                 trace.waits.append(got - asked)
-                statements = trace.calls["round trip"]
+                statements = trace.calls["statement"]
                 try:
                     yield conn
                 finally:
                     kind = trace.kind.get()
                     trace.holds[kind].append(time.perf_counter() - got)
-                    trace.calls[f"{kind} statements"] += trace.calls["round trip"] - statements
+                    trace.calls[f"{kind} statements"] += trace.calls["statement"] - statements
 
         def labelled(kind: str, original: Callable[..., Any]) -> Callable[..., Any]:
             @contextlib.asynccontextmanager
@@ -152,25 +146,22 @@ class Trace:
 
             return wrapper
 
-        async def traced_execute(conn: Any, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
-            def in_thread() -> Any:
+        def traced_statement(original: Callable[..., Any]) -> Callable[..., Any]:
+            @functools.wraps(original)
+            async def wrapper(*args: Any, **kwargs: Any) -> Any:
                 started = time.perf_counter()
                 try:
-                    return fn(*args, **kw)
+                    return await original(*args, **kwargs)
                 finally:
-                    trace.sql_in_thread += time.perf_counter() - started
+                    trace.add("statement", time.perf_counter() - started)
 
-            started = time.perf_counter()
-            try:
-                return await execute(conn, in_thread)
-            finally:
-                if threading.get_ident() == main_thread:
-                    trace.add("round trip", time.perf_counter() - started)
+            return wrapper
 
         Database._exclusive = traced_exclusive  # type: ignore[method-assign]
         Database.transaction = labelled("transaction", transaction)  # type: ignore[method-assign]
         Database.read = labelled("read", read)  # type: ignore[method-assign]
-        aiosqlite.Connection._execute = traced_execute  # type: ignore[method-assign]
+        for name in ("execute", "execute_fetchall", "execute_insert"):
+            setattr(sqlite.Connection, name, traced_statement(getattr(sqlite.Connection, name)))
         shoe.shuffle_order = self.timed("shuffle_order (Shoe.from_dict)", shoe.shuffle_order)
         validate = TableState.model_validate_json
         TableState.model_validate_json = self.timed(  # type: ignore[method-assign]

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-import aiosqlite
-
 from bondbot.errors import Refusal
 from bondbot.money import MAX_AMOUNT, Cents, parse_amount
 from bondbot.rules import alternative
@@ -25,6 +23,7 @@ from bondbot.storage import characters, ledger
 from bondbot.storage.characters import Character, CharacterNotFound
 from bondbot.storage.db import Database
 from bondbot.storage.settings import GuildSettings
+from bondbot.storage.sqlite import Connection
 
 GRANT_REASON = "gm.grant"
 TAKE_REASON = "gm.take"
@@ -241,7 +240,7 @@ def _int(text: str) -> int:
         raise Refusal("gm.bad_hero_amount", max=POINTS_MAX) from None
 
 
-async def _living(conn: aiosqlite.Connection, guild_id: int, character_id: int) -> Character:
+async def _living(conn: Connection, guild_id: int, character_id: int) -> Character:
     try:
         return await characters.get_character(conn, character_id, guild_id=guild_id)
     except CharacterNotFound:
@@ -249,7 +248,7 @@ async def _living(conn: aiosqlite.Connection, guild_id: int, character_id: int) 
 
 
 async def _previous_cursor(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     character_id: int | None,
     newest_shown: int,
@@ -276,7 +275,7 @@ async def _previous_cursor(
 
 
 async def _names(
-    conn: aiosqlite.Connection, guild_id: int, entries: list[ledger.LedgerEntry]
+    conn: Connection, guild_id: int, entries: list[ledger.LedgerEntry]
 ) -> dict[int, str]:
     wanted: set[int] = set()
     for entry in entries:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiosqlite
-
 from bondbot.config import Settings
 from bondbot.storage import settings as store
 from bondbot.storage.db import Database
 from bondbot.storage.settings import GuildSettings
+from bondbot.storage.sqlite import Connection
 
 
 class GuildSettingsService:
@@ -29,7 +28,7 @@ class GuildSettingsService:
             self._cache[guild_id] = cached
         return cached
 
-    async def read(self, conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    async def read(self, conn: Connection, guild_id: int) -> GuildSettings:
         """Inside a caller's transaction (no second lock taken)."""
         cached = self._cache.get(guild_id)
         if cached is None:

@@ -16,8 +16,6 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Final, Literal
 
-import aiosqlite
-
 from bondbot.errors import Refusal
 from bondbot.rules import gambling
 from bondbot.rules.errors import IllegalAction
@@ -27,6 +25,7 @@ from bondbot.sheets import resolve_skill
 from bondbot.storage import characters, ledger
 from bondbot.storage.characters import Character, CharacterNotFound
 from bondbot.storage.db import Database
+from bondbot.storage.sqlite import Connection
 
 Characteristic = Literal["STR", "DEX", "WIL", "PER", "INT"]
 CHARACTERISTICS: Final[tuple[Characteristic, ...]] = ("STR", "DEX", "WIL", "PER", "INT")
@@ -241,14 +240,14 @@ class RollService:
             return await _load(conn, roll_id, guild_id)
 
 
-async def _living(conn: aiosqlite.Connection, guild_id: int, character_id: int) -> Character:
+async def _living(conn: Connection, guild_id: int, character_id: int) -> Character:
     try:
         return await characters.get_character(conn, character_id, guild_id=guild_id)
     except CharacterNotFound:
         raise Refusal("sheet.gone") from None
 
 
-async def _load(conn: aiosqlite.Connection, roll_id: int, guild_id: int) -> Roll:
+async def _load(conn: Connection, roll_id: int, guild_id: int) -> Roll:
     rows = list(
         await conn.execute_fetchall(f"{_SELECT} WHERE id = ? AND guild_id = ?", (roll_id, guild_id))
     )

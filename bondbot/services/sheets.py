@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from bondbot.errors import Refusal
 from bondbot.sheets import (
     SKILLS_BY_KEY,
@@ -30,6 +28,7 @@ from bondbot.sheets import (
 from bondbot.storage import characters
 from bondbot.storage.characters import Character, CharacterNotFound
 from bondbot.storage.db import Database
+from bondbot.storage.sqlite import Connection
 
 IMPORT_MAX_BYTES = 64 * 1024
 # What the owner (or the GM) may change with /sheet edit and /sheet set.
@@ -121,9 +120,7 @@ class SheetService:
         async with self.db.read() as conn:
             return await self._target(conn, actor, name)
 
-    async def _target(
-        self, conn: aiosqlite.Connection, actor: Actor, name: str | None
-    ) -> Character:
+    async def _target(self, conn: Connection, actor: Actor, name: str | None) -> Character:
         if name is None or not name.strip():
             character = await characters.get_active_character(conn, actor.guild_id, actor.user_id)
             if character is None or not can_see(actor, character):  # e.g. a GM no longer
@@ -309,9 +306,7 @@ class SheetService:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    async def _editable(
-        self, conn: aiosqlite.Connection, actor: Actor, character_id: int
-    ) -> Character:
+    async def _editable(self, conn: Connection, actor: Actor, character_id: int) -> Character:
         character = await _load(conn, actor, character_id)
         if not can_see(actor, character):
             raise Refusal("sheet.gone")
@@ -320,7 +315,7 @@ class SheetService:
         return character
 
 
-async def _load(conn: aiosqlite.Connection, actor: Actor, character_id: int) -> Character:
+async def _load(conn: Connection, actor: Actor, character_id: int) -> Character:
     """A living character of the actor's server; `sheet.gone` once deleted."""
     try:
         return await characters.get_character(conn, character_id, guild_id=actor.guild_id)
@@ -328,7 +323,7 @@ async def _load(conn: aiosqlite.Connection, actor: Actor, character_id: int) -> 
         raise Refusal("sheet.gone") from None
 
 
-async def _activate_if_none(conn: aiosqlite.Connection, character: Character) -> None:
+async def _activate_if_none(conn: Connection, character: Character) -> None:
     if character.kind != "PC" or character.owner_id is None:
         return
     current = await characters.get_active_character(conn, character.guild_id, character.owner_id)

@@ -15,8 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bondbot.errors import Refusal
 from bondbot.sheets import (
     CHARACTERISTIC_ALIASES,
@@ -31,6 +29,7 @@ from bondbot.sheets import (
     validate_sheet,
 )
 from bondbot.storage import ledger
+from bondbot.storage.sqlite import Connection, Row
 
 CREATE_REASON = "sheet.create"
 _COLUMNS = frozenset({"name", "kind", "owner_id", "revealed"})
@@ -114,7 +113,7 @@ def _stored_data(sheet: Sheet) -> str:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
 
 
-def _from_row(row: aiosqlite.Row) -> Character:
+def _from_row(row: Row) -> Character:
     fields = {
         **json.loads(row["data"]),
         "name": row["name"],
@@ -132,7 +131,7 @@ def _from_row(row: aiosqlite.Row) -> Character:
 
 
 async def _ensure_name_free(
-    conn: aiosqlite.Connection, guild_id: int, name: str, *, except_id: int | None = None
+    conn: Connection, guild_id: int, name: str, *, except_id: int | None = None
 ) -> None:
     rows = await conn.execute_fetchall(
         "SELECT id FROM characters WHERE guild_id = ? AND name_key = ? AND alive = 1",
@@ -143,7 +142,7 @@ async def _ensure_name_free(
 
 
 async def create_character(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     sheet: Sheet,
     *,
@@ -196,7 +195,7 @@ async def create_character(
 
 
 async def import_character(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     data: Any,
     *,
@@ -212,7 +211,7 @@ async def import_character(
 
 
 async def get_character(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     character_id: int,
     *,
     guild_id: int | None = None,
@@ -230,7 +229,7 @@ async def get_character(
     return character
 
 
-async def find_character(conn: aiosqlite.Connection, guild_id: int, name: str) -> Character | None:
+async def find_character(conn: Connection, guild_id: int, name: str) -> Character | None:
     """The living character of this guild with this name, ignoring case."""
     rows = list(
         await conn.execute_fetchall(
@@ -242,7 +241,7 @@ async def find_character(conn: aiosqlite.Connection, guild_id: int, name: str) -
 
 
 async def list_characters(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     *,
     kind: Kind | None = None,
@@ -264,7 +263,7 @@ async def list_characters(
 
 
 async def update_character(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     character_id: int,
     changes: Mapping[str, Any],
     *,
@@ -317,7 +316,7 @@ async def update_character(
 
 
 async def set_skill(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     character_id: int,
     skill: str,
     level: int | None,
@@ -340,7 +339,7 @@ async def set_skill(
 
 
 async def delete_character(
-    conn: aiosqlite.Connection, character_id: int, *, now: str, guild_id: int | None = None
+    conn: Connection, character_id: int, *, now: str, guild_id: int | None = None
 ) -> None:
     """Retire a character: hidden from lists, name free, ledger history and balances kept."""
     await get_character(conn, character_id, guild_id=guild_id)
@@ -351,7 +350,7 @@ async def delete_character(
 
 
 async def set_active_character(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, character_id: int
+    conn: Connection, guild_id: int, user_id: int, character_id: int
 ) -> Character:
     """Make this the user's character for commands in this guild: his PC, or an NPC (GM)."""
     character = await get_character(conn, character_id, guild_id=guild_id)
@@ -365,9 +364,7 @@ async def set_active_character(
     return character
 
 
-async def get_active_character(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int
-) -> Character | None:
+async def get_active_character(conn: Connection, guild_id: int, user_id: int) -> Character | None:
     rows = list(
         await conn.execute_fetchall(
             "SELECT character_id FROM active_characters WHERE guild_id = ? AND user_id = ?",
@@ -377,15 +374,15 @@ async def get_active_character(
     return await get_character(conn, rows[0][0]) if rows else None
 
 
-async def clear_active_character(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> None:
+async def clear_active_character(conn: Connection, guild_id: int, user_id: int) -> None:
     await conn.execute(
         "DELETE FROM active_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
     )
 
 
-async def hero_points(conn: aiosqlite.Connection, character_id: int) -> int:
+async def hero_points(conn: Connection, character_id: int) -> int:
     return await ledger.balance(conn, ledger.sheet_account(character_id), "hero")
 
 
-async def cash(conn: aiosqlite.Connection, character_id: int) -> int:
+async def cash(conn: Connection, character_id: int) -> int:
     return await ledger.balance(conn, ledger.sheet_account(character_id), "cash")

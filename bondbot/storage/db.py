@@ -1,9 +1,9 @@
-"""The database: one aiosqlite connection shared by every coroutine, one statement stream.
+"""The database: one SQLite connection shared by every coroutine, one statement stream.
 
 A single connection has a single transaction, so two coroutines must never interleave
 their statements on it: every transaction and every read holds one asyncio.Lock from its
-BEGIN to its COMMIT/ROLLBACK. aiosqlite runs calls in order on one worker thread, so a
-ROLLBACK queued by a cancelled coroutine still runs before the next holder's BEGIN.
+BEGIN to its COMMIT/ROLLBACK. Statements run inline (see `storage.sqlite`), so a
+cancelled coroutine's ROLLBACK runs before the lock passes on.
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-import aiosqlite
+from bondbot.storage import sqlite
+from bondbot.storage.sqlite import Connection
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ def split_statements(script: str) -> list[str]:
 class Database:
     """The bot's one connection; use `transaction()` to write and `read()` to read."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: Connection, path: Path) -> None:
         self._conn = conn
         self.path = path
         self._lock = asyncio.Lock()
@@ -91,9 +92,9 @@ class Database:
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Database:
         """Open (creating if needed) in WAL mode with foreign keys on; does not migrate."""
-        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        conn = await sqlite.connect(path)
         try:
-            conn.row_factory = aiosqlite.Row
+            conn.row_factory = sqlite.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")
@@ -115,7 +116,7 @@ class Database:
         await self.close()
 
     @asynccontextmanager
-    async def _exclusive(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _exclusive(self) -> AsyncIterator[Connection]:
         task = asyncio.current_task()
         if self._lock.locked() and self._holder is task and task is not None:
             raise RuntimeError("nested db.transaction()/db.read(): pass the connection down")
@@ -134,7 +135,7 @@ class Database:
                 log.exception("ROLLBACK failed")
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """BEGIN IMMEDIATE … COMMIT, or ROLLBACK if the block raises (or COMMIT fails)."""
         async with self._exclusive() as conn:
             await conn.execute("BEGIN IMMEDIATE")
@@ -146,7 +147,7 @@ class Database:
                 raise
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def read(self) -> AsyncIterator[Connection]:
         """A consistent snapshot for several SELECTs; a write inside raises and is undone."""
         async with self._exclusive() as conn:
             await conn.execute("BEGIN")
@@ -210,16 +211,21 @@ class Database:
         temporary = final.with_name(final.name + ".partial")
         temporary.unlink(missing_ok=True)
         try:
-            async with aiosqlite.connect(os.fspath(temporary)) as copy:
-                async with self._exclusive() as conn:
-                    await conn.backup(copy)
-                await copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+            async with self._exclusive():
+                await asyncio.to_thread(_copy, self.path, temporary)
             os.replace(temporary, final)
         finally:
             temporary.unlink(missing_ok=True)
 
 
-async def _applied(conn: aiosqlite.Connection) -> list[int]:
+def _copy(source: Path, target: Path) -> None:
+    """SQLite's online backup, from a connection of its own (it runs in a worker thread)."""
+    with closing(sqlite3.connect(source)) as live, closing(sqlite3.connect(target)) as copy:
+        live.backup(copy)
+        copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+
+
+async def _applied(conn: Connection) -> list[int]:
     exists = await conn.execute_fetchall(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
     )

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-import aiosqlite
-
 from bondbot.errors import Refusal
 from bondbot.money import MAX_AMOUNT
+from bondbot.storage.sqlite import Connection
 
 LedgerKind = Literal["cash", "hero"]
 KINDS: tuple[LedgerKind, ...] = ("cash", "hero")
@@ -103,7 +102,7 @@ def _check_transfer(
 
 
 async def transfer(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     *,
     guild_id: int,
     kind: LedgerKind,
@@ -141,7 +140,7 @@ async def transfer(
     return row_id
 
 
-async def balance(conn: aiosqlite.Connection, account: str, kind: LedgerKind) -> int:
+async def balance(conn: Connection, account: str, kind: LedgerKind) -> int:
     """What `account` holds of `kind` (0 if it never moved); negative only when unlimited."""
     _check_account(account)
     rows = list(
@@ -152,7 +151,7 @@ async def balance(conn: aiosqlite.Connection, account: str, kind: LedgerKind) ->
     return rows[0][0] if rows else 0
 
 
-async def is_unlimited(conn: aiosqlite.Connection, account: str, kind: LedgerKind) -> bool:
+async def is_unlimited(conn: Connection, account: str, kind: LedgerKind) -> bool:
     _check_account(account)
     rows = list(
         await conn.execute_fetchall(
@@ -163,7 +162,7 @@ async def is_unlimited(conn: aiosqlite.Connection, account: str, kind: LedgerKin
 
 
 async def set_unlimited(
-    conn: aiosqlite.Connection, account: str, kind: LedgerKind, unlimited: bool = True
+    conn: Connection, account: str, kind: LedgerKind, unlimited: bool = True
 ) -> None:
     """Let `account` go below zero (an NPC's unlimited bank), or stop it (only from ≥ 0).
 
@@ -182,7 +181,7 @@ async def set_unlimited(
     )
 
 
-async def balances_under(conn: aiosqlite.Connection, prefix: str) -> dict[tuple[str, str], int]:
+async def balances_under(conn: Connection, prefix: str) -> dict[tuple[str, str], int]:
     """Every balance whose account starts with `prefix` (`chips:12:` = chips at table 12)."""
     _check_prefix(prefix)
     rows = await conn.execute_fetchall(
@@ -192,9 +191,7 @@ async def balances_under(conn: aiosqlite.Connection, prefix: str) -> dict[tuple[
     return {(row[0], row[1]): row[2] for row in rows}
 
 
-async def balances_of(
-    conn: aiosqlite.Connection, accounts: list[str]
-) -> dict[tuple[str, str], int]:
+async def balances_of(conn: Connection, accounts: list[str]) -> dict[tuple[str, str], int]:
     """Every balance of these accounts, in one query: (account, kind) → balance."""
     for account in accounts:
         _check_account(account)
@@ -207,7 +204,7 @@ async def balances_of(
     return {(account, kind): value for account, kind, value in rows}
 
 
-async def recompute_balances(conn: aiosqlite.Connection) -> dict[tuple[str, str], int]:
+async def recompute_balances(conn: Connection) -> dict[tuple[str, str], int]:
     """Every non-zero `(account, kind)` balance, from the ledger alone."""
     rows = await conn.execute_fetchall(
         "SELECT account, kind, SUM(delta) FROM ("
@@ -219,7 +216,7 @@ async def recompute_balances(conn: aiosqlite.Connection) -> dict[tuple[str, str]
     return {(row[0], row[1]): row[2] for row in rows}
 
 
-async def stored_balances(conn: aiosqlite.Connection) -> dict[tuple[str, str], int]:
+async def stored_balances(conn: Connection) -> dict[tuple[str, str], int]:
     """Every non-zero balance as the balances table holds it."""
     rows = await conn.execute_fetchall(
         "SELECT account, kind, balance FROM balances WHERE balance != 0"
@@ -228,7 +225,7 @@ async def stored_balances(conn: aiosqlite.Connection) -> dict[tuple[str, str], i
 
 
 async def verify_balances(
-    conn: aiosqlite.Connection,
+    conn: Connection,
 ) -> dict[tuple[str, str], tuple[int, int]]:
     """Accounts whose stored balance differs from the ledger: `{key: (stored, ledger)}`."""
     stored, computed = await stored_balances(conn), await recompute_balances(conn)
@@ -245,7 +242,7 @@ def _check_prefix(prefix: str) -> None:
 
 
 async def ledger_page(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     *,
     account_prefix: str | None = None,

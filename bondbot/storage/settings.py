@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import aiosqlite
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bondbot.sheets import SheetInvalid, field_errors
+from bondbot.storage.sqlite import Connection
 
 Lang = Literal["fr", "en"]
 DEFAULT_SPEND_WINDOW_S = 60
@@ -38,7 +38,7 @@ class GuildSettings(BaseModel):
 
 
 async def get_settings(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     *,
     default_locale: Lang = "fr",
@@ -56,7 +56,7 @@ async def get_settings(
 
 
 async def update_settings(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     *,
     default_locale: Lang = "fr",

@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import aiosqlite
-
 from bondbot.errors import Refusal
 from bondbot.storage import ledger
+from bondbot.storage.sqlite import Connection
 from bondbot.tables import accounts
 from bondbot.tables.state import SpendOffer, TableState
 
@@ -23,7 +22,7 @@ def iso(moment: datetime) -> str:
 
 @dataclass
 class TableContext:
-    conn: aiosqlite.Connection
+    conn: Connection
     table_id: int
     guild_id: int
     state: TableState

@@ -6,9 +6,8 @@ import json
 import random
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bondbot.rules import gambling
+from bondbot.storage.sqlite import Connection
 from bondbot.tables.state import ContestRoll
 
 GAMBLING = "gambling"
@@ -26,7 +25,7 @@ class Person:
     survival: int
 
 
-async def load_person(conn: aiosqlite.Connection, character_id: int) -> Person | None:
+async def load_person(conn: Connection, character_id: int) -> Person | None:
     """A living character's table-relevant facts, or None."""
     cursor = await conn.execute(
         "SELECT id, guild_id, name, kind, owner_id, data FROM characters "
@@ -49,7 +48,7 @@ async def load_person(conn: aiosqlite.Connection, character_id: int) -> Person |
     )
 
 
-async def spend_survival(conn: aiosqlite.Connection, character_id: int, points: int) -> None:
+async def spend_survival(conn: Connection, character_id: int, points: int) -> None:
     """An NPC's Survival Points cancel a PC's steps (a sheet field, not a ledger balance)."""
     await conn.execute(
         "UPDATE characters SET data = json_set(data, '$.survival_points', "

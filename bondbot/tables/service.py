@@ -18,14 +18,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-import aiosqlite
-
 from bondbot.errors import Refusal
 from bondbot.money import Cents
 from bondbot.rules import alternative, gambling
 from bondbot.rules.shoe import SEED_BYTES, Shoe
 from bondbot.storage import ledger
 from bondbot.storage.db import Database
+from bondbot.storage.sqlite import Connection, Row
 from bondbot.tables import accounts, pot
 from bondbot.tables.context import TableContext, iso
 from bondbot.tables.games import TableGame, game_for
@@ -77,7 +76,7 @@ class TableService:
         db: Database,
         *,
         clock: Clock,
-        guild_settings: Callable[[aiosqlite.Connection, int], Awaitable[Any]],
+        guild_settings: Callable[[Connection, int], Awaitable[Any]],
         rng: random.Random | None = None,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
     ) -> None:
@@ -218,7 +217,7 @@ class TableService:
     async def close(self, table_id: int, actor_id: int) -> TableSnapshot:
         """Cash every PC out, settle the bank, reveal the shoe's seed."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             if pot.open_pot(ctx.state) is not None:
                 await pot.settle(ctx)
             for seat in list(ctx.state.seats):
@@ -245,7 +244,7 @@ class TableService:
             cached.message_id = message_id
 
     async def pause(self, table_id: int, actor_id: int, paused: bool) -> TableSnapshot:
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             if ctx.state.paused == paused:
                 raise Refusal("table.already_paused" if paused else "table.not_paused")
             ctx.state.paused = paused
@@ -265,7 +264,7 @@ class TableService:
     ) -> TableSnapshot:
         """Seat a PC with `buy_in` of his sheet's cash as chips (his owner, or the GM)."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             person = await load_person(ctx.conn, character_id)
             if person is None or person.guild_id != ctx.guild_id:
                 raise Refusal("sheet.not_found")
@@ -311,7 +310,7 @@ class TableService:
     ) -> TableSnapshot:
         """A PC leaves with his chips (his owner; the GM names the character to unseat)."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             seat = (
                 ctx.state.seat_of_user(user_id)
                 if character_id is None
@@ -333,7 +332,7 @@ class TableService:
     async def choose(self, table_id: int, user_id: int, choice: Choice) -> TableSnapshot:
         """The owner's final choice for this game: simulate (earning the award) or rulebook."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             seat = ctx.state.seat_of_user(user_id)
             if seat is None:
                 raise Refusal("table.not_seated")
@@ -387,7 +386,7 @@ class TableService:
     ) -> TableSnapshot:
         """A game decision: a seated, simulating PC's own, or the GM's (deal, NPC moves)."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             if ctx.state.paused:
                 raise Refusal("table.paused")
             if ctx.state.rulebook_only:
@@ -417,7 +416,7 @@ class TableService:
     async def spend(self, table_id: int, user_id: int, offer_id: int) -> TableSnapshot:
         """One Hero Point wins a lost hand: once, whatever the clicks, devices or restarts."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             offer = next((o for o in ctx.state.offers if o.id == offer_id), None)
             if offer is None or offer.expires_at <= iso(ctx.now):
                 raise Refusal("table.offer_closed")
@@ -446,7 +445,7 @@ class TableService:
     ) -> TableSnapshot:
         """Both sides roll Gambling for `stake`; the PC sees his roll and may then spend."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             seat = ctx.state.seat_of_user(user_id)
             if seat is None:
                 raise Refusal("table.not_seated")
@@ -493,7 +492,7 @@ class TableService:
     async def contest_step(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
         """The PC spends a Hero Point: his result moves one step better."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             contest = self._own_contest(ctx.state, user_id, contest_id)
             current = gambling.improve(contest.pc.quality, contest.pc.steps)
             if current == 1:
@@ -507,7 +506,7 @@ class TableService:
     async def contest_settle(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
         """Settle: the NPC's Survival Points cancel steps when that saves it, stakes move."""
 
-        async def run(ctx: TableContext, row: aiosqlite.Row) -> dict[str, Any]:
+        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
             contest = self._own_contest(ctx.state, user_id, contest_id)
             npc = await load_person(ctx.conn, ctx.state.npc_id)
             survival = npc.survival if npc else 0
@@ -616,7 +615,7 @@ class TableService:
 
     @staticmethod
     async def _tables_seating(
-        conn: aiosqlite.Connection, character_id: int, *, except_table: int = 0
+        conn: Connection, character_id: int, *, except_table: int = 0
     ) -> list[int]:
         """The open tables where this character sits (a PC sits at one at most)."""
         cursor = await conn.execute(
@@ -634,9 +633,7 @@ class TableService:
         for table_id in tables:
             await self._notify(await self.snapshot(table_id, fresh=True))
 
-    async def _row(
-        self, conn: aiosqlite.Connection, table_id: int, *, must_be_open: bool = True
-    ) -> aiosqlite.Row:
+    async def _row(self, conn: Connection, table_id: int, *, must_be_open: bool = True) -> Row:
         cursor = await conn.execute("SELECT * FROM card_tables WHERE id = ?", (table_id,))
         row = await cursor.fetchone()
         if row is None or (must_be_open and row["status"] != "open"):
@@ -645,8 +642,8 @@ class TableService:
 
     async def _snapshot(
         self,
-        conn: aiosqlite.Connection,
-        row: aiosqlite.Row,
+        conn: Connection,
+        row: Row,
         state: TableState,
         event: dict[str, Any] | None = None,
         *,
@@ -692,7 +689,7 @@ class TableService:
         self,
         table_id: int,
         actor_id: int | None,
-        run: Callable[[TableContext, aiosqlite.Row], Awaitable[dict[str, Any]]],
+        run: Callable[[TableContext, Row], Awaitable[dict[str, Any]]],
     ) -> TableSnapshot:
         now = self.clock()
         async with self.db.transaction() as conn:

@@ -4,15 +4,16 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
+from bondbot.storage import sqlite
 from bondbot.storage.db import (
     Database,
     MigrationError,
     load_migrations,
     split_statements,
 )
+from bondbot.storage.sqlite import Connection
 
 EXPECTED_TABLES = {
     "schema_version",
@@ -49,7 +50,7 @@ async def test_migrate_from_empty_then_idempotent(tmp_path: Path) -> None:
         await reopened.close()
 
 
-async def _pragma(conn: aiosqlite.Connection, name: str) -> object:
+async def _pragma(conn: Connection, name: str) -> object:
     rows = list(await conn.execute_fetchall(f"PRAGMA {name}"))
     return rows[0][0]
 
@@ -233,12 +234,15 @@ async def test_backup_of_a_live_database_is_readable(db: Database, tmp_path: Pat
     await writer
 
     assert not (target.parent / "copy.sqlite3.partial").exists()
-    async with aiosqlite.connect(target) as copy:
+    copy = await sqlite.connect(target)
+    try:
         assert await _pragma(copy, "integrity_check") == "ok"
         assert await _pragma(copy, "journal_mode") == "delete"
         rows = await copy.execute_fetchall("SELECT COUNT(*) FROM guild_settings")
         copied = next(iter(rows))[0]
         versions = await copy.execute_fetchall("SELECT version FROM schema_version")
+    finally:
+        await copy.close()
     assert copied > 0
     assert [row[0] for row in versions] == await db.schema_versions()
     reopened = await Database.open(target)
