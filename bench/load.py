@@ -50,7 +50,6 @@ import math
 import os
 import pstats
 import random
-import re
 import signal
 import sys
 import tempfile
@@ -222,12 +221,13 @@ class Clicker:
     refusals: Counter[str] = field(default_factory=Counter)
 
     async def run(
-        self, kind: str, start: Starter, expect: str | None = None
+        self, kind: str, start: Starter, expect: str | None = None, *, redraws: bool = False
     ) -> InteractionResult | None:
         """Dispatch with `start()` (a `_wait=False` scripting call) and wait for the answer.
 
-        None when the bot did not answer in time; an answer not starting with `expect`
-        counts as refused (with its text, to report).
+        None when the bot did not answer in time; an answer not starting with `expect`, or
+        (`redraws`) one that does not redraw the clicked message, counts as refused (with
+        its text, to report).
         """
         async with self.limit:
             result = await start()
@@ -237,11 +237,12 @@ class Clicker:
             except TimeoutError:
                 self.timeouts[kind] += 1
                 return None
-        if expect is not None:
-            content = result.content or ""
-            if not content.startswith(expect):
-                self.refused[kind] += 1
-                self.refusals[content[:90]] += 1
+        content = result.content or ""
+        if (expect is not None and not content.startswith(expect)) or (
+            redraws and result.response_type != UPDATE_MESSAGE
+        ):
+            self.refused[kind] += 1
+            self.refusals[content[:90]] += 1
         return result
 
 
@@ -278,11 +279,7 @@ def _buttons(msg: FakeMessage | None) -> Iterator[dict]:
         yield from row.get("components", [])
 
 
-def _shows_hand(table: Table, hand: int) -> bool:
-    msg = table.world.fake.public_message(table.channel)
-    if msg is None or not msg.embeds:
-        return False
-    return any(f"Coup {hand}:" in f.get("value", "") for f in msg.embeds[0].get("fields", []))
+UPDATE_MESSAGE = 7  # interaction callback type: the clicked message, redrawn
 
 
 # -- the database -----------------------------------------------------------------------------
@@ -585,13 +582,10 @@ async def play_table(
         dealt = await clicker.run(
             "deal",
             lambda: fake.click(gm_id, table.message(), table.cid("deal"), _wait=False),
-            expect="Hand ",
+            redraws=True,  # the Deal click is answered with the redrawn table message
         )
-        match = re.match(r"Hand (\d+) dealt", (dealt.content if dealt else None) or "")
-        if match is None:
+        if dealt is None or dealt.response_type != UPDATE_MESSAGE:
             continue
-        hand = int(match.group(1))
-        await fake.wait_channel(table.channel.id, lambda h=hand: _shows_hand(table, h), timeout=30)
         offers = {
             b.get("label", "").split(":")[0]: b["custom_id"]
             for b in _buttons(table.message())
@@ -776,10 +770,7 @@ def print_trace(data: dict) -> None:
         return f"{s:.2f} s ({s / wall:.0%})"
 
     print(f"\nwhere the game bot's time went (--trace, over {wall:.1f} s; tracing slows it):")
-    print(
-        f"  event loop thread CPU {share(data['loop_cpu'])}; SQLite itself, in aiosqlite's "
-        f"thread, {share(data['sql_in_thread'])}"
-    )
+    print(f"  event loop thread CPU {share(data['loop_cpu'])}")
     held = sum(sum(v) for v in data["holds"].values())
     print(f"  database lock held {share(held)}, one holder at a time:")
     for kind, holds in sorted(data["holds"].items()):
@@ -787,7 +778,7 @@ def print_trace(data: dict) -> None:
         print(
             f"    {kind:<12} {len(holds):6d} holds, {sum(holds):6.2f} s, mean "
             f"{1000 * sum(holds) / len(holds):.2f} ms, p99 {percentile(holds, 0.99):.1f} ms, "
-            f"{statements / len(holds):.1f} round trips each"
+            f"{statements / len(holds):.1f} statements each"
         )
     waits = data["waits"]
     if waits:
@@ -795,13 +786,9 @@ def print_trace(data: dict) -> None:
             f"  waiting for the lock: mean {1000 * sum(waits) / len(waits):.1f} ms, "
             f"p99 {percentile(waits, 0.99):.1f} ms"
         )
-    trips, trip_s = calls.get("round trip", 0), seconds.get("round trip", 0.0)
-    if trips:
-        print(
-            f"  round trips to aiosqlite's thread: {trips}, mean {1000 * trip_s / trips:.2f} ms "
-            f"each seen from the loop, of which {1000 * data['sql_in_thread'] / trips:.3f} ms "
-            "in SQLite"
-        )
+    count, spent = calls.get("statement", 0), seconds.get("statement", 0.0)
+    if count:
+        print(f"  SQLite statements (inline): {count}, mean {1000 * spent / count:.3f} ms each")
     lags = data["lags"]
     if lags:
         print(
@@ -810,7 +797,7 @@ def print_trace(data: dict) -> None:
         )
     print("  pure-Python steps on the event loop (they block it):")
     for key, total in sorted(seconds.items(), key=lambda kv: -kv[1]):
-        if key == "round trip":
+        if key == "statement":
             continue
         n = calls[key]
         print(f"    {key:<38} {n:6d} calls, {share(total)}, {1000 * total / n:.3f} ms each")
@@ -820,7 +807,7 @@ def print_profile(path: Path) -> None:
     print(f"\ncProfile of the game bot ({path}); the figures above are slowed by it:")
     stats = pstats.Stats(str(path))
     stats.sort_stats("tottime").print_stats(25)
-    stats.sort_stats("cumulative").print_stats(r"bondbot|aiosqlite|pydantic|discord", 40)
+    stats.sort_stats("cumulative").print_stats(r"bondbot|sqlite|pydantic|discord", 40)
 
 
 async def main_async(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -42,6 +43,7 @@ class TableMessages:
         self._running: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._shown: dict[int, TableSnapshot] = {}  # what each table message shows now
 
     async def changed(self, snapshot: TableSnapshot) -> None:
         self._dirty.add(snapshot.id)
@@ -53,7 +55,8 @@ class TableMessages:
             while table_id in self._dirty:
                 self._dirty.discard(table_id)
                 snapshot = await self.bot.services.tables.snapshot(table_id)
-                await self._render(snapshot)
+                if self._shown.get(table_id) is not snapshot:
+                    await self._render(snapshot)
                 self._arm(snapshot)
                 await asyncio.sleep(self.bot.message_interval)
         except Exception:
@@ -61,11 +64,28 @@ class TableMessages:
         finally:
             self._running.pop(table_id, None)
 
-    async def _render(self, snapshot: TableSnapshot) -> None:
+    async def _draw(self, snapshot: TableSnapshot) -> dict[str, Any]:
         settings = await self.bot.services.guilds.get(snapshot.guild_id)
         now = self.bot.services.clock()
-        embed = table_embed(snapshot, settings.locale, settings.currency, now)
-        view = table_view(snapshot, settings.locale, now, settings.currency)
+        return {
+            "embed": table_embed(snapshot, settings.locale, settings.currency, now),
+            "view": table_view(snapshot, settings.locale, now, settings.currency),
+        }
+
+    async def answer(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+        """Answer a click on the table message by redrawing that message in place."""
+        self._shown[snapshot.id] = snapshot  # first, so a pending refresh does not edit too
+        try:
+            await interaction.response.edit_message(**await self._draw(snapshot))
+        except Exception:
+            self._shown.pop(snapshot.id, None)
+            await self.changed(snapshot)
+            raise
+
+    async def _render(self, snapshot: TableSnapshot) -> None:
+        drawn = await self._draw(snapshot)
+        embed, view = drawn["embed"], drawn["view"]
+        self._shown[snapshot.id] = snapshot
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         if snapshot.message_id is None:
             message = await channel.send(embed=embed, view=view)
@@ -440,6 +460,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             )
         elif action == "leave":
             await self._left(interaction, await self.service.leave(table, interaction.user.id))
+        elif action == "deal":
+            await require_gm(interaction)
+            snapshot = await self.service.act(table, interaction.user.id, "deal", as_gm=True)
+            await self.messages.answer(interaction, snapshot)
         elif action == "choose":
             await self._choose(interaction, table, rest[0])
         elif action == "spend":

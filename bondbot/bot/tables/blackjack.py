@@ -316,8 +316,6 @@ class BlackjackUI:
                 )
             else:
                 await wager(interaction, table, values["amount"])
-        elif action == "deal":
-            await deal(interaction, table)
         elif action in ("insure", "noinsure"):
             await insure(interaction, table, action == "insure")
         elif action in PLAY:

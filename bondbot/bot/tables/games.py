@@ -35,7 +35,7 @@ class GameUI(Protocol):
         ...
 
     async def deal(self, interaction: discord.Interaction, table: int) -> None:
-        """`/table deal` and the Deal button (the GM)."""
+        """`/table deal` (the GM); the Deal button redraws the table message instead."""
         ...
 
     async def handle(

@@ -106,9 +106,6 @@ class PuntoBancoUI:
             else:
                 await wager(interaction, table, args[0], values["amount"])
             return True
-        if action == "deal":
-            await deal(interaction, table)
-            return True
         return False
 
 
