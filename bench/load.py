@@ -250,6 +250,7 @@ class Clicker:
 class Player:
     user_id: int
     name: str
+    has_wagered: bool = False  # after his first coup he repeats it with "Same again"
 
 
 @dataclass
@@ -280,6 +281,7 @@ def _buttons(msg: FakeMessage | None) -> Iterator[dict]:
 
 
 UPDATE_MESSAGE = 7  # interaction callback type: the clicked message, redrawn
+REBET_RATE = 0.5  # how often a player repeats his last wager rather than choosing anew
 
 
 # -- the database -----------------------------------------------------------------------------
@@ -442,7 +444,8 @@ def game_kind(kind: str, name: str) -> str:
     action = parts[3] if len(parts) > 3 else name
     if action == "bet":
         return "wager (modal submit)" if kind == "modal" else "bet button (opens modal)"
-    return {"deal": "deal", "spend": "spend"}.get(action, f"other {kind} {action}")
+    names = {"deal": "deal", "spend": "spend", "again": "wager (Same again button)"}
+    return names.get(action, f"other {kind} {action}")
 
 
 # -- the runs ---------------------------------------------------------------------------------
@@ -553,6 +556,15 @@ async def play_table(
     async def bet(player: Player) -> bool:
         if not budget.take():
             return False
+        if player.has_wagered and rng.random() < REBET_RATE:
+            again = await clicker.run(
+                "wager",
+                lambda: fake.click(
+                    player.user_id, table.message(), table.cid("again"), _wait=False
+                ),
+                expect="Wager placed",
+            )
+            return again is not None
         on = rng.choices(BETS, BET_WEIGHTS)[0]
         amount = str(rng.randint(10, 100))
         modal = await clicker.run(
@@ -566,6 +578,7 @@ async def play_table(
             lambda: fake.submit_modal(player.user_id, modal, {"amount": amount}, _wait=False),
             expect="Wager placed",
         )
+        player.has_wagered = placed is not None
         return placed is not None
 
     async def spend(custom: str, player: Player) -> None:

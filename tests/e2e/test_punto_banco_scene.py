@@ -181,6 +181,10 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert settled.content == "Duel réglé : le résultat est sur la table."
         await wait_table(fake, "Rulebook contest for $20")
 
+        again = await fake.click(world.owner, table_message(fake), button_id(fake, "again"))
+        assert again.ephemeral and again.content == "Wager placed: Player, $20."
+        await wait_table(fake, "on Player: $20")
+
         left = await fake.slash(world.player, "table leave")
         assert left.content == "You leave the table with $250."
 

@@ -353,3 +353,16 @@ async def test_a_pause_stops_the_clock(db: Database) -> None:
     clock.advance(2)
     await tables.run_due()
     assert (await tables.snapshot(table)).state.hand_no == 1
+
+
+async def test_same_again_repeats_the_last_coups_wager(db: Database) -> None:
+    tables, table, ids = await setup_table(db, Clock(), [])
+    await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
+    await tables.choose(table, BOND_OWNER, "simulate")
+    with pytest.raises(Refusal) as nothing:
+        await tables.act(table, BOND_OWNER, "again")
+    assert nothing.value.key == "baccarat.no_previous_wager"
+    await tables.act(table, BOND_OWNER, "wager", {"bet": "tie", "amount": 1_500})
+    await tables.act(table, GM, "deal", as_gm=True)
+    again = await tables.act(table, BOND_OWNER, "again")
+    assert again.state.engine["wagers"] == {str(ids["bond"]): {"bet": "tie", "amount": 1_500}}

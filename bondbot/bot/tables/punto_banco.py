@@ -76,6 +76,7 @@ class PuntoBancoUI:
             table_button(lang, table, f"baccarat.bet_{bet}", "bet", bet, style=_STYLES[bet], row=1)
             for bet in BETS
         ]
+        specs.append(table_button(lang, table, "baccarat.again", "again", row=1))
         specs.append(table_button(lang, table, "table.btn_deal", "deal", row=1))
         return specs
 
@@ -106,6 +107,12 @@ class PuntoBancoUI:
             else:
                 await wager(interaction, table, args[0], values["amount"])
             return True
+        if action == "again":
+            await placed(
+                interaction,
+                await bot_of(interaction).services.tables.act(table, interaction.user.id, "again"),
+            )
+            return True
         return False
 
 
@@ -113,6 +120,12 @@ async def wager(interaction: discord.Interaction, table: int, on: str, amount: s
     snapshot = await bot_of(interaction).services.tables.act(
         table, interaction.user.id, "wager", {"bet": on, "amount": parse_amount_or_refuse(amount)}
     )
+    await placed(interaction, snapshot)
+
+
+async def placed(interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+    """Tell the player, privately, the wager he now has on the next coup."""
+    on = str(snapshot.event["bet"])
     lang = await lang_for(interaction)
     money = await currency_for(interaction)
     await send(

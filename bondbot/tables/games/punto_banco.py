@@ -69,6 +69,17 @@ class PuntoBancoGame:
             if seat is None:
                 raise Refusal("table.not_seated")
             return await self._wager(ctx, seat, args["bet"], int(args["amount"]))
+        if action == "again":  # the same wager as on the last coup
+            if seat is None:
+                raise Refusal("table.not_seated")
+            last = PuntoBanco.from_dict(ctx.state.engine).last
+            previous = next(
+                (w for w in (last.settlements if last else ()) if w.seat == str(seat.character_id)),
+                None,
+            )
+            if previous is None:
+                raise Refusal("baccarat.no_previous_wager")
+            return await self._wager(ctx, seat, str(previous.bet), previous.amount)
         if action == "deal":
             return await self._deal(ctx)
         if action == "auto_deal":  # the table's timer, set by the coup's first wager
