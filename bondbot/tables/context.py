@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bondbot.errors import Refusal
+from bondbot.money import Cents
 from bondbot.storage import ledger
 from bondbot.storage.sqlite import Connection
 from bondbot.tables import accounts
@@ -80,6 +81,16 @@ class TableContext:
         if self.state.config.bankroll is None:
             return None
         return await ledger.balance(self.conn, accounts.bank(self.table_id), "cash")
+
+    async def check_stake(self, character_id: int, amount: int) -> None:
+        """Refuse a stake outside the table's limits or beyond the PC's chips."""
+        config = self.state.config
+        if not config.min_bet <= amount <= config.max_bet:
+            raise Refusal(
+                "table.outside_limits", min=Cents(config.min_bet), max=Cents(config.max_bet)
+            )
+        if amount > await self.chips(character_id):
+            raise Refusal("table.wager_over_chips")
 
     def offers_due(self) -> int:
         """What the bank may still pay on open Hero Point offers (the next hand closes them)."""

@@ -19,19 +19,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bondbot.errors import Refusal
-from bondbot.money import Cents
-from bondbot.rules import alternative, gambling
+from bondbot.rules import alternative
 from bondbot.rules.shoe import SEED_BYTES, Shoe
 from bondbot.storage import ledger
 from bondbot.storage.db import Database
 from bondbot.storage.sqlite import Connection, Row
 from bondbot.tables import accounts, pot
+from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
 from bondbot.tables.games import TableGame, game_for
-from bondbot.tables.people import gambling_roll, load_person, spend_survival
+from bondbot.tables.people import load_person
 from bondbot.tables.state import (
     Choice,
-    Contest,
     NpcRef,
     Seat,
     ShoeRecord,
@@ -438,106 +437,27 @@ class TableService:
 
         return await self._mutate(table_id, user_id, run)
 
-    # -- the rulebook contest (a PC who chose the rulebook) --------------------------------
+    # -- the rulebook contest (a PC who chose the rulebook; see tables/contest.py) ---------
 
     async def contest(
         self, table_id: int, user_id: int, stake: int, ease: int = 5
     ) -> TableSnapshot:
         """Both sides roll Gambling for `stake`; the PC sees his roll and may then spend."""
-
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
-            seat = ctx.state.seat_of_user(user_id)
-            if seat is None:
-                raise Refusal("table.not_seated")
-            if ctx.state.rulebook_only:
-                raise Refusal("table.rulebook_only")
-            if seat.choice != "rulebook":
-                raise Refusal("table.not_rulebook")
-            if any(
-                c.pc.character_id == seat.character_id and not c.settled for c in ctx.state.contests
-            ):
-                raise Refusal("table.contest_pending")
-            config = ctx.state.config
-            if not config.min_bet <= stake <= config.max_bet:
-                raise Refusal(
-                    "table.outside_limits", min=Cents(config.min_bet), max=Cents(config.max_bet)
-                )
-            if stake > await ctx.chips(seat.character_id):
-                raise Refusal("table.wager_over_chips")
-            available = await ctx.bank_available()
-            if available is not None:
-                adapter = game_for(ctx.state.config.game)
-                available -= adapter.exposure(ctx.state.engine) + ctx.offers_due()
-                if stake > available:
-                    raise Refusal("table.bank_cannot_cover", available=Cents(max(available, 0)))
-            pc = await load_person(ctx.conn, seat.character_id)
-            npc = await load_person(ctx.conn, ctx.state.npc_id)
-            if pc is None or npc is None:
-                raise Refusal("sheet.not_found")
-            contest = Contest(
-                id=ctx.state.new_id(),
-                stake=stake,
-                pc=gambling_roll(pc, ease, self.rng),
-                npc=gambling_roll(npc, ease, self.rng),
-            )
-            ctx.state.contests = [c for c in ctx.state.contests if not c.settled] + [contest]
-            return {
-                "kind": "contest_rolled",
-                "character_id": seat.character_id,
-                "contest": contest.id,
-            }
-
-        return await self._mutate(table_id, user_id, run)
+        return await self._mutate(
+            table_id,
+            user_id,
+            lambda ctx, row: rulebook_contest.start(ctx, user_id, stake, ease, self.rng),
+        )
 
     async def contest_step(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
-        """The PC spends a Hero Point: his result moves one step better."""
-
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
-            contest = self._own_contest(ctx.state, user_id, contest_id)
-            current = gambling.improve(contest.pc.quality, contest.pc.steps)
-            if current == 1:
-                raise Refusal("table.contest_best")
-            await ctx.spend_hero_point(contest.pc.character_id, "spend.contest_step")
-            contest.pc.steps += 1
-            return {"kind": "contest_step", "contest": contest.id}
-
-        return await self._mutate(table_id, user_id, run)
+        return await self._mutate(
+            table_id, user_id, lambda ctx, row: rulebook_contest.step(ctx, user_id, contest_id)
+        )
 
     async def contest_settle(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
-        """Settle: the NPC's Survival Points cancel steps when that saves it, stakes move."""
-
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
-            contest = self._own_contest(ctx.state, user_id, contest_id)
-            npc = await load_person(ctx.conn, ctx.state.npc_id)
-            survival = npc.survival if npc else 0
-            cancels = self._npc_cancels(contest, survival)
-            if cancels:
-                await spend_survival(ctx.conn, ctx.state.npc_id, cancels)
-                contest.npc.steps = -cancels
-            pc_quality = gambling.improve_contested(contest.pc.quality, contest.pc.steps, cancels)
-            winner = gambling.contest_winner(
-                gambling.Contestant("pc", contest.pc.level, contest.pc.perception, pc_quality),
-                gambling.Contestant(
-                    "npc", contest.npc.level, contest.npc.perception, contest.npc.quality
-                ),
-            )
-            if winner == "pc":
-                await ctx.pay(contest.pc.character_id, contest.stake, "contest.win")
-                contest.winner = contest.pc.character_id
-            elif winner == "npc":
-                await ctx.collect(contest.pc.character_id, contest.stake, "contest.loss")
-                contest.winner = contest.npc.character_id
-            contest.settled = True
-            event = {
-                "kind": "contest_settled",
-                "contest": contest.model_dump(),
-                "pc_quality": pc_quality,
-                "cancels": cancels,
-            }
-            ctx.state.last_contest = event
-            return event
-
-        return await self._mutate(table_id, user_id, run)
+        return await self._mutate(
+            table_id, user_id, lambda ctx, row: rulebook_contest.settle(ctx, user_id, contest_id)
+        )
 
     # -- the pot contest (a table with several NPCs) ---------------------------------------
 
@@ -556,31 +476,6 @@ class TableService:
 
     async def pot_settle(self, table_id: int, actor_id: int) -> TableSnapshot:
         return await self._mutate(table_id, actor_id, lambda ctx, row: pot.settle(ctx))
-
-    @staticmethod
-    def _npc_cancels(contest: Contest, survival: int) -> int:
-        """Automatic play: the fewest Survival Points that keep the PC from winning, if any do."""
-        if contest.pc.steps == 0 or survival == 0:
-            return 0
-        npc = gambling.Contestant(
-            "npc", contest.npc.level, contest.npc.perception, contest.npc.quality
-        )
-        for cancels in range(0, min(survival, contest.pc.steps) + 1):
-            quality = gambling.improve_contested(contest.pc.quality, contest.pc.steps, cancels)
-            pc = gambling.Contestant("pc", contest.pc.level, contest.pc.perception, quality)
-            if gambling.contest_winner(pc, npc) != "pc":
-                return cancels
-        return 0
-
-    @staticmethod
-    def _own_contest(state: TableState, user_id: int, contest_id: int) -> Contest:
-        contest = next((c for c in state.contests if c.id == contest_id), None)
-        if contest is None or contest.settled:
-            raise Refusal("table.contest_closed")
-        seat = state.seat_of_character(contest.pc.character_id)
-        if seat is None or seat.user_id != user_id:
-            raise Refusal("table.not_your_button")
-        return contest
 
     # -- internals -------------------------------------------------------------------------
 

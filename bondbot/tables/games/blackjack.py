@@ -212,19 +212,14 @@ class BlackjackGame:
     async def _wager(
         self, ctx: TableContext, table: BlackjackTable, seat: Seat, args: dict[str, Any]
     ) -> dict[str, Any]:
-        config, game, name = ctx.state.config, table.game, str(seat.character_id)
+        game, name = table.game, str(seat.character_id)
         if game.phase in _IN_ROUND:
             raise Refusal("blackjack.round_in_progress")
         try:
             amount = int(args["amount"])
         except (KeyError, TypeError, ValueError):
             raise Refusal("blackjack.bad_amount") from None
-        if not config.min_bet <= amount <= config.max_bet:
-            raise Refusal(
-                "table.outside_limits", min=Cents(config.min_bet), max=Cents(config.max_bet)
-            )
-        if amount > await ctx.chips(seat.character_id):
-            raise Refusal("table.wager_over_chips")
+        await ctx.check_stake(seat.character_id, amount)
         if game.phase is Phase.SETTLED:
             game.next_round()
         available = await ctx.bank_available()

@@ -97,12 +97,7 @@ class PuntoBancoGame:
             bet = Bet(bet_name)
         except ValueError:
             raise Refusal("baccarat.unknown_bet") from None
-        if not config.min_bet <= amount <= config.max_bet:
-            raise Refusal(
-                "table.outside_limits", min=Cents(config.min_bet), max=Cents(config.max_bet)
-            )
-        if amount > await ctx.chips(seat.character_id):
-            raise Refusal("table.wager_over_chips")
+        await ctx.check_stake(seat.character_id, amount)
         available = await ctx.bank_available()
         if available is not None:
             others = ctx.offers_due() + sum(

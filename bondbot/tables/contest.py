@@ -1,0 +1,116 @@
+"""The rulebook's gambling contest of a PC who chose it, against the table's NPC.
+
+The PC names his stake; both roll Gambling at once. He sees his own roll privately and
+may spend Hero Points on it, one step each; when he settles, the NPC on automatic play
+spends the fewest Survival Points that keep him from winning (none if even all of them
+would not), and the winner takes the other's stake (rulebook.md, step 5).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bondbot.errors import Refusal
+from bondbot.money import Cents
+from bondbot.rules import gambling
+from bondbot.tables.context import TableContext
+from bondbot.tables.games import game_for
+from bondbot.tables.people import gambling_roll, load_person, spend_survival
+from bondbot.tables.state import Contest, TableState
+
+
+async def start(
+    ctx: TableContext, user_id: int, stake: int, ease: int, rng: random.Random
+) -> dict[str, Any]:
+    state = ctx.state
+    seat = state.seat_of_user(user_id)
+    if seat is None:
+        raise Refusal("table.not_seated")
+    if state.rulebook_only:
+        raise Refusal("table.rulebook_only")
+    if seat.choice != "rulebook":
+        raise Refusal("table.not_rulebook")
+    if any(c.pc.character_id == seat.character_id and not c.settled for c in state.contests):
+        raise Refusal("table.contest_pending")
+    await ctx.check_stake(seat.character_id, stake)
+    available = await ctx.bank_available()
+    if available is not None:
+        available -= game_for(state.config.game).exposure(state.engine) + ctx.offers_due()
+        if stake > available:
+            raise Refusal("table.bank_cannot_cover", available=Cents(max(available, 0)))
+    pc = await load_person(ctx.conn, seat.character_id)
+    npc = await load_person(ctx.conn, state.npc_id)
+    if pc is None or npc is None:
+        raise Refusal("sheet.gone")
+    contest = Contest(
+        id=state.new_id(),
+        stake=stake,
+        pc=gambling_roll(pc, ease, rng),
+        npc=gambling_roll(npc, ease, rng),
+    )
+    state.contests = [c for c in state.contests if not c.settled] + [contest]
+    return {"kind": "contest_rolled", "character_id": seat.character_id, "contest": contest.id}
+
+
+def own_contest(state: TableState, user_id: int, contest_id: int) -> Contest:
+    contest = next((c for c in state.contests if c.id == contest_id), None)
+    if contest is None or contest.settled:
+        raise Refusal("table.contest_closed")
+    seat = state.seat_of_character(contest.pc.character_id)
+    if seat is None or seat.user_id != user_id:
+        raise Refusal("table.not_your_button")
+    return contest
+
+
+async def step(ctx: TableContext, user_id: int, contest_id: int) -> dict[str, Any]:
+    """The PC spends a Hero Point: his result moves one step better."""
+    contest = own_contest(ctx.state, user_id, contest_id)
+    if gambling.improve(contest.pc.quality, contest.pc.steps) == 1:
+        raise Refusal("table.contest_best")
+    await ctx.spend_hero_point(contest.pc.character_id, "spend.contest_step")
+    contest.pc.steps += 1
+    return {"kind": "contest_step", "contest": contest.id}
+
+
+def npc_cancels(contest: Contest, survival: int) -> int:
+    """Automatic play: the fewest Survival Points that keep the PC from winning, if any do."""
+    if contest.pc.steps == 0 or survival == 0:
+        return 0
+    npc = gambling.Contestant("npc", contest.npc.level, contest.npc.perception, contest.npc.quality)
+    for cancels in range(min(survival, contest.pc.steps) + 1):
+        quality = gambling.improve_contested(contest.pc.quality, contest.pc.steps, cancels)
+        pc = gambling.Contestant("pc", contest.pc.level, contest.pc.perception, quality)
+        if gambling.contest_winner(pc, npc) != "pc":
+            return cancels
+    return 0
+
+
+async def settle(ctx: TableContext, user_id: int, contest_id: int) -> dict[str, Any]:
+    """Survival Points first, then the stake goes to the winner (nothing moves on a push)."""
+    contest = own_contest(ctx.state, user_id, contest_id)
+    npc = await load_person(ctx.conn, ctx.state.npc_id)
+    cancels = npc_cancels(contest, npc.survival if npc else 0)
+    if cancels:
+        await spend_survival(ctx.conn, ctx.state.npc_id, cancels)
+        contest.npc.steps = -cancels
+    pc_quality = gambling.improve_contested(contest.pc.quality, contest.pc.steps, cancels)
+    winner = gambling.contest_winner(
+        gambling.Contestant("pc", contest.pc.level, contest.pc.perception, pc_quality),
+        gambling.Contestant("npc", contest.npc.level, contest.npc.perception, contest.npc.quality),
+    )
+    if winner == "pc":
+        await ctx.pay(contest.pc.character_id, contest.stake, "contest.win")
+        contest.winner = contest.pc.character_id
+    elif winner == "npc":
+        await ctx.collect(contest.pc.character_id, contest.stake, "contest.loss")
+        contest.winner = contest.npc.character_id
+    contest.settled = True
+    event = {
+        "kind": "contest_settled",
+        "contest": contest.model_dump(),
+        "pc_quality": pc_quality,
+        "cancels": cancels,
+    }
+    ctx.state.last_contest = event
+    return event
