@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bondbot.rules import baccarat
 from bondbot.sheets import validate_sheet
@@ -105,3 +106,37 @@ async def assert_conserved(db: Database) -> None:
     for kind in ("cash", "hero"):
         inside = sum(v for (account, k), v in stored.items() if k == kind)
         assert inside == from_outside.get(kind, 0)
+
+
+async def open_table(
+    db: Database,
+    clock: Clock,
+    seeds: list[bytes],
+    *,
+    game: str,
+    bankroll: int | None = 1_000_000,
+    options: dict[str, Any] | None = None,
+    packs: int | None = None,
+) -> tuple[TableService, int, dict[str, int]]:
+    """Le Chiffre's table, $10 to $500, with Bond (Gambling 8, a Hero Point) and Vesper."""
+    ids = {
+        "npc": await make_character(db, "Le Chiffre", kind="NPC", gambling=12, per=12, survival=2),
+        "bond": await make_character(
+            db, "James Bond", owner=BOND_OWNER, gambling=8, cash=100_000, hero=1
+        ),
+        "vesper": await make_character(db, "Vesper Lynd", owner=VESPER_OWNER, cash=50_000),
+    }
+    tables = service(db, clock, seeds)
+    snapshot = await tables.open_table(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor_id=GM,
+        game=game,
+        npc_id=ids["npc"],
+        min_bet=1_000,
+        max_bet=50_000,
+        bankroll=bankroll,
+        options=options,
+        packs=packs,
+    )
+    return tables, snapshot.id, ids

@@ -16,14 +16,13 @@ from datetime import datetime
 import pytest
 from table_helpers import (
     BOND_OWNER,
-    CHANNEL,
     GM,
     GUILD,
     VESPER_OWNER,
     Clock,
     assert_conserved,
     balance,
-    make_character,
+    open_table,
     service,
 )
 
@@ -89,27 +88,9 @@ async def setup_table(
     options: dict | None = None,  # type: ignore[type-arg]
     packs: int | None = None,
 ) -> tuple[TableService, int, dict[str, int]]:
-    ids = {
-        "npc": await make_character(db, "Le Chiffre", kind="NPC", gambling=12, per=12),
-        "bond": await make_character(
-            db, "James Bond", owner=BOND_OWNER, gambling=8, cash=100_000, hero=1
-        ),
-        "vesper": await make_character(db, "Vesper Lynd", owner=VESPER_OWNER, cash=50_000),
-    }
-    tables = service(db, clock, seeds)
-    snapshot = await tables.open_table(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        actor_id=GM,
-        game="blackjack",
-        npc_id=ids["npc"],
-        min_bet=1_000,
-        max_bet=50_000,
-        bankroll=bankroll,
-        options=options,
-        packs=packs,
+    return await open_table(
+        db, clock, seeds, game="blackjack", bankroll=bankroll, options=options, packs=packs
     )
-    return tables, snapshot.id, ids
 
 
 async def seat_both(tables: TableService, table: int, ids: dict[str, int]) -> None:

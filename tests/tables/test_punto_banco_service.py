@@ -16,6 +16,7 @@ from table_helpers import (
     assert_conserved,
     balance,
     make_character,
+    open_table,
     seeds_where,
     service,
 )
@@ -39,25 +40,7 @@ def player_wins(coup):  # type: ignore[no-untyped-def]
 async def setup_table(
     db: Database, clock: Clock, seeds: list[bytes], *, bankroll: int | None = 1_000_000
 ) -> tuple[TableService, int, dict[str, int]]:
-    ids = {
-        "npc": await make_character(db, "Le Chiffre", kind="NPC", gambling=12, per=12, survival=2),
-        "bond": await make_character(
-            db, "James Bond", owner=BOND_OWNER, gambling=8, cash=100_000, hero=1
-        ),
-        "vesper": await make_character(db, "Vesper Lynd", owner=VESPER_OWNER, cash=50_000),
-    }
-    tables = service(db, clock, seeds)
-    snapshot = await tables.open_table(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        actor_id=GM,
-        game="punto_banco",
-        npc_id=ids["npc"],
-        min_bet=1_000,
-        max_bet=50_000,
-        bankroll=bankroll,
-    )
-    return tables, snapshot.id, ids
+    return await open_table(db, clock, seeds, game="punto_banco", bankroll=bankroll)
 
 
 async def test_a_lost_wager_can_be_won_back_once(db: Database) -> None:
