@@ -297,7 +297,9 @@ class TableService:
                     character_id=character_id,
                     user_id=person.owner_id or user_id,
                     name=person.name,
-                    choice="rulebook" if ctx.state.rulebook_only else None,
+                    choice="rulebook"
+                    if ctx.state.rulebook_only
+                    else ctx.state.chosen.get(character_id),
                 )
             )
             return {"kind": "joined", "character_id": character_id, "buy_in": buy_in}
@@ -339,7 +341,7 @@ class TableService:
                 raise Refusal("table.rulebook_only")
             if seat.choice is not None:
                 raise Refusal("table.already_chose")
-            seat.choice = choice
+            seat.choice = ctx.state.chosen[seat.character_id] = choice
             award = 0
             if choice == "simulate":
                 person = await load_person(ctx.conn, seat.character_id)

@@ -97,6 +97,9 @@ class TableState(BaseModel):
     npc_id: int
     npc_name: str
     seats: list[Seat] = Field(default_factory=list)
+    # Each PC's choice is final for the table: it outlives his leaving, so coming back
+    # neither earns the award twice nor changes sides.
+    chosen: dict[int, Choice] = Field(default_factory=dict)
     engine: dict[str, Any] = Field(default_factory=dict)
     shoes: list[ShoeRecord] = Field(default_factory=list)
     offers: list[SpendOffer] = Field(default_factory=list)

@@ -349,3 +349,16 @@ async def test_same_again_repeats_the_last_coups_wager(db: Database) -> None:
     await tables.act(table, GM, "deal", as_gm=True)
     again = await tables.act(table, BOND_OWNER, "again")
     assert again.state.engine["wagers"] == {str(ids["bond"]): {"bet": "tie", "amount": 1_500}}
+
+
+async def test_coming_back_keeps_the_choice_and_earns_nothing_more(db: Database) -> None:
+    tables, table, ids = await setup_table(db, Clock(), [])
+    await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
+    await tables.choose(table, BOND_OWNER, "simulate")
+    await tables.leave(table, BOND_OWNER)
+    back = await tables.join(table, BOND_OWNER, ids["bond"], 10_000)
+    assert back.state.seat_of_user(BOND_OWNER).choice == "simulate"
+    with pytest.raises(Refusal) as again:
+        await tables.choose(table, BOND_OWNER, "simulate")
+    assert again.value.key == "table.already_chose"
+    assert await balance(db, accounts.sheet(ids["bond"]), "hero") == 1 + 2  # one award only
