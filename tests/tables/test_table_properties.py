@@ -62,20 +62,26 @@ async def assert_edges(db: Database) -> None:
 
 
 async def play(
-    game: str, actions: list[tuple[str, int, object]], bankroll: int | None, vesper_choice: str
+    game: str,
+    actions: list[tuple[str, int, object]],
+    bankroll: int | None,
+    vesper_choice: str,
+    seed: bytes,
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = await Database.open(Path(folder) / "bond.sqlite3")
         try:
             await db.migrate()
             clock = Clock()
-            tables, table, ids = await open_table(db, clock, [], game=game, bankroll=bankroll)
+            tables, table, ids = await open_table(db, clock, [seed], game=game, bankroll=bankroll)
             characters = {BOND_OWNER: ids["bond"], VESPER_OWNER: ids["vesper"]}
             await tables.join(table, BOND_OWNER, ids["bond"], 40_000)
             await tables.join(table, VESPER_OWNER, ids["vesper"], 30_000)
             await tables.choose(table, BOND_OWNER, "simulate")
             await tables.choose(table, VESPER_OWNER, vesper_choice)  # type: ignore[arg-type]
-            for action, user, arg in actions:
+            # Every example starts with a hand in play: Bond's wager, dealt.
+            opening = [("wager", BOND_OWNER, ("banker", 5_000)), ("deal", GM, None)]
+            for action, user, arg in opening + actions:
                 try:
                     if action == "join":
                         await tables.join(table, user, characters[user], int(arg))  # type: ignore[arg-type]
@@ -112,14 +118,19 @@ async def play(
             await db.close()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     game=st.sampled_from(["punto_banco", "blackjack"]),
-    actions=st.lists(ACTIONS, max_size=40),
+    actions=st.lists(ACTIONS, min_size=5, max_size=40),
     bankroll=st.one_of(st.none(), st.integers(1_000, 200_000)),
     vesper_choice=st.sampled_from(["simulate", "rulebook"]),
+    seed=st.binary(min_size=32, max_size=32),
 )
 def test_any_play_conserves_money_and_points(
-    game: str, actions: list[tuple[str, int, object]], bankroll: int | None, vesper_choice: str
+    game: str,
+    actions: list[tuple[str, int, object]],
+    bankroll: int | None,
+    vesper_choice: str,
+    seed: bytes,
 ) -> None:
-    asyncio.run(play(game, actions, bankroll, vesper_choice))
+    asyncio.run(play(game, actions, bankroll, vesper_choice, seed))
