@@ -26,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from bondbot.i18n import catalog
 from bondbot.money import MAX_AMOUNT
 
 Locale = Literal["en", "fr"]
@@ -212,6 +213,16 @@ def _one_line(value: str) -> str:
     return value
 
 
+_MARKDOWN = re.compile(r"[*_~`|<>\\]")
+
+
+def _plain(value: str) -> str:
+    """Names are shown in bold and in lists: Discord's formatting marks would break them."""
+    if _MARKDOWN.search(value):
+        raise PydanticCustomError("markdown", "must not contain * _ ~ ` | > < or \\")
+    return value
+
+
 def _multi_line(value: str) -> str:
     if _CONTROL_KEEP_NEWLINES.search(value):
         raise PydanticCustomError("control_characters", "must not contain control characters")
@@ -232,6 +243,7 @@ Name = Annotated[
     Field(min_length=1, max_length=NAME_MAX),
     BeforeValidator(_collapse),
     AfterValidator(_one_line),
+    AfterValidator(_plain),
 ]
 SkillName = Annotated[
     str,
@@ -353,62 +365,6 @@ class Sheet(BaseModel):
 SHEET_FORMAT = "bondbot.sheet"
 SHEET_VERSION = 1
 
-_MESSAGES: Final[dict[str, tuple[str, str]]] = {
-    # pydantic error type: (English, French); {placeholders} come from the error's context
-    "missing": ("required", "obligatoire"),
-    "string_too_short": ("must not be empty", "ne doit pas être vide"),
-    "string_too_long": ("at most {max_length} characters", "au plus {max_length} caractères"),
-    "too_short": ("at least {min_length} entries", "au moins {min_length} entrées"),
-    "too_long": ("at most {max_length} entries", "au plus {max_length} entrées"),
-    "greater_than_equal": ("must be at least {ge}", "doit valoir au moins {ge}"),
-    "less_than_equal": ("must be at most {le}", "doit valoir au plus {le}"),
-    "int_type": ("must be a whole number", "doit être un nombre entier"),
-    "int_parsing": ("must be a whole number", "doit être un nombre entier"),
-    "string_type": ("must be text", "doit être du texte"),
-    "bool_type": ("must be true or false", "doit valoir true ou false"),
-    "dict_type": ("must be an object", "doit être un objet"),
-    "model_type": ("must be an object", "doit être un objet"),
-    "literal_error": ("must be {expected}", "doit valoir {expected}"),
-    "extra_forbidden": ("unknown field", "champ inconnu"),
-    "control_characters": (
-        "must not contain control characters",
-        "ne doit pas contenir de caractères de contrôle",
-    ),
-    "pc_owner_required": (
-        "a PC needs the player who owns it",
-        "un PJ doit appartenir à un joueur",
-    ),
-    "npc_owner_forbidden": (
-        "an NPC has no owner: the GM plays it",
-        "un PNJ n'appartient à personne : le MJ le joue",
-    ),
-    "pc_characteristic_max": (
-        "{names} above {max}, the most for a PC",
-        "{names} au-dessus de {max}, le maximum pour un PJ",
-    ),
-    "duplicate_skill": (
-        "{first} and {second} are the same skill",
-        "{first} et {second} sont la même compétence",
-    ),
-    "bad_skill_name": (
-        "a skill name has 1 to {max} characters, on one line",
-        "un nom de compétence a de 1 à {max} caractères, sur une ligne",
-    ),
-    "not_an_object": ("a sheet must be a JSON object", "une fiche doit être un objet JSON"),
-    "bad_format": (
-        "not a BondBot sheet (expected {expected})",
-        "ce n'est pas une fiche BondBot (attendu : {expected})",
-    ),
-    "bad_version": (
-        "unsupported sheet version {version} (this bot reads 1 to {latest})",
-        "version de fiche {version} non prise en charge (ce bot lit 1 à {latest})",
-    ),
-    "ledger_only": (
-        "changes only through the ledger (a GM grant or play)",
-        "ne change que par le registre (don du MJ ou jeu)",
-    ),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class FieldError:
@@ -420,14 +376,15 @@ class FieldError:
     fallback: str  # pydantic's English message, for codes without a translation
 
     def message(self, locale: Locale = "en") -> str:
-        templates = _MESSAGES.get(self.code)
-        if templates is None:
+        """The problem in the reader's language (`validation.<code>` in the catalogs)."""
+        template = catalog(locale).get(f"validation.{self.code}")
+        if template is None:
             return self.fallback
         params = self.params
         if locale == "fr" and self.code == "literal_error":  # pydantic writes `'a' or 'b'`
             params = {**params, "expected": str(params.get("expected", "")).replace(" or ", " ou ")}
         try:
-            return templates[1 if locale == "fr" else 0].format(**params)
+            return template.format(**params)
         except (KeyError, IndexError, ValueError):
             return self.fallback
 
@@ -476,7 +433,7 @@ def sheet_from_json(data: Any) -> Sheet:
     """Read a document written by sheet_to_json (this or an earlier version)."""
     if not isinstance(data, dict):
         raise SheetInvalid(
-            [FieldError("sheet", "not_an_object", {}, _MESSAGES["not_an_object"][0])]
+            [FieldError("sheet", "not_an_object", {}, "a sheet must be a JSON object")]
         )
     body = dict(data)
     fmt, version = body.pop("format", None), body.pop("version", None)

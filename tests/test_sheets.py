@@ -326,3 +326,12 @@ def test_import_of_something_that_is_not_an_object() -> None:
     with pytest.raises(SheetInvalid) as invalid:
         sheet_from_json(["not", "a", "sheet"])
     assert invalid.value.messages("fr") == [("sheet", "une fiche doit être un objet JSON")]
+
+
+@pytest.mark.parametrize("name", ["**Bond**", "Le_Chiffre", "M|I6", "<@123>", "a\\b"])
+def test_names_cannot_carry_discord_formatting(name: str) -> None:
+    with pytest.raises(SheetInvalid) as invalid:
+        validate_sheet({"name": name, "kind": "NPC"})
+    assert invalid.value.messages("fr") == [
+        ("name", "ne doit pas contenir * _ ~ ` | > < ni \\ (mise en forme Discord)")
+    ]
