@@ -144,7 +144,13 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         embed.add_field(
             name=t("table.offers", lang),
             value="\n".join(
-                t("table.offer_line", lang, name=who.get(o.character_id, "?")) for o in offers
+                t(
+                    "table.offer_line",
+                    lang,
+                    name=who.get(o.character_id, "?"),
+                    until=f"<t:{int(datetime.fromisoformat(o.expires_at).timestamp())}:R>",
+                )
+                for o in offers
             ),
             inline=False,
         )
