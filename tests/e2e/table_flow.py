@@ -16,6 +16,34 @@ from bondbot.storage.db import Database
 NOW = "2026-11-21T20:00:00.000+00:00"
 
 
+def le_chiffre() -> dict[str, Any]:
+    return {"name": "Le Chiffre", "kind": "NPC", "skills": {"gambling": 12}}
+
+
+def bond(player: FakeUser, **more: Any) -> dict[str, Any]:
+    """James Bond: Gambling 8 (two Hero Points for simulating), $1,000, one Hero Point."""
+    return {
+        "name": "James Bond",
+        "kind": "PC",
+        "owner_id": player.id,
+        "skills": {"gambling": 8},
+        "cash": 100_000,
+        "hero_points": 1,
+        **more,
+    }
+
+
+def mathis(player: FakeUser) -> dict[str, Any]:
+    """René Mathis, for the French-speaking player: Gambling 4, $500."""
+    return {
+        "name": "René Mathis",
+        "kind": "PC",
+        "owner_id": player.id,
+        "skills": {"gambling": 4},
+        "cash": 50_000,
+    }
+
+
 async def create_cast(
     env: BotEnv, cast: dict[str, dict[str, Any]], active: dict[str, FakeUser]
 ) -> dict[str, int]:

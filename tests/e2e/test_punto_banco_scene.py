@@ -15,7 +15,18 @@ import asyncio
 import re
 
 from e2e_env import BotEnv
-from table_flow import balances, bet, button_id, create_cast, join, table_message, wait_table
+from table_flow import (
+    balances,
+    bet,
+    bond,
+    button_id,
+    create_cast,
+    join,
+    le_chiffre,
+    mathis,
+    table_message,
+    wait_table,
+)
 
 from bondbot.rules import baccarat
 from bondbot.rules.baccarat import Bet
@@ -38,22 +49,9 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
     ids = await create_cast(
         bot_env,
         {
-            "npc": {"name": "Le Chiffre", "kind": "NPC", "skills": {"gambling": 12}},
-            "bond": {
-                "name": "James Bond",
-                "kind": "PC",
-                "owner_id": world.player.id,
-                "skills": {"gambling": 8},
-                "cash": 100_000,
-                "hero_points": 1,
-            },
-            "mathis": {
-                "name": "René Mathis",
-                "kind": "PC",
-                "owner_id": world.player_fr.id,
-                "skills": {"gambling": 4},
-                "cash": 50_000,
-            },
+            "npc": le_chiffre(),
+            "bond": bond(world.player),
+            "mathis": mathis(world.player_fr),
             "leiter": {
                 "name": "Felix Leiter",
                 "kind": "PC",

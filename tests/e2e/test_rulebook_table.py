@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from e2e_env import BotEnv
-from table_flow import balances, button_id, create_cast, join, table_message, wait_table
+from table_flow import (
+    balances,
+    bond,
+    button_id,
+    create_cast,
+    join,
+    le_chiffre,
+    table_message,
+    wait_table,
+)
 
 
 async def test_several_npcs_play_the_rulebook_for_a_pot(bot_env: BotEnv) -> None:
@@ -11,21 +20,14 @@ async def test_several_npcs_play_the_rulebook_for_a_pot(bot_env: BotEnv) -> None
     ids = await create_cast(
         bot_env,
         {
-            "chiffre": {"name": "Le Chiffre", "kind": "NPC", "skills": {"gambling": 12}},
+            "chiffre": le_chiffre(),
             "obanno": {"name": "Obanno", "kind": "NPC"},
-            "bond": {
-                "name": "James Bond",
-                "kind": "PC",
-                "owner_id": world.player.id,
-                "skills": {"gambling": 8},
-                "cash": 100_000,
-                "hero_points": 2,
-            },
+            "bond": bond(world.player, hero_points=2),
         },
         {"bond": world.player},
     )
-    async with bot_env.run() as bot:
-        await bot.services.guilds.update(world.guild.id, gm_role_id=world.gm_role.id)
+    async with bot_env.run():
+        await fake.slash(world.owner, "gm role", role=world.gm_role)
         opened = await fake.slash(
             world.gm,
             "table open",
