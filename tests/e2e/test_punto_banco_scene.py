@@ -122,14 +122,16 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
 
         not_gm = await fake.click(world.player, table_message(fake), button_id(fake, "deal"))
         assert not_gm.ephemeral and "GM" in not_gm.content
+        await wait_table(fake, "on Player: $20")  # Leiter's wager shown: no edit on its way
         edits = table_message(fake).edit_count
         dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
         assert dealt.response_type == 7  # the click's answer is the table message itself
-        after = table_message(fake)
-        assert "James Bond loses $50" in str(after.embeds)
-        assert "Felix Leiter loses $20" in str(after.embeds)
-        await asyncio.sleep(0.2)
-        assert table_message(fake).edit_count == edits + 1  # and no second edit followed
+        for _ in range(2):  # at once, and still after the next redraw would have come
+            after = table_message(fake)
+            assert "James Bond loses $50" in str(after.embeds)
+            assert "Felix Leiter loses $20" in str(after.embeds)
+            await asyncio.sleep(0.2)
+        assert table_message(fake).edit_count == edits + 1  # no second edit followed
 
     assert (await balances(bot_env, ids))["bond"] == (100_000 - 20_000, 3)
 

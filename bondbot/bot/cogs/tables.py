@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +37,8 @@ class TableMessages:
 
     After an edit, changes wait `bot.message_interval` seconds and go out as one edit:
     Discord allows a channel about one message edit a second, and players do not need more.
+    Writes to one message (edits, and clicks answered by redrawing it) take turns, so an
+    older edit still on its way can never land over a newer drawing.
     """
 
     def __init__(self, bot: BondBot) -> None:
@@ -44,6 +47,7 @@ class TableMessages:
         self._dirty: set[int] = set()
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._shown: dict[int, TableSnapshot] = {}  # what each table message shows now
+        self._writing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def changed(self, snapshot: TableSnapshot) -> None:
         self._dirty.add(snapshot.id)
@@ -55,8 +59,9 @@ class TableMessages:
             while table_id in self._dirty:
                 self._dirty.discard(table_id)
                 snapshot = await self.bot.services.tables.snapshot(table_id)
-                if self._shown.get(table_id) is not snapshot:
-                    await self._render(snapshot)
+                async with self._writing[table_id]:
+                    if self._shown.get(table_id) is not snapshot:
+                        await self._render(snapshot)
                 self._arm(snapshot)
                 await asyncio.sleep(self.bot.message_interval)
         except Exception:
@@ -76,7 +81,8 @@ class TableMessages:
         """Answer a click on the table message by redrawing that message in place."""
         self._shown[snapshot.id] = snapshot  # first, so a pending refresh does not edit too
         try:
-            await interaction.response.edit_message(**await self._draw(snapshot))
+            async with self._writing[snapshot.id]:
+                await interaction.response.edit_message(**await self._draw(snapshot))
         except Exception:
             self._shown.pop(snapshot.id, None)
             await self.changed(snapshot)
