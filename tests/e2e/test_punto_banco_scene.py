@@ -219,3 +219,33 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         ("spend.win_hand", "hero", 1),
         ("table.cash_out", "cash", 25_000),
     ]
+
+
+async def test_a_table_that_deals_by_itself(bot_env: BotEnv) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    await create_cast(
+        bot_env, {"npc": le_chiffre(), "bond": bond(world.player)}, {"bond": world.player}
+    )
+    async with bot_env.run() as bot:
+        await fake.slash(world.owner, "gm role", role=world.gm_role)
+        await fake.slash(
+            world.gm,
+            "table open",
+            game="punto_banco",
+            npc="Le Chiffre",
+            minimum="10",
+            maximum="500",
+            auto_deal=30,
+        )
+        await wait_table(fake, "Le Chiffre")
+        await join(fake, world.player, "200")
+        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        await bet(fake, world.player, "tie", "10")
+        tables = bot.services.tables
+        table = await tables.open_in_channel(world.channel.id)
+        bot_env.clock.advance(29)
+        await tables.run_due()
+        assert (await tables.snapshot(table)).state.hand_no == 0
+        bot_env.clock.advance(2)  # the timer's moment: it deals without the GM
+        await tables.run_due()
+        await wait_table(fake, "Coup 1:")
