@@ -28,6 +28,9 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse `As`, `Td`, `10h` (case-insensitive rank, lower-case suit accepted)."""
+        known = _BY_CODE.get(text)  # the stored form: every table load reads many
+        if known is not None:
+            return known
         text = text.strip()
         if len(text) < 2:
             raise ValueError(f"not a card: {text!r}")
@@ -68,6 +71,7 @@ class Card:
 
 
 Card.ALL = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+_BY_CODE: dict[str, Card] = {card.code: card for card in Card.ALL}
 
 
 def parse_cards(text: str) -> list[Card]:
