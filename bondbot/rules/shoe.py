@@ -127,6 +127,19 @@ class Shoe:
         self.position += 1
         return card
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Shoe):
+            return NotImplemented
+        return (self.seed, self.packs, self.cut, self.position, tuple(self._cards)) == (
+            other.seed,
+            other.packs,
+            other.cut,
+            other.position,
+            tuple(other._cards),
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: dealing moves its position
+
     def to_dict(self) -> dict[str, Any]:
         """Serialise; a seeded shoe stores its seed (secret until revealed), not its cards."""
         data: dict[str, Any] = {"position": self.position, "cut": self.cut}

@@ -1,0 +1,244 @@
+"""What every game engine promises the table: legal moves, frozen records, automations.
+
+The model is pokerkit's `State`: the engine *is* its state (a pydantic model, serialised
+as JSON after every action and restored whole), it says what is legal now (`options`,
+`can`, `verify`), applies one move at a time and returns a frozen `Record` of what
+happened, and names the steps the table takes by itself (`automation`: the dealer's play,
+forced plays; `timeout_move`: the default when a turn timer runs out; `npc_move`: the
+NPC's automatic play). The moves of the current hand are its history: replaying them on
+the state the hand started from rebuilds the state exactly.
+
+Engines are pure and deterministic: no discord, no database, no clock, no hidden
+randomness. Cards come from the `Shoe` the engine was given; a decision drawn at random
+(an NPC's bluff) takes the `random.Random` the table passes in, and the decision is then a
+recorded `Move` like any other, so a replay never needs the generator.
+
+Money. An engine never touches the ledger: it says which chips move with `Transfer`s
+between abstract accounts, which the table books as ledger rows in the same transaction
+as the new state:
+
+- `seat:<key>`  a seat's stack of chips (a PC's chips, or the NPC's bankroll);
+- `pot:<name>`  chips in the middle (a hold'em pot and its side pots, a Makao pot);
+- `layout:<name>` chips lying on the table (Michigan's pay cards).
+
+`stacks` is set by the table before every move from the ledger (None: the NPC's
+unlimited bankroll), so an engine can bound stakes and never emit a transfer that
+overdraws a stack. Score games keep their score sheet in the engine's state.
+
+The alternative rule. A hand a PC lost *to the NPC* is reported as a `LostHand`: what one
+Hero Point would win back (`pay`, from the NPC to that PC; or `score` for a score game).
+Whether the PC may spend, and the payment itself, are the table's, in one place.
+
+Seats are keyed by strings: the table uses the character id (`"12"`), the NPC's too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
+
+from bondbot.rules.cards import Card
+from bondbot.rules.errors import IllegalAction
+from bondbot.rules.shoe import Shoe
+
+SeatKey = str
+
+
+def _shoe_in(value: Any) -> Shoe:
+    return value if isinstance(value, Shoe) else Shoe.from_dict(value)
+
+
+# A shoe inside an engine's state: stored as its seed and position (or its stacked cards).
+ShoeField = Annotated[Shoe, PlainValidator(_shoe_in), PlainSerializer(lambda shoe: shoe.to_dict())]
+
+
+class Frozen(BaseModel):
+    """A value record: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Move(Frozen):
+    """One decision or automatic step: who (None: the table or the GM), what, with what."""
+
+    kind: str
+    seat: SeatKey | None = None
+    amount: int | None = None  # cents (a stake, a bank, a raise) or a count (a bid)
+    target: str | None = None  # what it is on: "banker", "right", a suit, a card code
+
+
+class Option(Frozen):
+    """A move that is legal now: its kind, who may make it, and its bounds."""
+
+    kind: str
+    seat: SeatKey | None = None
+    min: int | None = None  # bounds of `Move.amount`, when the move takes one
+    max: int | None = None
+    targets: tuple[str, ...] = ()  # the allowed `Move.target`s, when the move takes one
+
+    def admits(self, move: Move) -> bool:
+        if move.kind != self.kind or move.seat != self.seat:
+            return False
+        if self.min is not None or self.max is not None:
+            if move.amount is None:
+                return False
+            if self.min is not None and move.amount < self.min:
+                return False
+            if self.max is not None and move.amount > self.max:
+                return False
+        return not self.targets or move.target in self.targets
+
+
+class Transfer(Frozen):
+    """Chips moving between two of the table's accounts (see the module's doc)."""
+
+    src: str
+    dst: str
+    amount: int = Field(gt=0)
+    reason: str  # a ledger reason key: "macao.win", "holdem.pot"
+
+
+class LostHand(Frozen):
+    """A hand a PC lost to the NPC: what one Hero Point wins back for him."""
+
+    seat: SeatKey
+    label: str  # what was lost, short, for the table message ("banker 50")
+    pay: int = 0  # what the NPC pays him on a spend (his stake back plus the win)
+    score: int | None = None  # score games: the score the deal takes instead
+
+
+class Event(Frozen):
+    """A public thing that happened; each game subclasses it with a literal `kind`."""
+
+    kind: str
+
+
+class Record(Frozen):
+    """What one move did: the game's events, chips to move, hands lost to the NPC."""
+
+    move: Move
+    events: tuple[Event, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
+    lost: tuple[LostHand, ...] = ()
+    hand_over: bool = False  # the hand ended with this move (its offers open now)
+
+
+def seat_account(seat: SeatKey) -> str:
+    return f"seat:{seat}"
+
+
+def pot_account(name: str | int) -> str:
+    return f"pot:{name}"
+
+
+def layout_account(name: str) -> str:
+    return f"layout:{name}"
+
+
+class Engine(BaseModel):
+    """The base of every game's state. Subclasses implement the `_`-free hooks below.
+
+    `apply` is the only way a state changes: it verifies the move against `options()`
+    (and the game's own `check`), lets the game `play` it, and appends it to `history`.
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+    key: ClassVar[str]
+
+    seats: list[SeatKey] = Field(default_factory=list)  # in the game's seat order
+    npc: SeatKey | None = None  # the NPC's seat key
+    stacks: dict[SeatKey, int | None] = Field(default_factory=dict)  # None: unlimited
+    hand: int = 0  # hands started so far
+    history: list[Move] = Field(default_factory=list)  # the current hand's moves
+
+    # -- what is legal -------------------------------------------------------------------
+
+    def options(self) -> list[Option]:
+        """Every move that is legal now, for every seat (and the table's own, seat None)."""
+        raise NotImplementedError
+
+    def check(self, move: Move) -> None:
+        """Rules `options` cannot express (raise IllegalAction); called by `verify`."""
+
+    def verify(self, move: Move) -> None:
+        """Raise IllegalAction unless `move` is legal now."""
+        if not any(option.admits(move) for option in self.options()):
+            raise IllegalAction("game.illegal_move", kind=move.kind, seat=move.seat)
+        self.check(move)
+
+    def can(self, move: Move) -> bool:
+        try:
+            self.verify(move)
+        except IllegalAction:
+            return False
+        return True
+
+    # -- doing it ------------------------------------------------------------------------
+
+    def apply(self, move: Move) -> Record:
+        """Verify and play one move; on IllegalAction nothing has changed."""
+        self.verify(move)
+        record = self.play(move)
+        self.history.append(move)
+        return record
+
+    def play(self, move: Move) -> Record:
+        """Apply an already verified move (the game's own logic)."""
+        raise NotImplementedError
+
+    # -- what the table does by itself ---------------------------------------------------
+
+    def automation(self) -> Move | None:
+        """The step the table must take by itself now (a forced play, the dealer), if any."""
+        return None
+
+    def turn(self) -> tuple[SeatKey, ...]:
+        """The seats whose decision the game is waiting for (their turn timer runs)."""
+        return ()
+
+    def timeout_move(self, seat: SeatKey) -> Move | None:
+        """The move made for `seat` when his turn timer runs out (the recommended play)."""
+        return None
+
+    def npc_move(self, rng: random.Random) -> Move | None:
+        """The NPC's automatic play when it is the NPC's turn (None: nothing to decide)."""
+        return None
+
+    # -- what each seat may see ----------------------------------------------------------
+
+    def private_cards(self, seat: SeatKey) -> Sequence[Card]:
+        """Cards only this seat may see now (his hole cards, his hand): never public."""
+        return ()
+
+    def hidden_cards(self) -> set[Card]:
+        """Every card dealt but not public now (for privacy checks in tests)."""
+        return set()
+
+    # -- seats between hands -------------------------------------------------------------
+
+    def in_hand(self) -> bool:
+        """True while a hand is being played (seats cannot come or go then, by default)."""
+        return False
+
+    def sit(self, seat: SeatKey) -> None:
+        if seat in self.seats:
+            raise IllegalAction("game.already_seated", seat=seat)
+        self.seats.append(seat)
+
+    def stand_up(self, seat: SeatKey) -> None:
+        if self.in_hand() and seat in self.seats:
+            raise IllegalAction("game.in_hand", seat=seat)
+        if seat in self.seats:
+            self.seats.remove(seat)
+
+
+def replay(start: Engine, moves: Sequence[Move]) -> Engine:
+    """The state `moves` lead to from a copy of `start` (which is left as it was)."""
+    state = start.model_copy(deep=True)
+    for move in moves:
+        state.apply(move)
+    return state
