@@ -493,9 +493,8 @@ async def setup_table(table: Table, clicker: Clicker, fake: BenchFake, gm_id: in
         "open",
         lambda: fake.slash(
             gm_id,
-            "table open",
+            "table open punto_banco",
             _channel=table.channel,
-            game="punto_banco",
             npc=table.npc,
             minimum="10",
             maximum="500",

@@ -1,6 +1,7 @@
 """One translation layer for every user-facing string, French and English.
 
-Catalogs are TOML files in `bondbot/locales/<lang>/<area>.toml`; a key is
+Catalogs are TOML files in `bondbot/locales/<lang>/<area>.toml`, and in each game's
+package (`bondbot/games/<game>/locales/<lang>/`), so a game brings its own words; a key is
 `<area>.<dotted path>`. Each area has its own file so features can grow side by side; a
 file named `<area>-<part>.toml` adds to `<area>` (e.g. `commands-table.toml`).
 Slash-command names and descriptions are localised by `CommandTranslator`, keyed by the
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 LOCALES_DIR = Path(__file__).parent / "locales"
+GAMES_DIR = Path(__file__).parent / "games"
 Lang = Literal["fr", "en"]
 LANGS: tuple[Lang, ...] = ("fr", "en")
 
@@ -35,9 +37,11 @@ def _flatten(prefix: str, table: dict[str, Any], into: dict[str, str]) -> None:
 def catalog(lang: Lang) -> dict[str, str]:
     """Every message of one language, flattened to dotted keys."""
     messages: dict[str, str] = {}
-    for file in sorted((LOCALES_DIR / lang).glob("*.toml")):
-        area = file.stem.split("-")[0]
-        _flatten(area, tomllib.loads(file.read_text(encoding="utf-8")), messages)
+    folders = [LOCALES_DIR / lang, *sorted(GAMES_DIR.glob(f"*/locales/{lang}"))]
+    for folder in folders:
+        for file in sorted(folder.glob("*.toml")):
+            area = file.stem.split("-")[0]
+            _flatten(area, tomllib.loads(file.read_text(encoding="utf-8")), messages)
     return messages
 
 

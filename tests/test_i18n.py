@@ -55,3 +55,16 @@ def test_language_follows_the_user_then_the_server() -> None:
     assert lang_of(None, "en") == "en"
     assert t("table.joined", "fr", chips="$5") == "Vous vous asseyez avec $5 en jetons."
     assert t("no.such.key", "en") == "no.such.key"
+
+
+def test_every_refusal_a_game_engine_gives_a_player_exists() -> None:
+    """Engines refuse moves with IllegalAction codes, which the table shows to the player."""
+    known = set(messages("en"))
+    code = re.compile(r'IllegalAction\(\s*(?:f?)"([a-z_]+\.[a-z0-9_.]+)"')
+    missing = {
+        f"{path.relative_to(SOURCE)}: {key}"
+        for path in (SOURCE / "games").rglob("*.py")
+        for key in code.findall(path.read_text(encoding="utf-8"))
+        if key not in known
+    }
+    assert sorted(missing) == []

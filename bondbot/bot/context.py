@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bondbot.bot.reply import reply_to
 from bondbot.errors import Refusal
-from bondbot.i18n import Lang, lang_of, t
+from bondbot.i18n import Lang, t
 from bondbot.money import Cents, format_amount
 from bondbot.rules.errors import IllegalAction
 
@@ -25,18 +26,11 @@ def bot_of(interaction: discord.Interaction) -> BondBot:
 
 async def lang_for(interaction: discord.Interaction) -> Lang:
     """The user's Discord language if French or English, else the server's."""
-    bot = bot_of(interaction)
-    fallback: Lang = bot.settings.default_locale
-    if interaction.guild_id is not None:
-        fallback = (await bot.services.guilds.get(interaction.guild_id)).locale
-    return lang_of(str(interaction.locale), fallback)
+    return (await reply_to(interaction)).lang
 
 
 async def currency_for(interaction: discord.Interaction) -> str:
-    bot = bot_of(interaction)
-    if interaction.guild_id is None:
-        return bot.settings.currency
-    return (await bot.services.guilds.get(interaction.guild_id)).currency
+    return (await reply_to(interaction)).currency
 
 
 async def send(

@@ -40,4 +40,18 @@ class CommandTranslator(app_commands.Translator):
         if locale is not Locale.french:
             return None
         key = _command_key(context)
-        return None if key is None else catalog("fr").get(key.replace(" ", "."))
+        if key is None:
+            return None
+        french = catalog("fr")
+        found = french.get(key.replace(" ", "."))
+        if found is None and context.location in (
+            Where.parameter_name,
+            Where.parameter_description,
+        ):
+            # Options every subcommand of a group shares (`/table open <game>`'s npc, …)
+            # are translated once, under the group.
+            command, _, rest = key.partition(".options.")
+            group = command.rsplit(" ", 1)[0]
+            if group != command:
+                found = french.get(f"{group}.options.{rest}".replace(" ", "."))
+        return found

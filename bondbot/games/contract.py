@@ -21,9 +21,10 @@ as the new state:
 - `pot:<name>`  chips in the middle (a hold'em pot and its side pots, a Makao pot);
 - `layout:<name>` chips lying on the table (Michigan's pay cards).
 
-`stacks` is set by the table before every move from the ledger (None: the NPC's
-unlimited bankroll), so an engine can bound stakes and never emit a transfer that
-overdraws a stack. Score games keep their score sheet in the engine's state.
+`stacks` is set by the table before every move from the ledger, so an engine can bound
+stakes and never emit a transfer that overdraws a stack. The NPC's stack is what its bank
+can still pay: its bankroll less what it owes on open Hero Point offers (None: unlimited).
+Score games keep their score sheet in the engine's state.
 
 The alternative rule. A hand a PC lost *to the NPC* is reported as a `LostHand`: what one
 Hero Point would win back (`pay`, from the NPC to that PC; or `score` for a score game).
@@ -68,6 +69,7 @@ class Move(Frozen):
     seat: SeatKey | None = None
     amount: int | None = None  # cents (a stake, a bank, a raise) or a count (a bid)
     target: str | None = None  # what it is on: "banker", "right", a suit, a card code
+    auto: str | None = None  # why the table made it itself: "timeout", "npc", "timer"
 
 
 class Option(Frozen):
@@ -148,6 +150,7 @@ class Engine(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
     key: ClassVar[str]
+    moves: ClassVar[frozenset[str]]  # every kind of move the game knows
 
     seats: list[SeatKey] = Field(default_factory=list)  # in the game's seat order
     npc: SeatKey | None = None  # the NPC's seat key
@@ -162,13 +165,16 @@ class Engine(BaseModel):
         raise NotImplementedError
 
     def check(self, move: Move) -> None:
-        """Rules `options` cannot express (raise IllegalAction); called by `verify`."""
+        """Refuse with the game's own reason (raise IllegalAction); `verify` calls it before
+        it matches the move against `options()`."""
 
     def verify(self, move: Move) -> None:
-        """Raise IllegalAction unless `move` is legal now."""
-        if not any(option.admits(move) for option in self.options()):
-            raise IllegalAction("game.illegal_move", kind=move.kind, seat=move.seat)
+        """Raise IllegalAction unless `move` is legal now (the game's own reason first)."""
+        if move.kind not in self.moves:
+            raise IllegalAction("games.unknown_move", kind=move.kind)
         self.check(move)
+        if not any(option.admits(move) for option in self.options()):
+            raise IllegalAction("games.illegal_move", kind=move.kind, seat=move.seat)
 
     def can(self, move: Move) -> bool:
         try:
@@ -184,6 +190,8 @@ class Engine(BaseModel):
         self.verify(move)
         record = self.play(move)
         self.history.append(move)
+        if record.hand_over:  # the next hand's history starts empty
+            self.history.clear()
         return record
 
     def play(self, move: Move) -> Record:
@@ -200,6 +208,11 @@ class Engine(BaseModel):
         """The seats whose decision the game is waiting for (their turn timer runs)."""
         return ()
 
+    def scheduled(self) -> tuple[float, Move] | None:
+        """A move the table makes by itself after a delay in seconds, counted from when it
+        first appears (punto banco's auto-deal); None when there is none."""
+        return None
+
     def timeout_move(self, seat: SeatKey) -> Move | None:
         """The move made for `seat` when his turn timer runs out (the recommended play)."""
         return None
@@ -207,6 +220,31 @@ class Engine(BaseModel):
     def npc_move(self, rng: random.Random) -> Move | None:
         """The NPC's automatic play when it is the NPC's turn (None: nothing to decide)."""
         return None
+
+    # -- money the table checks after every move ---------------------------------------
+
+    def committed(self, seat: SeatKey) -> int:
+        """Chips this seat has staked and not yet transferred (he must still hold them)."""
+        return 0
+
+    def exposure(self) -> int:
+        """The most the NPC could have to pay on the stakes accepted so far (a limited
+        bankroll must cover it)."""
+        return 0
+
+    # -- the shoe ------------------------------------------------------------------------
+
+    def current_shoe(self) -> Shoe | None:
+        """The live shoe (its seed is revealed when it is replaced or the table closes)."""
+        return None
+
+    @property
+    def needs_new_shoe(self) -> bool:
+        """True only between hands, once the shoe is finished: the table replaces it."""
+        return False
+
+    def replace_shoe(self, shoe: Shoe) -> None:
+        raise IllegalAction("games.no_shoe")
 
     # -- what each seat may see ----------------------------------------------------------
 
@@ -226,12 +264,12 @@ class Engine(BaseModel):
 
     def sit(self, seat: SeatKey) -> None:
         if seat in self.seats:
-            raise IllegalAction("game.already_seated", seat=seat)
+            raise IllegalAction("games.already_seated", seat=seat)
         self.seats.append(seat)
 
     def stand_up(self, seat: SeatKey) -> None:
         if self.in_hand() and seat in self.seats:
-            raise IllegalAction("game.in_hand", seat=seat)
+            raise IllegalAction("games.in_hand", seat=seat)
         if seat in self.seats:
             self.seats.remove(seat)
 

@@ -509,6 +509,13 @@ class Blackjack:
 
     # -- serialisation ---------------------------------------------------------------
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Blackjack):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "rules": self._rules.to_dict(),

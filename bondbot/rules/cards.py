@@ -63,6 +63,9 @@ class Card:
             return 0
         return int(self.rank)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # immutable: a copied state shares its cards
+
     def __str__(self) -> str:
         return self.code
 

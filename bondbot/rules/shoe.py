@@ -140,6 +140,12 @@ class Shoe:
 
     __hash__ = None  # type: ignore[assignment]  # mutable: dealing moves its position
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Shoe:
+        """A copy deals on its own; the cards (immutable, often a cached shuffle) are shared."""
+        return Shoe(
+            self._cards, seed=self.seed, packs=self.packs, cut=self.cut, position=self.position
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Serialise; a seeded shoe stores its seed (secret until revealed), not its cards."""
         data: dict[str, Any] = {"position": self.position, "cut": self.cut}

@@ -22,7 +22,9 @@ LedgerKind = Literal["cash", "hero"]
 KINDS: tuple[LedgerKind, ...] = ("cash", "hero")
 NOTE_MAX = 500
 PAGE_MAX = 100
-_ACCOUNT = re.compile(r"^(?:sheet:\d+|chips:\d+:\d+|bank:\d+)$")
+_ACCOUNT = re.compile(
+    r"^(?:sheet:\d+|chips:\d+:\d+|bank:\d+|pot:\d+:[a-z0-9_]{1,24}|layout:\d+:[A-Za-z0-9_]{1,24})$"
+)
 _ACCOUNT_PREFIX = re.compile(r"^[a-z]+(?::\d*)*$")
 _REASON = re.compile(r"^[a-z0-9_.:-]{1,64}$")
 
@@ -202,6 +204,34 @@ async def balances_of(conn: Connection, accounts: list[str]) -> dict[tuple[str, 
         f"SELECT account, kind, balance FROM balances WHERE account IN ({marks})", accounts
     )
     return {(account, kind): value for account, kind, value in rows}
+
+
+async def account_states(
+    conn: Connection, accounts: list[str], prefixes: list[str] = ()
+) -> dict[tuple[str, str], tuple[int, bool]]:
+    """Balance and unlimited flag of these accounts and of every account under `prefixes`.
+
+    One query: what a table action needs of the ledger before it decides anything.
+    """
+    for account in accounts:
+        _check_account(account)
+    for prefix in prefixes:
+        _check_prefix(prefix)
+    clauses = []
+    params: list[str | int] = []
+    if accounts:
+        clauses.append(f"account IN ({', '.join('?' * len(accounts))})")
+        params += accounts
+    for prefix in prefixes:  # a range on the primary key, not a scan
+        clauses.append("(account >= ? AND account < ?)")
+        params += [prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)]
+    if not clauses:
+        return {}
+    rows = await conn.execute_fetchall(
+        f"SELECT account, kind, balance, unlimited FROM balances WHERE {' OR '.join(clauses)}",
+        params,
+    )
+    return {(account, kind): (value, bool(unlimited)) for account, kind, value, unlimited in rows}
 
 
 async def recompute_balances(conn: Connection) -> dict[tuple[str, str], int]:

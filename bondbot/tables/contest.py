@@ -9,20 +9,18 @@ would not), and the winner takes the other's stake (rulebook.md, step 5).
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from bondbot.errors import Refusal
-from bondbot.money import Cents
 from bondbot.rules import gambling
-from bondbot.tables.context import TableContext
-from bondbot.tables.games import game_for
+from bondbot.tables.context import TableContext, iso
+from bondbot.tables.events import ContestRolled, ContestSettled, ContestStep
 from bondbot.tables.people import gambling_roll, load_person, spend_survival
 from bondbot.tables.state import Contest, TableState
 
 
 async def start(
     ctx: TableContext, user_id: int, stake: int, ease: int, rng: random.Random
-) -> dict[str, Any]:
+) -> ContestRolled:
     state = ctx.state
     seat = state.seat_of_user(user_id)
     if seat is None:
@@ -33,12 +31,7 @@ async def start(
         raise Refusal("table.not_rulebook")
     if any(c.pc.character_id == seat.character_id and not c.settled for c in state.contests):
         raise Refusal("table.contest_pending")
-    await ctx.check_stake(seat.character_id, stake)
-    available = await ctx.bank_available()
-    if available is not None:
-        available -= game_for(state.config.game).exposure(state.engine) + ctx.offers_due()
-        if stake > available:
-            raise Refusal("table.bank_cannot_cover", available=Cents(max(available, 0)))
+    ctx.check_stake(seat.character_id, stake)
     pc = await load_person(ctx.conn, seat.character_id)
     npc = await load_person(ctx.conn, state.npc_id)
     if pc is None or npc is None:
@@ -50,7 +43,7 @@ async def start(
         npc=gambling_roll(npc, ease, rng),
     )
     state.contests = [c for c in state.contests if not c.settled] + [contest]
-    return {"kind": "contest_rolled", "character_id": seat.character_id, "contest": contest.id}
+    return ContestRolled(character_id=seat.character_id, contest=contest.id)
 
 
 def own_contest(state: TableState, user_id: int, contest_id: int) -> Contest:
@@ -63,14 +56,14 @@ def own_contest(state: TableState, user_id: int, contest_id: int) -> Contest:
     return contest
 
 
-async def step(ctx: TableContext, user_id: int, contest_id: int) -> dict[str, Any]:
+async def step(ctx: TableContext, user_id: int, contest_id: int) -> ContestStep:
     """The PC spends a Hero Point: his result moves one step better."""
     contest = own_contest(ctx.state, user_id, contest_id)
     if gambling.improve(contest.pc.quality, contest.pc.steps) == 1:
         raise Refusal("table.contest_best")
-    await ctx.spend_hero_point(contest.pc.character_id, "spend.contest_step")
+    ctx.spend_hero_point(contest.pc.character_id, "spend.contest_step")
     contest.pc.steps += 1
-    return {"kind": "contest_step", "contest": contest.id}
+    return ContestStep(contest=contest.id)
 
 
 def npc_cancels(contest: Contest, survival: int) -> int:
@@ -86,13 +79,13 @@ def npc_cancels(contest: Contest, survival: int) -> int:
     return 0
 
 
-async def settle(ctx: TableContext, user_id: int, contest_id: int) -> dict[str, Any]:
+async def settle(ctx: TableContext, user_id: int, contest_id: int) -> ContestSettled:
     """Survival Points first, then the stake goes to the winner (nothing moves on a push)."""
     contest = own_contest(ctx.state, user_id, contest_id)
     npc = await load_person(ctx.conn, ctx.state.npc_id)
     cancels = npc_cancels(contest, npc.survival if npc else 0)
-    if cancels:
-        await spend_survival(ctx.conn, ctx.state.npc_id, cancels)
+    if cancels and npc is not None:
+        await spend_survival(ctx.conn, npc, cancels, now=iso(ctx.now))
         contest.npc.steps = -cancels
     pc_quality = gambling.improve_contested(contest.pc.quality, contest.pc.steps, cancels)
     winner = gambling.contest_winner(
@@ -100,17 +93,14 @@ async def settle(ctx: TableContext, user_id: int, contest_id: int) -> dict[str, 
         gambling.Contestant("npc", contest.npc.level, contest.npc.perception, contest.npc.quality),
     )
     if winner == "pc":
-        await ctx.pay(contest.pc.character_id, contest.stake, "contest.win")
+        ctx.pay(contest.pc.character_id, contest.stake, "contest.win")
         contest.winner = contest.pc.character_id
     elif winner == "npc":
-        await ctx.collect(contest.pc.character_id, contest.stake, "contest.loss")
+        ctx.collect(contest.pc.character_id, contest.stake, "contest.loss")
         contest.winner = contest.npc.character_id
     contest.settled = True
-    event = {
-        "kind": "contest_settled",
-        "contest": contest.model_dump(),
-        "pc_quality": pc_quality,
-        "cancels": cancels,
-    }
+    event = ContestSettled(
+        contest=contest.model_copy(deep=True), pc_quality=pc_quality, cancels=cancels
+    )
     ctx.state.last_contest = event
     return event

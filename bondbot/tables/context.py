@@ -1,20 +1,33 @@
-"""What a game adapter may do to a table during one action, inside its transaction.
+"""What one table action may do, and the loop that plays a game move at the table.
 
-Adapters settle through `pay` and `collect`, so every chip that moves between a PC and
-the NPC's bank is a ledger row of the same transaction as the state that explains it.
+An action works on a copy of the table's state and on the table's money in memory
+(`TableMoney`); the service writes both, with the ledger rows, in one transaction only
+if the action returns. A refusal anywhere discards the copy: nothing changed.
+
+`play` is how every game move happens, whoever makes it (a player, the GM, a timer, the
+NPC's automatic play): the engine is told each seat's stack, applies the move, then the
+automatic steps it sets off (the engine's `automation`, the NPC's turn on automatic
+play); each record's transfers are settled (losses, then wins), its lost hands open Hero
+Point offers, and the two money checks every game shares run once per move: a seat must
+still hold what it has staked, and a limited bank must cover what it has accepted.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bondbot.errors import Refusal
+from bondbot.games.contract import Move, Record
 from bondbot.money import Cents
-from bondbot.storage import ledger
+from bondbot.rules.errors import IllegalAction
 from bondbot.storage.sqlite import Connection
 from bondbot.tables import accounts
-from bondbot.tables.state import SpendOffer, TableState
+from bondbot.tables.money import TableMoney
+from bondbot.tables.state import SpendOffer, TableState, TimerKind
+
+AUTOMATIC_STEPS_MAX = 1_000  # a game whose automation never ends is our bug, not a hang
 
 
 def iso(moment: datetime) -> str:
@@ -27,94 +40,76 @@ class TableContext:
     table_id: int
     guild_id: int
     state: TableState
+    money: TableMoney
     now: datetime
     actor_id: int | None
     spend_window: timedelta
-    # How long a PC has for a timed decision (a blackjack turn): the server's turn_timer_s.
+    # How long a seat has for a timed decision: the server's turn_timer_s.
     turn_timer: timedelta = timedelta(seconds=90)
+    rng: random.Random = field(default_factory=random.Random)
     closed: bool = False  # set by the action that closes the table
 
-    async def move(self, amount: int, src: str | None, dst: str | None, reason: str) -> None:
-        """Move cash between two accounts (None: outside the game), ledgered with the table."""
-        if amount <= 0:
-            return
-        try:
-            await ledger.transfer(
-                self.conn,
-                guild_id=self.guild_id,
-                kind="cash",
-                amount=amount,
-                src=src,
-                dst=dst,
-                reason=reason,
-                table_id=self.table_id,
-                actor_id=self.actor_id,
-                now=iso(self.now),
-            )
-        except ledger.InsufficientFunds as exc:
-            key = "table.bank_cannot_pay" if src and src.startswith("bank:") else "table.no_chips"
-            raise Refusal(key) from exc
+    # -- chips between a PC and the NPC (contests and pots) --------------------------------
 
-    async def pay(self, character_id: int, amount: int, reason: str) -> None:
+    def move(self, amount: int, src: str | None, dst: str | None, reason: str) -> None:
+        self.money.move(amount, src, dst, reason)
+
+    def pay(self, character_id: int, amount: int, reason: str) -> None:
         """The NPC's bank pays a PC's chips."""
-        await self.move(
+        self.move(
             amount,
             accounts.bank(self.table_id),
             accounts.chips(self.table_id, character_id),
             reason,
         )
 
-    async def collect(self, character_id: int, amount: int, reason: str) -> None:
+    def collect(self, character_id: int, amount: int, reason: str) -> None:
         """A PC's chips go to the NPC's bank."""
-        await self.move(
+        self.move(
             amount,
             accounts.chips(self.table_id, character_id),
             accounts.bank(self.table_id),
             reason,
         )
 
-    async def chips(self, character_id: int) -> int:
-        return await ledger.balance(self.conn, accounts.chips(self.table_id, character_id), "cash")
+    def chips(self, character_id: int) -> int:
+        return self.money.chips(character_id)
 
-    async def bank_available(self) -> int | None:
-        """What the bank can still pay; None when unlimited."""
-        if self.state.config.bankroll is None:
+    def free_chips(self, character_id: int) -> int:
+        """His chips less what he has staked in the game and not yet lost or won."""
+        return self.chips(character_id) - self.state.engine.committed(str(character_id))
+
+    def bank_available(self) -> int | None:
+        """What the bank can still pay beyond what it has accepted; None when unlimited."""
+        bank = self.money.bank()
+        if bank is None:
             return None
-        return await ledger.balance(self.conn, accounts.bank(self.table_id), "cash")
+        return bank - self.state.engine.exposure() - self.offers_due()
 
-    async def check_stake(self, character_id: int, amount: int) -> None:
-        """Refuse a stake outside the table's limits or beyond the PC's chips."""
+    def check_stake(self, character_id: int, amount: int) -> None:
+        """Refuse a stake outside the table's limits, beyond his chips or the bank's cover."""
         config = self.state.config
         if not config.min_bet <= amount <= config.max_bet:
             raise Refusal(
                 "table.outside_limits", min=Cents(config.min_bet), max=Cents(config.max_bet)
             )
-        if amount > await self.chips(character_id):
+        if amount > self.free_chips(character_id):
             raise Refusal("table.wager_over_chips")
+        available = self.bank_available()
+        if available is not None and amount > available:
+            raise Refusal("table.bank_cannot_cover", available=Cents(max(available, 0)))
 
     def offers_due(self) -> int:
         """What the bank may still pay on open Hero Point offers (the next hand closes them)."""
         return sum(offer.pay for offer in self.state.open_offers(iso(self.now)))
 
-    async def hero_points(self, character_id: int) -> int:
-        return await ledger.balance(self.conn, accounts.sheet(character_id), "hero")
+    # -- Hero Points -----------------------------------------------------------------------
 
-    async def spend_hero_point(self, character_id: int, reason: str) -> None:
-        """One of the PC's Hero Points leaves the game (refused when he has none)."""
-        if await self.hero_points(character_id) < 1:
-            raise Refusal("table.no_hero_points")
-        await ledger.transfer(
-            self.conn,
-            guild_id=self.guild_id,
-            kind="hero",
-            amount=1,
-            src=accounts.sheet(character_id),
-            dst=None,
-            reason=reason,
-            table_id=self.table_id,
-            actor_id=self.actor_id,
-            now=iso(self.now),
-        )
+    def hero_points(self, character_id: int) -> int:
+        return self.money.hero_points(character_id)
+
+    def spend_hero_point(self, character_id: int, reason: str) -> None:
+        self.money.spend_hero_point(character_id, reason)
 
     def offer(self, character_id: int, label: str, pay: int) -> SpendOffer:
         """Open the Hero Point window on a hand this PC lost to the NPC."""
@@ -128,3 +123,101 @@ class TableContext:
         )
         self.state.offers.append(offer)
         return offer
+
+    # -- playing the game ------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Record]:
+        """Apply `move` and every automatic step after it; refuse (changing nothing) if illegal."""
+        state = self.state
+        engine = state.engine
+        if not engine.in_hand() and engine.needs_new_shoe:
+            raise Refusal("table.shoe_finished")  # the service replaces shoes before moves
+        turn_before = engine.turn()
+        hand_before = engine.hand
+        records = [self._apply(move)]
+        for _ in range(AUTOMATIC_STEPS_MAX):
+            step = engine.automation()
+            if step is None and state.npc_auto and state.npc_key in engine.turn():
+                step = engine.npc_move(self.rng)
+                step = None if step is None else step.model_copy(update={"auto": "npc"})
+            if step is None:
+                break
+            records.append(self._apply(step))
+        else:
+            raise RuntimeError(f"table {self.table_id}: automatic play did not stop")
+        if engine.hand != hand_before:  # a new hand closes the older hands' offers
+            state.offers = [o for o in state.offers if o.hand == engine.hand]
+        for record in records:
+            for lost in record.lost:
+                self.offer(int(lost.seat), lost.label, lost.pay)
+        state.moves += 1
+        self._time_turn(turn_before)
+        return records
+
+    def _apply(self, move: Move) -> Record:
+        engine = self.state.engine
+        engine.stacks = self.stacks()
+        exposure = engine.exposure()
+        try:
+            record = engine.apply(move)
+        except IllegalAction as illegal:
+            raise self.refusal(illegal) from None
+        self.money.settle(record.transfers)
+        for seat in engine.seats:
+            if seat != self.state.npc_key and engine.committed(seat) > self.chips(int(seat)):
+                raise Refusal("table.no_chips")
+        bank = self.money.bank()
+        if bank is not None and engine.exposure() > exposure:
+            due = self.offers_due()
+            if engine.exposure() + due > bank:
+                raise Refusal(
+                    "table.bank_cannot_cover", available=Cents(max(bank - exposure - due, 0))
+                )
+        return record
+
+    def stacks(self) -> dict[str, int | None]:
+        """Each game seat's chips; the NPC's is what its bank can still pay: its bankroll
+        less what it owes on open Hero Point offers (None: unlimited)."""
+        engine = self.state.engine
+        stacks = self.money.stacks([*engine.seats, self.state.npc_key])
+        bank = stacks[self.state.npc_key]
+        if bank is not None:
+            stacks[self.state.npc_key] = bank - self.offers_due()
+        return stacks
+
+    def refusal(self, illegal: IllegalAction) -> Refusal:
+        """The engine's reason, with a seat named as people know it."""
+        params = dict(illegal.params)
+        seat = params.pop("seat", None)
+        if seat is not None:
+            found = self.state.seat_of_character(int(seat))
+            params["name"] = found.name if found else self.state.npc_name
+        return Refusal(illegal.code, **params)
+
+    def _time_turn(self, turn_before: tuple[str, ...]) -> None:
+        """Give the seats whose turn it is the server's turn timer, or arm the game's own.
+
+        The clock restarts after every decision, except while several seats answer the
+        same question at once (an insurance): their one clock runs on. Deadlines only grow,
+        so a late timer can never take a newer turn's default move.
+        """
+        state, engine = self.state, self.state.engine
+        turn = engine.turn()
+        if turn:
+            shared = set(turn) < set(turn_before) and state.deadline_action == "timeout"
+            if not shared or state.deadline is None:
+                self._set_deadline(self.now + self.turn_timer, "timeout")
+            return
+        scheduled = engine.scheduled()
+        if scheduled is None:
+            state.deadline = state.deadline_action = None
+        elif state.deadline_action != "scheduled":
+            self._set_deadline(self.now + timedelta(seconds=scheduled[0]), "scheduled")
+
+    def _set_deadline(self, deadline: datetime, action: TimerKind) -> None:
+        state = self.state
+        if state.last_deadline is not None:
+            after_last = datetime.fromisoformat(state.last_deadline) + timedelta(milliseconds=1)
+            deadline = max(deadline, after_last)
+        state.deadline = state.last_deadline = iso(deadline)
+        state.deadline_action = action

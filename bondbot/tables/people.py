@@ -1,12 +1,16 @@
-"""What a table needs to know of a character: who plays it and its Gambling numbers."""
+"""What a table needs to know of a character: who plays it and its Gambling numbers.
+
+Characters are read and written only through `bondbot.storage.characters` (and so the
+sheet model's validation); this module picks out what a table uses.
+"""
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 
 from bondbot.rules import gambling
+from bondbot.storage import characters
 from bondbot.storage.sqlite import Connection
 from bondbot.tables.state import ContestRoll
 
@@ -27,33 +31,27 @@ class Person:
 
 async def load_person(conn: Connection, character_id: int) -> Person | None:
     """A living character's table-relevant facts, or None."""
-    cursor = await conn.execute(
-        "SELECT id, guild_id, name, kind, owner_id, data FROM characters "
-        "WHERE id = ? AND alive = 1",
-        (character_id,),
-    )
-    row = await cursor.fetchone()
-    if row is None:
+    try:
+        found = await characters.get_character(conn, character_id)
+    except characters.CharacterNotFound:
         return None
-    data = json.loads(row[5])
+    sheet = found.sheet
     return Person(
-        id=int(row[0]),
-        guild_id=int(row[1]),
-        name=str(row[2]),
-        kind=str(row[3]),
-        owner_id=row[4],
-        perception=int(data.get("characteristics", {}).get("PER", 5)),
-        gambling=int(data.get("skills", {}).get(GAMBLING, 0)),
-        survival=int(data.get("survival_points", 0)),
+        id=found.id,
+        guild_id=found.guild_id,
+        name=sheet.name,
+        kind=sheet.kind,
+        owner_id=sheet.owner_id,
+        perception=sheet.characteristics.PER,
+        gambling=sheet.skills.get(GAMBLING, 0),
+        survival=sheet.survival_points,
     )
 
 
-async def spend_survival(conn: Connection, character_id: int, points: int) -> None:
+async def spend_survival(conn: Connection, person: Person, points: int, *, now: str) -> None:
     """An NPC's Survival Points cancel a PC's steps (a sheet field, not a ledger balance)."""
-    await conn.execute(
-        "UPDATE characters SET data = json_set(data, '$.survival_points', "
-        "json_extract(data, '$.survival_points') - ?) WHERE id = ?",
-        (points, character_id),
+    await characters.update_character(
+        conn, person.id, {"survival_points": person.survival - points}, now=now
     )
 
 

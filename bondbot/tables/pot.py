@@ -15,6 +15,7 @@ from bondbot.money import Cents
 from bondbot.rules import gambling
 from bondbot.tables import accounts
 from bondbot.tables.context import TableContext
+from bondbot.tables.events import PotOpened, PotSettled, PotStep
 from bondbot.tables.people import gambling_roll, load_person
 from bondbot.tables.state import ContestRoll, Pot, TableState
 
@@ -23,7 +24,7 @@ def open_pot(state: TableState) -> Pot | None:
     return next((p for p in state.pots if not p.settled), None)
 
 
-async def start(ctx: TableContext, stake: int, ease: int, rng: random.Random) -> dict:
+async def start(ctx: TableContext, stake: int, ease: int, rng: random.Random) -> PotOpened:
     """Collect every stake and roll for everyone; the PCs' rolls stay private until settled."""
     state = ctx.state
     if not state.rulebook_only:
@@ -34,13 +35,13 @@ async def start(ctx: TableContext, stake: int, ease: int, rng: random.Random) ->
         raise Refusal(
             "table.outside_limits", min=Cents(state.config.min_bet), max=Cents(state.config.max_bet)
         )
-    players = [s for s in state.seats if await ctx.chips(s.character_id) >= stake]
+    players = [s for s in state.seats if ctx.chips(s.character_id) >= stake]
     if not players:
         raise Refusal("table.pot_no_players")
     bank = accounts.bank(ctx.table_id)
     rolls = []
     for seat in players:
-        await ctx.move(stake, accounts.chips(ctx.table_id, seat.character_id), bank, "pot.stake")
+        ctx.move(stake, accounts.chips(ctx.table_id, seat.character_id), bank, "pot.stake")
         person = await load_person(ctx.conn, seat.character_id)
         assert person is not None
         rolls.append(gambling_roll(person, ease, rng))
@@ -48,11 +49,11 @@ async def start(ctx: TableContext, stake: int, ease: int, rng: random.Random) ->
         person = await load_person(ctx.conn, npc_id)
         if person is None:
             raise Refusal("sheet.gone")
-        await ctx.move(stake, None, bank, "pot.npc_stake")
+        ctx.move(stake, None, bank, "pot.npc_stake")
         rolls.append(gambling_roll(person, ease, rng))
     pot = Pot(id=state.new_id(), stake=stake, rolls=rolls)
     state.pots = [pot]  # a settled pot lives on in `last_contest`
-    return {"kind": "pot_opened", "pot": pot.id, "players": len(rolls)}
+    return PotOpened(pot=pot.id, players=len(rolls))
 
 
 def own_roll(state: TableState, user_id: int, pot_id: int) -> ContestRoll:
@@ -68,17 +69,17 @@ def own_roll(state: TableState, user_id: int, pot_id: int) -> ContestRoll:
     return roll
 
 
-async def step(ctx: TableContext, user_id: int, pot_id: int) -> dict:
+async def step(ctx: TableContext, user_id: int, pot_id: int) -> PotStep:
     """A PC spends a Hero Point: his result moves one step better."""
     roll = own_roll(ctx.state, user_id, pot_id)
     if gambling.improve(roll.quality, roll.steps) == 1:
         raise Refusal("table.contest_best")
-    await ctx.spend_hero_point(roll.character_id, "spend.contest_step")
+    ctx.spend_hero_point(roll.character_id, "spend.contest_step")
     roll.steps += 1
-    return {"kind": "pot_step", "pot": pot_id}
+    return PotStep(pot=pot_id)
 
 
-async def settle(ctx: TableContext) -> dict:
+async def settle(ctx: TableContext) -> PotSettled:
     """The best results share the pot; an NPC's share leaves the game with him."""
     pot = open_pot(ctx.state)
     if pot is None:
@@ -102,8 +103,8 @@ async def settle(ctx: TableContext) -> dict:
             destination = accounts.chips(ctx.table_id, winner)
         else:  # he left the table after rolling: his winnings go to his sheet
             destination = accounts.sheet(winner)
-        await ctx.move(share, bank, destination, "pot.win")
+        ctx.move(share, bank, destination, "pot.win")
     pot.settled, pot.winners, pot.shares = True, winners, shares
-    event = {"kind": "pot_settled", "pot": pot.model_dump()}
+    event = PotSettled(pot=pot.model_copy(deep=True))
     ctx.state.last_contest = event
     return event

@@ -1,9 +1,11 @@
 """The table service: runs a game at a table in a channel, one transaction per action.
 
-Each action loads the table's state, checks who may do what, lets the game adapter
-apply the decision, moves chips and Hero Points through the ledger and saves the state,
-all in one transaction: a refusal or a crash changes nothing, and a restart resumes
-every open table from the database.
+Each open table's latest state is kept in memory (this service is the only writer of
+tables). An action works on a copy of it and on the table's money in memory
+(`TableContext`): it checks who may do what, plays the game's move through the engine
+(`TableContext.play`), and returns; then the new state and the action's ledger rows are
+written in one transaction, and only then does the copy become the table's state. A
+refusal or a crash changes nothing, and a restart resumes every open table.
 """
 
 from __future__ import annotations
@@ -12,23 +14,28 @@ import asyncio
 import logging
 import random
 import secrets
-import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from bondbot.errors import Refusal
+from bondbot.games.contract import Event, Move, Record
+from bondbot.games.registry import NewTable, spec_for
 from bondbot.rules import alternative
-from bondbot.rules.shoe import SEED_BYTES, Shoe
+from bondbot.rules.errors import IllegalAction
+from bondbot.rules.shoe import SEED_BYTES
 from bondbot.storage import ledger
+from bondbot.storage import tables as stored
 from bondbot.storage.db import Database
-from bondbot.storage.sqlite import Connection, Row
+from bondbot.storage.sqlite import Connection
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
-from bondbot.tables.games import TableGame, game_for
+from bondbot.tables.events import Chose, Closed, Joined, Left, Opened, Paused, Played, Spent
+from bondbot.tables.money import TableMoney
 from bondbot.tables.people import load_person
+from bondbot.tables.scheduler import Scheduler
 from bondbot.tables.state import (
     Choice,
     NpcRef,
@@ -43,6 +50,7 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 Listener = Callable[["TableSnapshot"], Awaitable[None]]
+Action = Callable[[TableContext], Awaitable[Event]]
 
 
 @dataclass
@@ -58,11 +66,18 @@ class TableSnapshot:
     chips: dict[int, int]
     bank: int | None
     hero_points: dict[int, int] = field(default_factory=dict)
-    event: dict[str, Any] | None = None
+    held: dict[str, int] = field(default_factory=dict)  # chips in pots and on the layout
+    event: Event | None = None
+    version: int = 0  # the saved state's version (see storage.tables.save)
 
     @property
     def open(self) -> bool:
         return self.status == "open"
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        """The game moves this action made (none for a seat, choice or spend)."""
+        return self.event.records if isinstance(self.event, Played) else ()
 
     def spendable_offers(self, now: str) -> list[SpendOffer]:
         """Open offers whose PC has a Hero Point to spend: those get a button."""
@@ -85,25 +100,21 @@ class TableService:
         self._guild_settings = guild_settings
         self.rng = rng or random.SystemRandom()
         self.listeners: list[Listener] = []
-        self._deadlines: dict[int, tuple[str, str]] = {}
-        # The latest snapshot of each table this service wrote or read: it is the only
-        # writer of tables, so reads for routing and redrawing need not touch the database.
+        self.scheduler = Scheduler(clock)
         self._latest: dict[int, TableSnapshot] = {}
-        self._timers: dict[int, asyncio.TimerHandle] = {}
+        # One action at a time per table: an action works on a copy of the latest state,
+        # and two copies must never race to be the next one.
+        self._locks: dict[int, asyncio.Lock] = {}
 
     # -- reading ---------------------------------------------------------------------------
 
     async def open_in_channel(self, channel_id: int) -> int:
         """The id of the open table in this channel; refuses when there is none."""
         async with self.db.read() as conn:
-            cursor = await conn.execute(
-                "SELECT id FROM card_tables WHERE channel_id = ? AND status = 'open'",
-                (channel_id,),
-            )
-            row = await cursor.fetchone()
-        if row is None:
+            table_id = await stored.open_in_channel(conn, channel_id)
+        if table_id is None:
             raise Refusal("table.none_here")
-        return int(row[0])
+        return table_id
 
     async def snapshot(self, table_id: int, *, fresh: bool = False) -> TableSnapshot:
         """The table as it stands (from memory unless `fresh`: Hero Points may have moved
@@ -113,8 +124,9 @@ class TableService:
             return cached
         async with self.db.read() as conn:
             row = await self._row(conn, table_id, must_be_open=False)
-            state = TableState.model_validate_json(row["state"])
-            snapshot = await self._snapshot(conn, row, state, status=row["status"])
+            state = TableState.model_validate_json(row.state)
+            money = await self._money(conn, table_id, state)
+        snapshot = self._snapshot(row, state, money, status=row.status)
         self._remember(snapshot)
         return snapshot
 
@@ -126,8 +138,7 @@ class TableService:
 
     async def open_tables(self) -> list[TableSnapshot]:
         async with self.db.read() as conn:
-            cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'")
-            ids = [int(r[0]) for r in await cursor.fetchall()]
+            ids = await stored.open_ids(conn)
         return [await self.snapshot(table_id) for table_id in ids]
 
     # -- opening and closing ---------------------------------------------------------------
@@ -148,19 +159,24 @@ class TableService:
         other_npc_ids: Sequence[int] = (),
     ) -> TableSnapshot:
         """Open a table; with other NPCs besides the bank's, only the rulebook is played."""
-        adapter = game_for(game)
-        packs = adapter.default_packs if packs is None else packs
-        if packs not in adapter.packs_allowed:
-            raise Refusal("table.bad_packs", allowed=", ".join(map(str, adapter.packs_allowed)))
+        spec = spec_for(game)
+        packs = spec.default_packs if packs is None else packs
+        if packs not in spec.packs_allowed:
+            raise Refusal("table.bad_packs", allowed=", ".join(map(str, spec.packs_allowed)))
         if not 0 < min_bet <= max_bet:
             raise Refusal("table.bad_limits")
+        chosen = {key: value for key, value in (options or {}).items() if value is not None}
+        try:
+            game_options = spec.options.model_validate(chosen)
+        except ValueError:
+            raise Refusal("table.bad_options") from None
         config = TableConfig(
             game=game,
             min_bet=min_bet,
             max_bet=max_bet,
             packs=packs,
             bankroll=bankroll,
-            options=options or {},
+            options=game_options.model_dump(),
         )
         now = self.clock()
         async with self.db.transaction() as conn:
@@ -174,76 +190,67 @@ class TableService:
                     raise Refusal("table.not_an_npc")
                 if other.id != npc.id:
                     others.append(NpcRef(id=other.id, name=other.name))
-            shoe = adapter.live_shoe(config, self.seed_source())
+            new = NewTable(
+                npc=str(npc.id), packs=packs, min_bet=min_bet, max_bet=max_bet, options=game_options
+            )
+            shoe = spec.live_shoe(new, self.seed_source())
             state = TableState(
                 config=config,
                 npc_id=npc.id,
                 npc_name=npc.name,
-                engine=adapter.new_engine(config, shoe),
+                engine=spec.new_engine(new, shoe),
                 shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
                 other_npcs=others,
             )
-            try:
-                cursor = await conn.execute(
-                    "INSERT INTO card_tables (guild_id, channel_id, game, status, state, "
-                    "created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?)",
-                    (guild_id, channel_id, game, state.model_dump_json(), iso(now), iso(now)),
-                )
-            except sqlite3.IntegrityError:
-                raise Refusal("table.already_open") from None
-            table_id = int(cursor.lastrowid or 0)
+            table_id = await stored.insert(
+                conn,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                state=state.model_dump_json(),
+                now=iso(now),
+            )
             bank = accounts.bank(table_id)
+            money = TableMoney(table_id, npc.id)
             if bankroll is None:
                 await ledger.set_unlimited(conn, bank, "cash")
+                money.unlimited.add((bank, "cash"))
             else:
-                await ledger.transfer(
-                    conn,
-                    guild_id=guild_id,
-                    kind="cash",
-                    amount=bankroll,
-                    src=None,
-                    dst=bank,
-                    reason="table.bankroll",
-                    table_id=table_id,
-                    actor_id=actor_id,
-                    now=iso(now),
-                )
-            row = await self._row(conn, table_id)
-            snapshot = await self._snapshot(conn, row, state, {"kind": "opened"}, status="open")
+                money.move(bankroll, None, bank, "table.bankroll")
+                await money.write(conn, guild_id=guild_id, actor_id=actor_id, now=iso(now))
+            row = stored.TableRow(table_id, guild_id, channel_id, None, "open", "", 0)
+        snapshot = self._snapshot(row, state, money, status="open", event=Opened())
         await self._notify(snapshot)
         return snapshot
 
     async def close(self, table_id: int, actor_id: int) -> TableSnapshot:
         """Cash every PC out, settle the bank, reveal the shoe's seed."""
 
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
+        async def run(ctx: TableContext) -> Event:
             if pot.open_pot(ctx.state) is not None:
                 await pot.settle(ctx)
             for seat in list(ctx.state.seats):
-                await self._cash_out(ctx, seat)
+                self._cash_out(ctx, seat)
             ctx.state.seats = []
-            await self._close_bank(ctx)
+            bankroll = ctx.money.bank()
+            if bankroll is not None:  # what is left of it leaves the game with the NPC
+                ctx.move(bankroll, accounts.bank(ctx.table_id), None, "table.bank_close")
             self._reveal(ctx.state)
             ctx.state.offers = []
-            await ctx.conn.execute(
-                "UPDATE card_tables SET status = 'closed', closed_at = ? WHERE id = ?",
-                (iso(ctx.now), table_id),
-            )
+            ctx.state.deadline = ctx.state.deadline_action = None
             ctx.closed = True
-            return {"kind": "closed", "shoes": [s.model_dump() for s in ctx.state.shoes]}
+            return Closed(shoes=tuple(ctx.state.shoes))
 
         return await self._mutate(table_id, actor_id, run)
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE card_tables SET message_id = ? WHERE id = ?", (message_id, table_id)
-            )
+            await stored.set_message(conn, table_id, message_id)
         if (cached := self._latest.get(table_id)) is not None:
             cached.message_id = message_id
 
     async def pause(self, table_id: int, actor_id: int, paused: bool) -> TableSnapshot:
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
+        async def run(ctx: TableContext) -> Event:
             if ctx.state.paused == paused:
                 raise Refusal("table.already_paused" if paused else "table.not_paused")
             ctx.state.paused = paused
@@ -252,7 +259,8 @@ class TableService:
                 ctx.state.deadline = iso(
                     max(datetime.fromisoformat(ctx.state.deadline), ctx.now + ctx.turn_timer)
                 )
-            return {"kind": "paused" if paused else "resumed"}
+                ctx.state.last_deadline = ctx.state.deadline
+            return Paused(kind="paused" if paused else "resumed")
 
         return await self._mutate(table_id, actor_id, run)
 
@@ -263,7 +271,7 @@ class TableService:
     ) -> TableSnapshot:
         """Seat a PC with `buy_in` of his sheet's cash as chips (his owner, or the GM)."""
 
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
+        async def run(ctx: TableContext) -> Event:
             person = await load_person(ctx.conn, character_id)
             if person is None or person.guild_id != ctx.guild_id:
                 raise Refusal("sheet.not_found")
@@ -273,36 +281,29 @@ class TableService:
                 raise Refusal("table.not_your_character")
             if ctx.state.seat_of_character(character_id) is not None:
                 raise Refusal("table.already_seated")
-            if await self._tables_seating(ctx.conn, character_id, except_table=table_id):
+            if await stored.seating(ctx.conn, character_id, except_table=table_id):
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
-            try:
-                await ledger.transfer(
-                    ctx.conn,
-                    guild_id=ctx.guild_id,
-                    kind="cash",
-                    amount=buy_in,
-                    src=accounts.sheet(character_id),
-                    dst=accounts.chips(table_id, character_id),
-                    reason="table.buy_in",
-                    table_id=table_id,
-                    actor_id=user_id,
-                    now=iso(ctx.now),
-                )
-            except ledger.InsufficientFunds:
-                raise Refusal("table.buy_in_over_cash") from None
+            await ctx.money.include(ctx.conn, character_id)
+            ctx.move(
+                buy_in,
+                accounts.sheet(character_id),
+                accounts.chips(table_id, character_id),
+                "table.buy_in",
+            )
+            choice = "rulebook" if ctx.state.rulebook_only else ctx.state.chosen.get(character_id)
             ctx.state.seats.append(
                 Seat(
                     character_id=character_id,
                     user_id=person.owner_id or user_id,
                     name=person.name,
-                    choice="rulebook"
-                    if ctx.state.rulebook_only
-                    else ctx.state.chosen.get(character_id),
+                    choice=choice,
                 )
             )
-            return {"kind": "joined", "character_id": character_id, "buy_in": buy_in}
+            if choice == "simulate":
+                self._sit(ctx, character_id)
+            return Joined(character_id=character_id, buy_in=buy_in)
 
         return await self._mutate(table_id, user_id, run)
 
@@ -311,29 +312,32 @@ class TableService:
     ) -> TableSnapshot:
         """A PC leaves with his chips (his owner; the GM names the character to unseat)."""
 
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
+        async def run(ctx: TableContext) -> Event:
+            state = ctx.state
             seat = (
-                ctx.state.seat_of_user(user_id)
+                state.seat_of_user(user_id)
                 if character_id is None
-                else ctx.state.seat_of_character(character_id)
+                else state.seat_of_character(character_id)
             )
             if seat is None:
                 raise Refusal("table.not_seated")
-            adapter = game_for(ctx.state.config.game)
-            ctx.state.engine = adapter.release(ctx.state.engine, seat.character_id)
-            chips = await self._cash_out(ctx, seat)
-            ctx.state.seats.remove(seat)
-            ctx.state.offers = [
-                o for o in ctx.state.offers if o.character_id != seat.character_id or o.spent
+            try:
+                state.engine.stand_up(str(seat.character_id))
+            except IllegalAction as illegal:
+                raise ctx.refusal(illegal) from None
+            chips = self._cash_out(ctx, seat)
+            state.seats.remove(seat)
+            state.offers = [
+                o for o in state.offers if o.character_id != seat.character_id or o.spent
             ]
-            return {"kind": "left", "character_id": seat.character_id, "chips": chips}
+            return Left(character_id=seat.character_id, chips=chips)
 
         return await self._mutate(table_id, user_id, run)
 
     async def choose(self, table_id: int, user_id: int, choice: Choice) -> TableSnapshot:
         """The owner's final choice for this game: simulate (earning the award) or rulebook."""
 
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
+        async def run(ctx: TableContext) -> Event:
             seat = ctx.state.seat_of_user(user_id)
             if seat is None:
                 raise Refusal("table.not_seated")
@@ -344,6 +348,7 @@ class TableService:
             seat.choice = ctx.state.chosen[seat.character_id] = choice
             award = 0
             if choice == "simulate":
+                self._sit(ctx, seat.character_id)
                 person = await load_person(ctx.conn, seat.character_id)
                 settings = await self._guild_settings(ctx.conn, ctx.guild_id)
                 awards = (
@@ -353,26 +358,20 @@ class TableService:
                 )
                 award = alternative.hero_points_for(person.gambling if person else 0, awards)
                 if award:
-                    await ledger.transfer(
-                        ctx.conn,
-                        guild_id=ctx.guild_id,
-                        kind="hero",
-                        amount=award,
-                        src=None,
-                        dst=accounts.sheet(seat.character_id),
-                        reason="award.simulate",
-                        table_id=table_id,
-                        actor_id=user_id,
-                        now=iso(ctx.now),
+                    ctx.money.move(
+                        award, None, accounts.sheet(seat.character_id), "award.simulate", "hero"
                     )
-            return {
-                "kind": "chose",
-                "character_id": seat.character_id,
-                "choice": choice,
-                "award": award,
-            }
+            return Chose(character_id=seat.character_id, choice=choice, award=award)
 
         return await self._mutate(table_id, user_id, run)
+
+    @staticmethod
+    def _sit(ctx: TableContext, character_id: int) -> None:
+        """A simulating PC takes his place in the game, in the table's seat order."""
+        engine = ctx.state.engine
+        engine.sit(str(character_id))
+        order = {str(seat.character_id): i for i, seat in enumerate(ctx.state.seats)}
+        engine.seats.sort(key=lambda key: order.get(key, -1))
 
     # -- play ------------------------------------------------------------------------------
 
@@ -380,44 +379,48 @@ class TableService:
         self,
         table_id: int,
         user_id: int | None,
-        action: str,
-        args: dict[str, Any] | None = None,
+        kind: str,
         *,
+        amount: int | None = None,
+        target: str | None = None,
+        moves: int | None = None,
         as_gm: bool = False,
+        for_npc: bool = False,
     ) -> TableSnapshot:
-        """A game decision: a seated, simulating PC's own, or the GM's (deal, NPC moves)."""
+        """A game move: a seated, simulating PC's own, or the GM's (the table's, or the NPC's).
 
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
-            if ctx.state.paused:
+        `moves` is the move count the clicked button was drawn with: a button drawn
+        before the last move is stale and refused, so a double click plays once.
+        """
+
+        async def run(ctx: TableContext) -> Event:
+            state = ctx.state
+            if state.paused:
                 raise Refusal("table.paused")
-            if ctx.state.rulebook_only:
+            if state.rulebook_only:
                 raise Refusal("table.rulebook_only")
-            adapter = game_for(ctx.state.config.game)
-            seat = None
+            if moves is not None and moves != state.moves:
+                raise Refusal("table.stale_button")
+            seat: str | None = state.npc_key if for_npc else None
             if not as_gm:
-                seat = ctx.state.seat_of_user(user_id) if user_id is not None else None
-                if seat is None:
+                found = state.seat_of_user(user_id) if user_id is not None else None
+                if found is None:
                     raise Refusal("table.not_seated")
-                if seat.choice is None:
+                if found.choice is None:
                     raise Refusal("table.choose_first")
-                if seat.choice == "rulebook":
+                if found.choice == "rulebook":
                     raise Refusal("table.rulebook_player")
-            if as_gm and adapter.needs_new_shoe(ctx.state.engine):
-                self._new_shoe(ctx.state, adapter)
-            # A new hand closes the previous hand's Hero Point windows.
-            hand_before = ctx.state.hand_no
-            event = await adapter.act(ctx, seat, action, args or {})
-            if ctx.state.hand_no != hand_before:
-                ctx.state.offers = [o for o in ctx.state.offers if o.hand == ctx.state.hand_no]
-                ctx.state.last = event
-            return event
+                seat = str(found.character_id)
+            self._fresh_shoe(ctx)
+            move = Move(kind=kind, seat=seat, amount=amount, target=target)
+            return Played(records=tuple(ctx.play(move)))
 
         return await self._mutate(table_id, user_id, run)
 
     async def spend(self, table_id: int, user_id: int, offer_id: int) -> TableSnapshot:
         """One Hero Point wins a lost hand: once, whatever the clicks, devices or restarts."""
 
-        async def run(ctx: TableContext, row: Row) -> dict[str, Any]:
+        async def run(ctx: TableContext) -> Event:
             offer = next((o for o in ctx.state.offers if o.id == offer_id), None)
             if offer is None or offer.expires_at <= iso(ctx.now):
                 raise Refusal("table.offer_closed")
@@ -426,16 +429,12 @@ class TableService:
                 raise Refusal("table.not_your_button")
             if offer.spent:
                 raise Refusal("table.already_spent")
-            await ctx.spend_hero_point(offer.character_id, "spend.win_hand")
-            await ctx.pay(offer.character_id, offer.pay, "spend.win_hand")
+            ctx.spend_hero_point(offer.character_id, "spend.win_hand")
+            ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
             offer.spent = True
-            return {
-                "kind": "spent",
-                "character_id": offer.character_id,
-                "name": seat.name,
-                "pay": offer.pay,
-                "hand": offer.hand,
-            }
+            return Spent(
+                character_id=offer.character_id, name=seat.name, pay=offer.pay, hand=offer.hand
+            )
 
         return await self._mutate(table_id, user_id, run)
 
@@ -448,17 +447,17 @@ class TableService:
         return await self._mutate(
             table_id,
             user_id,
-            lambda ctx, row: rulebook_contest.start(ctx, user_id, stake, ease, self.rng),
+            lambda ctx: rulebook_contest.start(ctx, user_id, stake, ease, self.rng),
         )
 
     async def contest_step(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
         return await self._mutate(
-            table_id, user_id, lambda ctx, row: rulebook_contest.step(ctx, user_id, contest_id)
+            table_id, user_id, lambda ctx: rulebook_contest.step(ctx, user_id, contest_id)
         )
 
     async def contest_settle(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
         return await self._mutate(
-            table_id, user_id, lambda ctx, row: rulebook_contest.settle(ctx, user_id, contest_id)
+            table_id, user_id, lambda ctx: rulebook_contest.settle(ctx, user_id, contest_id)
         )
 
     # -- the pot contest (a table with several NPCs) ---------------------------------------
@@ -468,33 +467,46 @@ class TableService:
     ) -> TableSnapshot:
         """The GM starts a round: everyone stakes and rolls (see tables/pot.py)."""
         return await self._mutate(
-            table_id, actor_id, lambda ctx, row: pot.start(ctx, stake, ease, self.rng)
+            table_id, actor_id, lambda ctx: pot.start(ctx, stake, ease, self.rng)
         )
 
     async def pot_step(self, table_id: int, user_id: int, pot_id: int) -> TableSnapshot:
-        return await self._mutate(
-            table_id, user_id, lambda ctx, row: pot.step(ctx, user_id, pot_id)
-        )
+        return await self._mutate(table_id, user_id, lambda ctx: pot.step(ctx, user_id, pot_id))
 
     async def pot_settle(self, table_id: int, actor_id: int) -> TableSnapshot:
-        return await self._mutate(table_id, actor_id, lambda ctx, row: pot.settle(ctx))
+        return await self._mutate(table_id, actor_id, lambda ctx: pot.settle(ctx))
 
     # -- internals -------------------------------------------------------------------------
 
-    def _new_shoe(self, state: TableState, adapter: TableGame) -> None:
+    def _fresh_shoe(self, ctx: TableContext) -> None:
+        """Between hands, a finished shoe is replaced (its seed revealed) before any move."""
+        state = ctx.state
+        engine = state.engine
+        if engine.in_hand() or not engine.needs_new_shoe:
+            return
         self._reveal(state)
-        shoe: Shoe = adapter.live_shoe(state.config, self.seed_source())
-        state.engine = adapter.replace_shoe(state.engine, shoe)
+        spec = spec_for(state.config.game)
+        new = NewTable(
+            npc=state.npc_key,
+            packs=state.config.packs,
+            min_bet=state.config.min_bet,
+            max_bet=state.config.max_bet,
+            options=spec.options.model_validate(state.config.options),
+        )
+        shoe = spec.live_shoe(new, self.seed_source())
+        engine.replace_shoe(shoe)
         state.shoes.append(ShoeRecord(commitment=shoe.commitment or "", packs=state.config.packs))
 
-    def _reveal(self, state: TableState) -> None:
-        seed = game_for(state.config.game).shoe(state.engine).seed
-        if state.shoes and seed is not None:
-            state.shoes[-1].seed = seed.hex()
+    @staticmethod
+    def _reveal(state: TableState) -> None:
+        shoe = state.engine.current_shoe()
+        if state.shoes and shoe is not None and shoe.seed is not None:
+            state.shoes[-1].seed = shoe.seed.hex()
 
-    async def _cash_out(self, ctx: TableContext, seat: Seat) -> int:
-        chips = await ctx.chips(seat.character_id)
-        await ctx.move(
+    @staticmethod
+    def _cash_out(ctx: TableContext, seat: Seat) -> int:
+        chips = ctx.chips(seat.character_id)
+        ctx.move(
             chips,
             accounts.chips(ctx.table_id, seat.character_id),
             accounts.sheet(seat.character_id),
@@ -502,132 +514,124 @@ class TableService:
         )
         return chips
 
-    async def _close_bank(self, ctx: TableContext) -> None:
-        """What is left of a limited bankroll leaves the game with the NPC."""
-        if ctx.state.config.bankroll is not None:
-            bank = accounts.bank(ctx.table_id)
-            await ctx.move(
-                await ledger.balance(ctx.conn, bank, "cash"), bank, None, "table.bank_close"
-            )
-
-    @staticmethod
-    async def _tables_seating(
-        conn: Connection, character_id: int, *, except_table: int = 0
-    ) -> list[int]:
-        """The open tables where this character sits (a PC sits at one at most)."""
-        cursor = await conn.execute(
-            "SELECT t.id FROM card_tables t, json_each(t.state, '$.seats') s "
-            "WHERE t.status = 'open' AND t.id != ? "
-            "AND json_extract(s.value, '$.character_id') = ?",
-            (except_table, character_id),
-        )
-        return [int(row[0]) for row in await cursor.fetchall()]
-
     async def character_changed(self, character_id: int) -> None:
         """Redraw the table where this PC sits: his Hero Points decide his spend buttons."""
         async with self.db.read() as conn:
-            tables = await self._tables_seating(conn, character_id)
+            tables = await stored.seating(conn, character_id)
         for table_id in tables:
             await self._notify(await self.snapshot(table_id, fresh=True))
 
-    async def _row(self, conn: Connection, table_id: int, *, must_be_open: bool = True) -> Row:
-        cursor = await conn.execute("SELECT * FROM card_tables WHERE id = ?", (table_id,))
-        row = await cursor.fetchone()
-        if row is None or (must_be_open and row["status"] != "open"):
+    @staticmethod
+    async def _row(
+        conn: Connection, table_id: int, *, must_be_open: bool = True
+    ) -> stored.TableRow:
+        row = await stored.load(conn, table_id)
+        if row is None or (must_be_open and row.status != "open"):
             raise Refusal("table.closed")
         return row
 
-    async def _snapshot(
-        self,
-        conn: Connection,
-        row: Row,
-        state: TableState,
-        event: dict[str, Any] | None = None,
-        *,
-        status: str,
-    ) -> TableSnapshot:
-        table_id = int(row["id"])
-        wanted = {accounts.bank(table_id)}
-        for seat in state.seats:
-            wanted |= {
-                accounts.chips(table_id, seat.character_id),
-                accounts.sheet(seat.character_id),
-            }
-        balances = await ledger.balances_of(conn, sorted(wanted))
-        chips = {
-            seat.character_id: balances.get(
-                (accounts.chips(table_id, seat.character_id), "cash"), 0
-            )
-            for seat in state.seats
-        }
-        hero_points = {
-            seat.character_id: balances.get((accounts.sheet(seat.character_id), "hero"), 0)
-            for seat in state.seats
-        }
-        bank = (
-            None
-            if state.config.bankroll is None
-            else balances.get((accounts.bank(table_id), "cash"), 0)
-        )
-        return TableSnapshot(
-            id=table_id,
-            guild_id=int(row["guild_id"]),
-            channel_id=int(row["channel_id"]),
-            message_id=row["message_id"],
-            status=status,
-            state=state,
-            chips=chips,
-            bank=bank,
-            hero_points=hero_points,
-            event=event,
+    @staticmethod
+    async def _money(conn: Connection, table_id: int, state: TableState) -> TableMoney:
+        return await TableMoney.load(
+            conn, table_id, state.npc_id, [seat.character_id for seat in state.seats]
         )
 
-    async def _mutate(
-        self,
-        table_id: int,
-        actor_id: int | None,
-        run: Callable[[TableContext, Row], Awaitable[dict[str, Any]]],
+    @staticmethod
+    def _snapshot(
+        row: stored.TableRow,
+        state: TableState,
+        money: TableMoney,
+        *,
+        status: str,
+        event: Event | None = None,
     ) -> TableSnapshot:
-        now = self.clock()
-        async with self.db.transaction() as conn:
-            row = await self._row(conn, table_id)
-            state = TableState.model_validate_json(row["state"])
-            settings = await self._guild_settings(conn, int(row["guild_id"]))
-            ctx = TableContext(
-                conn=conn,
-                table_id=table_id,
-                guild_id=int(row["guild_id"]),
-                state=state,
-                now=now,
-                actor_id=actor_id,
-                spend_window=timedelta(seconds=settings.spend_window_s),
-                turn_timer=timedelta(seconds=settings.turn_timer_s),
-            )
-            event = await run(ctx, row)
-            await conn.execute(
-                "UPDATE card_tables SET state = ?, updated_at = ? WHERE id = ?",
-                (state.model_dump_json(), iso(now), table_id),
-            )
+        return TableSnapshot(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            message_id=row.message_id,
+            status=status,
+            state=state,
+            chips={seat.character_id: money.chips(seat.character_id) for seat in state.seats},
+            bank=money.bank(),
+            hero_points={
+                seat.character_id: money.hero_points(seat.character_id) for seat in state.seats
+            },
+            held={**money.held("pot"), **money.held("layout")},
+            event=event,
+            version=row.version,
+        )
+
+    async def _mutate(self, table_id: int, actor_id: int | None, run: Action) -> TableSnapshot:
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            now = self.clock()
+            cached = self._latest.get(table_id)
+            async with self.db.transaction() as conn:
+                if cached is None:
+                    row = await self._row(conn, table_id)
+                    state = TableState.model_validate_json(row.state)
+                else:
+                    row = stored.TableRow(
+                        cached.id,
+                        cached.guild_id,
+                        cached.channel_id,
+                        cached.message_id,
+                        "open",
+                        "",
+                        cached.version,
+                    )
+                    state = cached.state.model_copy(deep=True)
+                settings = await self._guild_settings(conn, row.guild_id)
+                ctx = TableContext(
+                    conn=conn,
+                    table_id=table_id,
+                    guild_id=row.guild_id,
+                    state=state,
+                    money=await self._money(conn, table_id, state),
+                    now=now,
+                    actor_id=actor_id,
+                    spend_window=timedelta(seconds=settings.spend_window_s),
+                    turn_timer=timedelta(seconds=settings.turn_timer_s),
+                    rng=self.rng,
+                )
+                event = await run(ctx)
+                await ctx.money.write(conn, guild_id=row.guild_id, actor_id=actor_id, now=iso(now))
+                try:
+                    await stored.save(
+                        conn,
+                        table_id,
+                        state.model_dump_json(),
+                        version=row.version,
+                        now=iso(now),
+                        closed=ctx.closed,
+                    )
+                except stored.TableChanged:
+                    self._latest.pop(table_id, None)  # read it again next time
+                    raise
             status = "closed" if ctx.closed else "open"
-            snapshot = await self._snapshot(conn, row, state, event, status=status)
+            saved = replace(row, version=row.version + 1)
+            snapshot = self._snapshot(saved, state, ctx.money, status=status, event=event)
+            if cached is not None:
+                snapshot.message_id = cached.message_id
+            self._remember(snapshot)
         await self._notify(snapshot)
         return snapshot
 
     # -- timers ----------------------------------------------------------------------------
 
     def arm(self, snapshot: TableSnapshot) -> None:
-        """Schedule the table's pending timed decision, replacing any older one."""
-        if old := self._timers.pop(snapshot.id, None):
-            old.cancel()
+        """Schedule the table's pending timed move, replacing any older one."""
         state = snapshot.state
-        if not snapshot.open or state.deadline is None or state.deadline_action is None:
-            self._deadlines.pop(snapshot.id, None)
+        key = ("move", snapshot.id)
+        if not snapshot.open or state.deadline is None:
+            self.scheduler.cancel(key)
             return
-        self._deadlines[snapshot.id] = (state.deadline, state.deadline_action)
-        delay = (datetime.fromisoformat(state.deadline) - self.clock()).total_seconds()
-        loop = asyncio.get_running_loop()
-        self._timers[snapshot.id] = loop.call_later(
-            max(delay, 0.0), lambda: loop.create_task(self.run_due())
+        deadline = state.deadline
+        self.scheduler.at(
+            key,
+            datetime.fromisoformat(deadline),
+            lambda: asyncio.ensure_future(self.run_timer(snapshot.id, deadline)),
         )
 
     async def resume(self) -> list[TableSnapshot]:
@@ -637,24 +641,50 @@ class TableService:
             self.arm(snapshot)
         return snapshots
 
+    async def run_timer(self, table_id: int, deadline: str) -> TableSnapshot | None:
+        """The scheduler's job: the timed move, quietly skipped if it was overtaken."""
+        try:
+            return await self.timed_move(table_id, deadline)
+        except Refusal as refusal:  # overtaken by a player's own move: nothing to do
+            log.debug("table %s timer at %s: %s", table_id, deadline, refusal.key)
+        except Exception:
+            log.exception("table %s: timed move at %s failed", table_id, deadline)
+        return None
+
+    async def timed_move(self, table_id: int, deadline: str) -> TableSnapshot:
+        """Make the table's timed move; refused unless `deadline` is still the table's own."""
+
+        async def run(ctx: TableContext) -> Event:
+            state, engine = ctx.state, ctx.state.engine
+            if state.deadline != deadline or state.deadline > iso(ctx.now):
+                raise Refusal("table.timer_stale")
+            if state.paused:
+                raise Refusal("table.paused")
+            records: list[Record] = []
+            if state.deadline_action == "timeout":
+                for seat in engine.turn():
+                    move = engine.timeout_move(seat) if seat in engine.turn() else None
+                    if move is not None:
+                        records += ctx.play(move)
+            elif (scheduled := engine.scheduled()) is not None:
+                self._fresh_shoe(ctx)
+                records += ctx.play(scheduled[1])
+            if not records:
+                raise Refusal("table.timer_stale")
+            return Played(records=tuple(records))
+
+        return await self._mutate(table_id, None, run)
+
     async def run_due(self) -> None:
-        """Take every timed decision whose deadline has passed (the timers call this)."""
+        """Make every timed move whose deadline has passed (tests call this with a clock)."""
         now = iso(self.clock())
-        for table_id, (deadline, action) in list(self._deadlines.items()):
-            if deadline > now:
-                continue
-            self._deadlines.pop(table_id, None)
-            try:
-                await self.act(table_id, None, action, {"deadline": deadline}, as_gm=True)
-            except Refusal as refusal:  # overtaken by a player's own move: nothing to do
-                log.debug("table %s timer %s: %s", table_id, action, refusal.key)
-            except Exception:
-                log.exception("table %s: timed action %s failed", table_id, action)
+        for snapshot in list(self._latest.values()):
+            deadline = snapshot.state.deadline
+            if deadline is not None and deadline <= now:
+                await self.run_timer(snapshot.id, deadline)
 
     def stop_timers(self) -> None:
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
+        self.scheduler.cancel_all()
 
     async def _notify(self, snapshot: TableSnapshot) -> None:
         self._remember(snapshot)

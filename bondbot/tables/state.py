@@ -1,15 +1,19 @@
 """The whole state of a table, saved as one JSON document after every action.
 
-Everything a restart needs is here: seats and choices, the game engine's own state
-(with its shoe), open Hero Point offers with their deadlines, rulebook contests. Chips
-are not here: they are ledger balances (`chips:{table}:{character}`).
+Everything a restart needs is here: seats and choices, the game's engine (a typed model
+with its shoe, see `bondbot.games.contract`), open Hero Point offers with their
+deadlines, rulebook contests, the pending timer. Chips are not here: they are ledger
+balances (`bondbot.tables.money`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializeAsAny, ValidationInfo, field_validator
+
+from bondbot.games.contract import Engine, Event
+from bondbot.games.registry import spec_for
 
 Choice = Literal["simulate", "rulebook"]
 
@@ -26,6 +30,8 @@ class TableConfig(BaseModel):
 
 
 class Seat(BaseModel):
+    """A PC at the table (the NPC is the table's own, `TableState.npc_id`)."""
+
     character_id: int
     user_id: int
     name: str
@@ -92,6 +98,21 @@ class ShoeRecord(BaseModel):
     seed: str | None = None
 
 
+class ContestSettled(Event):
+    kind: Literal["contest_settled"] = "contest_settled"
+    contest: Contest
+    pc_quality: int | None
+    cancels: int
+
+
+class PotSettled(Event):
+    kind: Literal["pot_settled"] = "pot_settled"
+    pot: Pot
+
+
+TimerKind = Literal["timeout", "scheduled"]
+
+
 class TableState(BaseModel):
     config: TableConfig
     npc_id: int
@@ -100,7 +121,7 @@ class TableState(BaseModel):
     # Each PC's choice is final for the table: it outlives his leaving, so coming back
     # neither earns the award twice nor changes sides.
     chosen: dict[int, Choice] = Field(default_factory=dict)
-    engine: dict[str, Any] = Field(default_factory=dict)
+    engine: SerializeAsAny[Engine]
     shoes: list[ShoeRecord] = Field(default_factory=list)
     offers: list[SpendOffer] = Field(default_factory=list)
     contests: list[Contest] = Field(default_factory=list)
@@ -108,19 +129,37 @@ class TableState(BaseModel):
     # everyone plays the rulebook's contest for a pot.
     other_npcs: list[NpcRef] = Field(default_factory=list)
     pots: list[Pot] = Field(default_factory=list)
-    hand_no: int = 0
     next_id: int = 1
+    moves: int = 0  # game moves accepted so far: a button carrying an older count is stale
     paused: bool = False
-    # A decision the bot takes itself when nobody acts in time (a blackjack turn, …):
-    # the game adapter sets both; the service's timer runs `deadline_action` at `deadline`.
+    # The NPC's decisions: the bot's automatic play, or the GM with the same buttons.
+    npc_auto: bool = True
+    # What the table does by itself at `deadline`: the default moves of the seats whose
+    # turn it is ("timeout"), or the game's own delayed move ("scheduled", an auto-deal).
     deadline: str | None = None
-    deadline_action: str | None = None
-    last: dict[str, Any] | None = None  # the last hand's public result, for the table message
-    last_contest: dict[str, Any] | None = None  # the last settled rulebook contest
+    deadline_action: TimerKind | None = None
+    last_deadline: str | None = None  # every deadline is later than the one before
+    last_contest: ContestSettled | PotSettled | None = Field(default=None, discriminator="kind")
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _engine_of_the_game(cls, value: Any, info: ValidationInfo) -> Engine:
+        if isinstance(value, Engine):
+            return value
+        return spec_for(info.data["config"].game).engine.model_validate(value)
 
     @property
     def rulebook_only(self) -> bool:
         return bool(self.other_npcs)
+
+    @property
+    def hand_no(self) -> int:
+        """Hands started at this table (a hand's offers close when the next one starts)."""
+        return self.engine.hand
+
+    @property
+    def npc_key(self) -> str:
+        return str(self.npc_id)
 
     def seat_of_character(self, character_id: int) -> Seat | None:
         return next((s for s in self.seats if s.character_id == character_id), None)

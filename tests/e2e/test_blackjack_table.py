@@ -123,8 +123,7 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         )
         opened = await fake.slash(
             world.gm,
-            "table open",
-            game="blackjack",
+            "table open blackjack",
             npc="Le Chiffre",
             minimum="10",
             maximum="500",
@@ -310,7 +309,7 @@ async def test_the_bet_command_still_needs_a_side_at_punto_banco(bot_env: BotEnv
     async with bot_env.run() as bot:
         await bot.services.guilds.update(world.guild.id, gm_role_id=world.gm_role.id)
         await fake.slash(
-            world.gm, "table open", game="punto_banco", npc="Le Chiffre", minimum="10", maximum="50"
+            world.gm, "table open punto_banco", npc="Le Chiffre", minimum="10", maximum="50"
         )
         await wait_table(fake, "Punto banco")
         await join(fake, world.player, "100")

@@ -68,8 +68,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert role.ephemeral
         refused = await fake.slash(
             world.player,
-            "table open",
-            game="punto_banco",
+            "table open punto_banco",
             npc="Le Chiffre",
             minimum="10",
             maximum="500",
@@ -80,8 +79,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
 
         opened = await fake.slash(
             world.gm,
-            "table open",
-            game="punto_banco",
+            "table open punto_banco",
             npc="Le Chiffre",
             minimum="10",
             maximum="500",
@@ -230,8 +228,7 @@ async def test_a_table_that_deals_by_itself(bot_env: BotEnv) -> None:
         await fake.slash(world.owner, "gm role", role=world.gm_role)
         await fake.slash(
             world.gm,
-            "table open",
-            game="punto_banco",
+            "table open punto_banco",
             npc="Le Chiffre",
             minimum="10",
             maximum="500",

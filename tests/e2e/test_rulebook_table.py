@@ -30,8 +30,7 @@ async def test_several_npcs_play_the_rulebook_for_a_pot(bot_env: BotEnv) -> None
         await fake.slash(world.owner, "gm role", role=world.gm_role)
         opened = await fake.slash(
             world.gm,
-            "table open",
-            game="punto_banco",
+            "table open punto_banco",
             npc="Le Chiffre",
             minimum="10",
             maximum="500",

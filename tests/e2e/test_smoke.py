@@ -38,6 +38,6 @@ async def test_npc_names_autocomplete_for_the_gm(bot_env: BotEnv) -> None:
         await fake.slash(world.gm, "sheet create", name="Le Chiffre", kind="NPC")
         await fake.slash(world.gm, "sheet create", name="Mr. White", kind="NPC")
         choices = await fake.autocomplete(
-            world.gm, "table open", focused="npc", value="le", game="punto_banco"
+            world.gm, "table open punto_banco", focused="npc", value="le"
         )
     assert [c["name"] for c in choices] == ["Le Chiffre"]

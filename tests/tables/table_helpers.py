@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bondbot.games.contract import Event
 from bondbot.rules import baccarat
 from bondbot.sheets import validate_sheet
 from bondbot.storage import characters, ledger
 from bondbot.storage.db import Database
 from bondbot.storage.settings import get_settings
-from bondbot.tables.service import TableService
+from bondbot.tables.service import TableService, TableSnapshot
 
 GUILD = 1000
 CHANNEL = 2000
@@ -140,3 +141,10 @@ async def open_table(
         packs=packs,
     )
     return tables, snapshot.id, ids
+
+
+def event_of(snapshot: TableSnapshot, kind: str) -> Any:
+    """The game event of this kind that the snapshot's action produced."""
+    found: list[Event] = [e for r in snapshot.records for e in r.events if e.kind == kind]
+    assert found, f"no {kind} event in {snapshot.records}"
+    return found[-1]

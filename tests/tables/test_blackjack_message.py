@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from table_helpers import BOND_OWNER, GM, VESPER_OWNER, Clock
+from table_helpers import BOND_OWNER, GM, VESPER_OWNER, Clock, event_of
 from test_blackjack_service import BET, scenario, seat_both, setup_table, stand_all
 
-from bondbot.bot.tables.blackjack import BlackjackUI
 from bondbot.bot.tables.message import table_embed, table_view
+from bondbot.games.blackjack.ui import UI
 from bondbot.rules.blackjack import Action, Blackjack, BlackjackRules
 from bondbot.rules.cards import cards_pretty
 from bondbot.storage.db import Database
-from bondbot.tables.games.blackjack import table_of
 from bondbot.tables.service import TableSnapshot
-
-UI = BlackjackUI()
 
 
 def fields(snapshot: TableSnapshot, now: datetime) -> dict[str, str]:
@@ -35,9 +32,9 @@ async def test_the_insurance_offer(db: Database) -> None:
     tables, table, ids = await setup_table(db, clock, [seed])
     await seat_both(tables, table, ids)
     for owner in (BOND_OWNER, VESPER_OWNER):
-        await tables.act(table, owner, "wager", {"amount": BET})
+        await tables.act(table, owner, "wager", amount=BET)
     dealt = await tables.act(table, GM, "deal", as_gm=True)
-    up = table_of(dealt.state).game.dealer_up
+    up = dealt.state.engine.game.dealer_up
     when = int(clock.now.timestamp()) + 90
     shown = fields(dealt, clock.now)
     assert shown["Dealer — Le Chiffre"] == (
@@ -70,16 +67,17 @@ async def test_an_american_double_is_dealt_face_down_until_the_settlement(db: Da
     tables, table, ids = await setup_table(db, clock, [seed])
     await seat_both(tables, table, ids)
     for owner in (BOND_OWNER, VESPER_OWNER):
-        await tables.act(table, owner, "wager", {"amount": BET})
+        await tables.act(table, owner, "wager", amount=BET)
     dealt = await tables.act(table, GM, "deal", as_gm=True)
-    moves = table_of(dealt.state).moves
+    moves = dealt.state.moves
     play = [spec for spec in UI.buttons(dealt, "en") if spec.label != "Hint"]
     assert [spec.custom_id for spec in play] == [
         f"bb:tbl:{table}:{action}:{moves}"
         for action in ("hit", "stand", "double", "split", "surrender")
     ]
-    doubled = await tables.act(table, BOND_OWNER, "double", {"move": moves})
-    assert doubled.event["hidden"] and doubled.event["total"] is None
+    doubled = await tables.act(table, BOND_OWNER, "double", moves=moves)
+    entry = event_of(doubled, "logged").entry
+    assert entry.kind == "double" and entry.card is None and entry.total is None
     bond = replayed.results[0]
     seat = UI.seat_extra(doubled, ids["bond"], "en", "$")
     assert seat == f"{cards_pretty(bond.cards[:2])} 🂠 (?) · $40 · doubled"
@@ -104,8 +102,8 @@ async def test_the_european_dealer_has_no_hole_card(db: Database) -> None:
     tables, table, ids = await setup_table(db, clock, [seed], options={"deal": "european"})
     await tables.join(table, BOND_OWNER, ids["bond"], 10_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    await tables.act(table, BOND_OWNER, "wager", {"amount": BET})
+    await tables.act(table, BOND_OWNER, "wager", amount=BET)
     dealt = await tables.act(table, GM, "deal", as_gm=True)
-    up = table_of(dealt.state).game.dealer_up
+    up = dealt.state.engine.game.dealer_up
     dealer = fields(dealt, clock.now)["Dealer — Le Chiffre"]
     assert dealer.startswith(f"Shows {up.pretty}\nTo play: **James Bond**")

@@ -9,7 +9,6 @@ to compare with what the service did.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from datetime import datetime
 
@@ -22,17 +21,18 @@ from table_helpers import (
     Clock,
     assert_conserved,
     balance,
+    event_of,
     open_table,
     service,
 )
 
 from bondbot.errors import Refusal
+from bondbot.games.blackjack.engine import InsuranceLine, LogEntry, Voided
 from bondbot.rules.blackjack import Action, Blackjack, BlackjackRules, Outcome, Phase
 from bondbot.rules.shoe import Shoe
 from bondbot.storage.db import Database
 from bondbot.storage.settings import update_settings
 from bondbot.tables import accounts
-from bondbot.tables.games.blackjack import table_of
 from bondbot.tables.service import TableService, TableSnapshot
 
 BET = 2_000
@@ -104,7 +104,7 @@ async def bet_and_deal(
     tables: TableService, table: int, owners: tuple[int, ...] = (BOND_OWNER, VESPER_OWNER)
 ) -> TableSnapshot:
     for owner in owners:
-        await tables.act(table, owner, "wager", {"amount": BET})
+        await tables.act(table, owner, "wager", amount=BET)
     return await tables.act(table, GM, "deal", as_gm=True)
 
 
@@ -121,37 +121,34 @@ async def play_out(
 ) -> TableSnapshot:
     """Drive the service with the same policy as the replay, through each owner's clicks."""
     owners = {"bond": BOND_OWNER, "vesper": VESPER_OWNER}
-    game = table_of(snapshot.state).game
+    game = snapshot.state.engine.game
     if game.insurance_open:
         for seat in game.insurance_pending:
             name = seat_name(snapshot, ids, seat)
             take = bool(policy(game, seat, name, -1))
             snapshot = await tables.act(table, owners[name], "insure" if take else "no_insurance")
-        game = table_of(snapshot.state).game
+        game = snapshot.state.engine.game
     while (current := game.current()) is not None:
         name = seat_name(snapshot, ids, current[0])
         action = policy(game, current[0], name, current[1])
         assert isinstance(action, Action)
-        move = table_of(snapshot.state).moves
-        snapshot = await tables.act(table, owners[name], action.value, {"move": move})
-        game = table_of(snapshot.state).game
+        move = snapshot.state.moves
+        snapshot = await tables.act(table, owners[name], action.value, moves=move)
+        game = snapshot.state.engine.game
     return snapshot
 
 
 def same_round(snapshot: TableSnapshot, replayed: Blackjack, ids: dict[str, int]) -> None:
     """The service's settled round is the replay's, hand for hand."""
     by_id = {str(ids[name]): name for name in ("bond", "vesper")}
-    last = snapshot.state.last
-    assert last is not None and last["kind"] == "bj_settled"
-    got = [
-        (by_id[str(line["character_id"])], line["hand"], line["cards"], line["net"])
-        for line in last["results"]
-    ]
+    last = snapshot.state.engine.last
+    assert last is not None and last.kind == "settled"
+    got = [(by_id[line.seat], line.hand, line.cards, line.net) for line in last.results]
     want = [
         (r.seat, r.hand_index, " ".join(c.code for c in r.cards), r.net) for r in replayed.results
     ]
     assert got == want
-    assert last["dealer"] == " ".join(c.code for c in replayed.dealer_cards)
+    assert last.dealer == " ".join(c.code for c in replayed.dealer_cards)
 
 
 # -- policies ------------------------------------------------------------------------------
@@ -190,8 +187,8 @@ async def test_split_double_and_a_bust_won_back_once(db: Database) -> None:
     tables, table, ids = await setup_table(db, clock, [seed])
     await seat_both(tables, table, ids)
     dealt = await bet_and_deal(tables, table)
-    assert dealt.event["kind"] == "bj_dealt"
-    assert dealt.event["seats"] == [ids["bond"], ids["vesper"]]  # seat order
+    assert event_of(dealt, "logged").entry.kind == "dealt"
+    assert dealt.state.engine.game.seats == (str(ids["bond"]), str(ids["vesper"]))  # seat order
     assert dealt.state.deadline is not None and dealt.state.deadline_action == "timeout"
     assert dealt.chips == {ids["bond"]: 40_000, ids["vesper"]: 20_000}  # nothing moves yet
 
@@ -284,26 +281,23 @@ async def test_insurance_pays_2_to_1_against_a_dealer_blackjack(db: Database) ->
     tables, table, ids = await setup_table(db, Clock(), [seed])
     await seat_both(tables, table, ids)
     dealt = await bet_and_deal(tables, table)
-    assert table_of(dealt.state).game.insurance_pending == (str(ids["bond"]), str(ids["vesper"]))
+    assert dealt.state.engine.game.insurance_pending == (str(ids["bond"]), str(ids["vesper"]))
     with pytest.raises(Refusal) as not_yet:
         await tables.act(table, BOND_OWNER, "stand")
     assert not_yet.value.key == "blackjack.not_playing"
     insured = await tables.act(table, BOND_OWNER, "insure")
-    assert insured.event == {
-        "kind": "bj_insurance",
-        "character_id": ids["bond"],
-        "take": True,
-        "amount": BET // 2,
-    }
+    assert event_of(insured, "logged").entry == LogEntry(
+        kind="insure", seat=str(ids["bond"]), amount=BET // 2
+    )
     assert insured.state.deadline == dealt.state.deadline  # one clock for every answer
     with pytest.raises(Refusal) as twice:
         await tables.act(table, BOND_OWNER, "no_insurance")
     assert twice.value.key == "blackjack.already_answered"
     settled = await tables.act(table, VESPER_OWNER, "no_insurance")
     same_round(settled, replayed, ids)
-    assert settled.event["insurance"] == [
-        {"character_id": ids["bond"], "amount": BET // 2, "net": BET}
-    ]
+    assert event_of(settled, "settled").insurance == (
+        InsuranceLine(seat=str(ids["bond"]), amount=BET // 2, net=BET),
+    )
     assert settled.chips == {ids["bond"]: 40_000, ids["vesper"]: 20_000 - BET}
     # Each lost hand may be won back, paid on the hand alone: never on the insurance.
     assert [(o.character_id, o.pay) for o in settled.state.offers] == [
@@ -339,24 +333,24 @@ async def test_a_player_who_does_not_act_in_time_stands(db: Database) -> None:
 
     clock.advance(29)
     await tables.run_due()  # not yet
-    assert table_of((await tables.snapshot(table)).state).game.current() == (str(ids["bond"]), 0)
+    assert (await tables.snapshot(table)).state.engine.game.current() == (str(ids["bond"]), 0)
     clock.advance(2)
     await tables.run_due()
     after = await tables.snapshot(table)
-    bj = table_of(after.state)
+    bj = after.state.engine
     assert bj.game.current() == (str(ids["vesper"]), 0)
-    assert bj.log[-1] == {"kind": "timeout", "character_id": ids["bond"], "hand": 0}
+    assert bj.log[-1] == LogEntry(kind="timeout", seat=str(ids["bond"]), hand=0)
     assert bj.game.hands(str(ids["bond"]))[0].done
     assert after.state.deadline is not None and after.state.deadline > first
 
     # A late timer for a turn that is over changes nothing.
     with pytest.raises(Refusal) as stale:
-        await tables.act(table, None, "timeout", {"deadline": first}, as_gm=True)
-    assert stale.value.key == "blackjack.stale_timer"
+        await tables.timed_move(table, first)
+    assert stale.value.key == "table.timer_stale"
     # Nor can anyone but the timer (or the GM's deadline) make a PC stand.
     with pytest.raises(Refusal) as player:
-        await tables.act(table, BOND_OWNER, "timeout", {"deadline": after.state.deadline})
-    assert player.value.key == "table.unknown_action"
+        await tables.act(table, BOND_OWNER, "timeout")
+    assert player.value.key == "games.unknown_move"
 
     clock.advance(31)
     await tables.run_due()
@@ -375,16 +369,16 @@ async def test_an_unanswered_insurance_is_declined(db: Database) -> None:
     tables, table, ids = await setup_table(db, clock, [seed])
     await seat_both(tables, table, ids)
     dealt = await bet_and_deal(tables, table)
-    assert table_of(dealt.state).game.insurance_open
+    assert dealt.state.engine.game.insurance_open
     await tables.act(table, BOND_OWNER, "insure")
     clock.advance(91)
     await tables.run_due()
     snap = await tables.snapshot(table)
-    bj = table_of(snap.state)
+    bj = snap.state.engine
     assert bj.game.phase is Phase.PLAYING
     assert bj.game.insurance(str(ids["vesper"])) == 0
     assert bj.game.insurance(str(ids["bond"])) == BET // 2
-    assert {"kind": "timeout_insurance", "character_id": ids["vesper"]} in bj.log
+    assert LogEntry(kind="timeout_insurance", seat=str(ids["vesper"])) in bj.log
 
 
 async def test_turn_refusals_change_nothing(db: Database) -> None:
@@ -395,15 +389,15 @@ async def test_turn_refusals_change_nothing(db: Database) -> None:
     before = dealt.state.model_dump()
     cases = [
         (VESPER_OWNER, "hit", {}, "blackjack.not_your_turn"),
-        (BOND_OWNER, "hit", {"move": 999}, "blackjack.stale_button"),
+        (BOND_OWNER, "hit", {"moves": 999}, "table.stale_button"),
         (BOND_OWNER, "wager", {"amount": BET}, "blackjack.round_in_progress"),
         (BOND_OWNER, "deal", {}, "blackjack.gm_deals"),
         (BOND_OWNER, "insure", {}, "blackjack.no_insurance"),
-        (BOND_OWNER, "fold", {}, "table.unknown_action"),
+        (BOND_OWNER, "fold", {}, "games.unknown_move"),
     ]
     for owner, action, args, key in cases:
         with pytest.raises(Refusal) as refused:
-            await tables.act(table, owner, action, args)
+            await tables.act(table, owner, action, **args)
         assert refused.value.key == key, action
     with pytest.raises(Refusal) as not_your_turn:
         await tables.act(table, VESPER_OWNER, "stand")
@@ -426,9 +420,9 @@ async def test_a_double_needs_free_chips_and_a_covering_bank(db: Database) -> No
     await tables.join(table, BOND_OWNER, ids["bond"], 3_000)
     await tables.choose(table, BOND_OWNER, "simulate")
     with pytest.raises(Refusal) as over:
-        await tables.act(table, BOND_OWNER, "wager", {"amount": 3_000})  # 3:2 pays 45 > 40
+        await tables.act(table, BOND_OWNER, "wager", amount=3_000)  # 3:2 pays 45 > 40
     assert over.value.key == "table.bank_cannot_cover"
-    await tables.act(table, BOND_OWNER, "wager", {"amount": BET})
+    await tables.act(table, BOND_OWNER, "wager", amount=BET)
     await tables.act(table, GM, "deal", as_gm=True)
     with pytest.raises(Refusal) as short:
         await tables.act(table, BOND_OWNER, "double")
@@ -443,13 +437,13 @@ async def test_the_bank_refuses_a_double_it_could_not_pay(db: Database) -> None:
     tables, table, ids = await setup_table(db, Clock(), [seed], bankroll=5_000)
     await tables.join(table, BOND_OWNER, ids["bond"], 10_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    await tables.act(table, BOND_OWNER, "wager", {"amount": BET})  # worst case 30 of 50
+    await tables.act(table, BOND_OWNER, "wager", amount=BET)  # worst case 30 of 50
     await tables.act(table, GM, "deal", as_gm=True)
     with pytest.raises(Refusal) as bank:
         await tables.act(table, BOND_OWNER, "double")  # 30 + 2 × 20 > 50
     assert bank.value.key == "table.bank_cannot_cover"
     settled = await tables.act(table, BOND_OWNER, "stand")
-    assert settled.event["kind"] == "bj_settled"
+    assert event_of(settled, "settled").hand == 1
     await assert_conserved(db)
 
 
@@ -459,8 +453,8 @@ async def test_restart_mid_round_continues_on_the_same_database(db: Database) ->
     tables, table, ids = await setup_table(db, clock, [seed])
     await seat_both(tables, table, ids)
     dealt = await bet_and_deal(tables, table)
-    split = await tables.act(table, BOND_OWNER, "split", {"move": table_of(dealt.state).moves})
-    assert split.event["kind"] == "bj_move" and split.event["action"] == "split"
+    split = await tables.act(table, BOND_OWNER, "split", moves=dealt.state.moves)
+    assert event_of(split, "logged").entry.kind == "split"
     tables.stop_timers()
 
     restarted = service(db, clock)
@@ -470,8 +464,8 @@ async def test_restart_mid_round_continues_on_the_same_database(db: Database) ->
     same_round(settled, replayed, ids)
     # The old service's button state is stale: its clicks are refused, nothing pays twice.
     with pytest.raises(Refusal) as stale:
-        await tables.act(table, BOND_OWNER, "hit", {"move": table_of(split.state).moves})
-    assert stale.value.key == "blackjack.not_playing"
+        await tables.act(table, BOND_OWNER, "hit", moves=split.state.moves)
+    assert stale.value.key == "table.changed_elsewhere"
     await assert_conserved(db)
     restarted.stop_timers()
 
@@ -483,14 +477,14 @@ async def test_next_round_and_a_leave_between_rounds(db: Database) -> None:
     first = await play_out(tables, table, ids, stand_all, await bet_and_deal(tables, table))
     assert first.state.hand_no == 1
     # Betting again opens the next round; a new bet replaces the old one.
-    await tables.act(table, BOND_OWNER, "wager", {"amount": BET})
-    snap = await tables.act(table, BOND_OWNER, "wager", {"amount": 3_000})
-    bj = table_of(snap.state)
+    await tables.act(table, BOND_OWNER, "wager", amount=BET)
+    snap = await tables.act(table, BOND_OWNER, "wager", amount=3_000)
+    bj = snap.state.engine
     assert bj.game.phase is Phase.BETTING and bj.game.bet(str(ids["bond"])) == 3_000
-    assert snap.state.last == first.state.last  # the last round stays on the table
+    assert snap.state.engine.last == first.state.engine.last  # the last round stays shown
     left = await tables.leave(table, BOND_OWNER)
-    assert table_of(left.state).game.seats == ()
-    assert await balance(db, accounts.sheet(ids["bond"])) == 100_000 - 40_000 + left.event["chips"]
+    assert left.state.engine.game.seats == ()
+    assert await balance(db, accounts.sheet(ids["bond"])) == 100_000 - 40_000 + left.event.chips
     await assert_conserved(db)
 
 
@@ -499,11 +493,11 @@ async def test_the_service_reshuffles_a_shoe_past_its_cut_between_rounds(db: Dat
     tables, table, ids = await setup_table(db, Clock(), [seed, seed])
     await seat_both(tables, table, ids)
     await play_out(tables, table, ids, stand_all, await bet_and_deal(tables, table))
-    await _set_shoe_position(db, table, 240)  # past the cut card (75% of 312 = 234)
-    await tables.act(table, BOND_OWNER, "wager", {"amount": BET})
+    await _set_shoe_position(tables, table, 240)  # past the cut card (75% of 312 = 234)
+    await tables.act(table, BOND_OWNER, "wager", amount=BET)
     dealt = await tables.act(table, GM, "deal", as_gm=True)
     assert len(dealt.state.shoes) == 2 and dealt.state.shoes[0].seed == seed.hex()
-    assert table_of(dealt.state).game.shoe.position in range(3, 20)
+    assert dealt.state.engine.game.shoe.position in range(3, 20)
 
 
 async def test_a_shoe_running_dry_mid_round_voids_the_round(db: Database) -> None:
@@ -511,13 +505,13 @@ async def test_a_shoe_running_dry_mid_round_voids_the_round(db: Database) -> Non
     tables, table, ids = await setup_table(db, Clock(), [seed])
     await tables.join(table, BOND_OWNER, ids["bond"], 10_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    await tables.act(table, BOND_OWNER, "wager", {"amount": BET})
+    await tables.act(table, BOND_OWNER, "wager", amount=BET)
     await tables.act(table, GM, "deal", as_gm=True)
-    await _set_shoe_position(db, table, 312)  # every card is out
+    await _set_shoe_position(tables, table, 312)  # every card is out
     void = await tables.act(table, BOND_OWNER, "hit")
-    assert void.event == {"kind": "bj_void", "hand": 1}
+    assert event_of(void, "void") == Voided(hand=1)
     assert void.chips[ids["bond"]] == 10_000 and void.state.deadline is None
-    bj = table_of(void.state)
+    bj = void.state.engine
     assert bj.game.phase is Phase.BETTING and bj.game.needs_shuffle
     await assert_conserved(db)
 
@@ -525,14 +519,14 @@ async def test_a_shoe_running_dry_mid_round_voids_the_round(db: Database) -> Non
 async def test_bad_options_are_refused_when_opening(db: Database) -> None:
     with pytest.raises(Refusal) as bad:
         await setup_table(db, Clock(), [], options={"max_hands": 7})
-    assert bad.value.key == "blackjack.bad_options"
+    assert bad.value.key == "table.bad_options"
 
 
 async def test_european_options_reach_the_engine(db: Database) -> None:
     tables, table, _ = await setup_table(
         db, Clock(), [], options={"deal": "european", "hit_soft_17": True}, packs=2
     )
-    rules = table_of((await tables.snapshot(table)).state).game.rules
+    rules = (await tables.snapshot(table)).state.engine.game.rules
     assert (rules.deal, rules.hit_soft_17, rules.packs, rules.max_hands) == (
         "european",
         True,
@@ -541,13 +535,6 @@ async def test_european_options_reach_the_engine(db: Database) -> None:
     )
 
 
-async def _set_shoe_position(db: Database, table: int, position: int) -> None:
-    async with db.transaction() as conn:
-        row = await (
-            await conn.execute("SELECT state FROM card_tables WHERE id = ?", (table,))
-        ).fetchone()
-        state = json.loads(row[0])
-        state["engine"]["game"]["shoe"]["position"] = position
-        await conn.execute(
-            "UPDATE card_tables SET state = ? WHERE id = ?", (json.dumps(state), table)
-        )
+async def _set_shoe_position(tables: TableService, table: int, position: int) -> None:
+    """Move the live shoe on, as if that many cards had been dealt (the next action saves it)."""
+    (await tables.snapshot(table)).state.engine.current_shoe().position = position

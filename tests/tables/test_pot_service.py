@@ -55,7 +55,7 @@ async def test_everyone_plays_the_rulebook(db: Database) -> None:
     assert [s.choice for s in snap.state.seats] == ["rulebook", "rulebook"]
     for call in (
         tables.choose(table, BOND_OWNER, "simulate"),
-        tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 1_000}),
+        tables.act(table, BOND_OWNER, "wager", target="player", amount=1_000),
         tables.contest(table, BOND_OWNER, 1_000),
     ):
         with pytest.raises(Refusal) as refused:

@@ -15,6 +15,7 @@ from table_helpers import (
     Clock,
     assert_conserved,
     balance,
+    event_of,
     make_character,
     open_table,
     seeds_where,
@@ -22,6 +23,7 @@ from table_helpers import (
 )
 
 from bondbot.errors import Refusal
+from bondbot.games.punto_banco.engine import Wager
 from bondbot.rules.baccarat import Bet
 from bondbot.rules.shoe import verify
 from bondbot.storage.db import Database
@@ -49,16 +51,16 @@ async def test_a_lost_wager_can_be_won_back_once(db: Database) -> None:
     tables, table, ids = await setup_table(db, clock, [seed])
     await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
     snap = await tables.choose(table, BOND_OWNER, "simulate")
-    assert snap.event == {
+    assert snap.event.model_dump() == {
         "kind": "chose",
         "character_id": ids["bond"],
         "choice": "simulate",
         "award": 2,  # Gambling 8: 6 to 10 earns 2
     }
     assert await balance(db, accounts.sheet(ids["bond"]), "hero") == 3
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 5_000})
+    await tables.act(table, BOND_OWNER, "wager", target="player", amount=5_000)
     snap = await tables.act(table, GM, "deal", as_gm=True)
-    assert snap.event["winner"] == "banker"
+    assert event_of(snap, "coup").winner == "banker"
     assert snap.chips[ids["bond"]] == 15_000
     (offer,) = snap.state.offers
     assert offer.pay == 10_000  # his 50 back and 50 won: Player pays 1:1
@@ -83,7 +85,7 @@ async def test_spend_refusals_change_nothing(db: Database) -> None:
     await tables.join(table, VESPER_OWNER, ids["vesper"], 10_000)
     await tables.choose(table, BOND_OWNER, "simulate")
     await tables.choose(table, VESPER_OWNER, "simulate")
-    await tables.act(table, VESPER_OWNER, "wager", {"bet": "player", "amount": 2_000})
+    await tables.act(table, VESPER_OWNER, "wager", target="player", amount=2_000)
     snap = await tables.act(table, GM, "deal", as_gm=True)
     (offer,) = snap.state.offers
     before = await balance(db, accounts.chips(table, ids["vesper"]))
@@ -107,9 +109,9 @@ async def test_the_next_deal_closes_the_window(db: Database) -> None:
     tables, table, ids = await setup_table(db, clock, [next(seeds_where(banker_wins))])
     await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 1_000})
+    await tables.act(table, BOND_OWNER, "wager", target="player", amount=1_000)
     (offer,) = (await tables.act(table, GM, "deal", as_gm=True)).state.offers
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "banker", "amount": 1_000})
+    await tables.act(table, BOND_OWNER, "wager", target="banker", amount=1_000)
     await tables.act(table, GM, "deal", as_gm=True)
     with pytest.raises(Refusal) as closed:
         await tables.spend(table, BOND_OWNER, offer.id)
@@ -121,24 +123,24 @@ async def test_wager_refusals(db: Database) -> None:
     tables, table, ids = await setup_table(db, clock, [], bankroll=20_000)
     await tables.join(table, BOND_OWNER, ids["bond"], 30_000)
     with pytest.raises(Refusal) as unchosen:
-        await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 1_000})
+        await tables.act(table, BOND_OWNER, "wager", target="player", amount=1_000)
     assert unchosen.value.key == "table.choose_first"
     await tables.choose(table, BOND_OWNER, "simulate")
     cases = [
-        ({"bet": "player", "amount": 500}, "table.outside_limits"),
-        ({"bet": "player", "amount": 60_000}, "table.outside_limits"),
-        ({"bet": "dragon", "amount": 1_000}, "baccarat.unknown_bet"),
-        ({"bet": "tie", "amount": 3_000}, "table.bank_cannot_cover"),  # 8 × 30 > 200
+        ("player", 500, "table.outside_limits"),
+        ("player", 60_000, "table.outside_limits"),
+        ("dragon", 1_000, "baccarat.unknown_bet"),
+        ("tie", 3_000, "table.bank_cannot_cover"),  # 8 × 30 > 200
     ]
-    for args, key in cases:
+    for on, amount, key in cases:
         with pytest.raises(Refusal) as refused:
-            await tables.act(table, BOND_OWNER, "wager", args)
+            await tables.act(table, BOND_OWNER, "wager", target=on, amount=amount)
         assert refused.value.key == key
     with pytest.raises(Refusal) as stranger:
-        await tables.act(table, VESPER_OWNER, "wager", {"bet": "player", "amount": 1_000})
+        await tables.act(table, VESPER_OWNER, "wager", target="player", amount=1_000)
     assert stranger.value.key == "table.not_seated"
     snap = await tables.snapshot(table)
-    assert snap.state.engine["wagers"] == {}
+    assert snap.state.engine.wagers == {}
 
 
 async def test_over_chips_and_over_cash(db: Database) -> None:
@@ -152,7 +154,7 @@ async def test_over_chips_and_over_cash(db: Database) -> None:
     await tables.join(table, VESPER_OWNER, ids["vesper"], 5_000)
     await tables.choose(table, VESPER_OWNER, "simulate")
     with pytest.raises(Refusal) as over:
-        await tables.act(table, VESPER_OWNER, "wager", {"bet": "banker", "amount": 6_000})
+        await tables.act(table, VESPER_OWNER, "wager", target="banker", amount=6_000)
     assert over.value.key == "table.wager_over_chips"
     await assert_conserved(db)
 
@@ -162,7 +164,7 @@ async def test_winners_are_paid_and_banker_pays_commission(db: Database) -> None
     tables, table, ids = await setup_table(db, Clock(), [seed])
     await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "banker", "amount": 1_050})
+    await tables.act(table, BOND_OWNER, "wager", target="banker", amount=1_050)
     snap = await tables.act(table, GM, "deal", as_gm=True)
     assert snap.chips[ids["bond"]] == 20_000 + 997  # 10.50 × 0.95 = 9.975 → 9.97
     assert snap.state.offers == []
@@ -177,16 +179,16 @@ async def test_close_cashes_out_and_reveals_a_verifiable_seed(db: Database) -> N
     commitment = opened.state.shoes[0].commitment
     await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 2_000})
+    await tables.act(table, BOND_OWNER, "wager", target="player", amount=2_000)
     await tables.act(table, GM, "deal", as_gm=True)
     closed = await tables.close(table, GM)
     assert closed.status == "closed"
     revealed = closed.state.shoes[0].seed
     assert revealed == seed.hex()
     shoe = verify(revealed, commitment, 8)
-    dealt = closed.state.last
+    dealt = closed.state.engine.last
     assert dealt is not None
-    assert " ".join(c.code for c in (shoe[0], shoe[2])) == dealt["player"][:5]
+    assert " ".join(c.code for c in (shoe[0], shoe[2])) == dealt.player[:5]
     assert await balance(db, accounts.sheet(ids["bond"])) == 100_000 + 2_000
     assert await balance(db, accounts.bank(table)) == 0
     with pytest.raises(Refusal):
@@ -198,10 +200,10 @@ async def test_leaving_takes_the_chips_and_drops_the_wager(db: Database) -> None
     tables, table, ids = await setup_table(db, Clock(), [])
     await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "tie", "amount": 1_000})
+    await tables.act(table, BOND_OWNER, "wager", target="tie", amount=1_000)
     snap = await tables.leave(table, BOND_OWNER)
-    assert snap.event["chips"] == 20_000
-    assert snap.state.engine["wagers"] == {}
+    assert snap.event.chips == 20_000
+    assert snap.state.engine.wagers == {}
     assert await balance(db, accounts.sheet(ids["bond"])) == 100_000
     with pytest.raises(Refusal) as twice:
         await tables.leave(table, BOND_OWNER)
@@ -217,7 +219,7 @@ async def test_the_choice_is_final_and_rulebook_players_do_not_wager(db: Databas
         await tables.choose(table, BOND_OWNER, "simulate")
     assert final.value.key == "table.already_chose"
     with pytest.raises(Refusal) as wager:
-        await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 1_000})
+        await tables.act(table, BOND_OWNER, "wager", target="player", amount=1_000)
     assert wager.value.key == "table.rulebook_player"
 
 
@@ -246,12 +248,12 @@ async def test_state_survives_a_new_service_on_the_same_database(db: Database) -
     tables, table, ids = await setup_table(db, clock, [seed])
     await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 1_000})
+    await tables.act(table, BOND_OWNER, "wager", target="player", amount=1_000)
     (offer,) = (await tables.act(table, GM, "deal", as_gm=True)).state.offers
     restarted = service(db, clock)
     assert [s.id for s in await restarted.open_tables()] == [table]
     snap = await restarted.spend(table, BOND_OWNER, offer.id)
-    assert snap.event["pay"] == 2_000
+    assert snap.event.pay == 2_000
     with pytest.raises(Refusal):
         await tables.spend(table, BOND_OWNER, offer.id)
 
@@ -277,8 +279,8 @@ async def test_auto_deal_timer_deals_once_the_delay_has_passed(db: Database) -> 
     ).id
     await tables.join(table, BOND_OWNER, ids["bond"], 5_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    snap = await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 100})
-    assert snap.state.deadline_action == "auto_deal"
+    snap = await tables.act(table, BOND_OWNER, "wager", target="player", amount=100)
+    assert snap.state.deadline_action == "scheduled"
     clock.advance(29)
     await tables.run_due()
     assert (await tables.snapshot(table)).state.hand_no == 0
@@ -289,7 +291,7 @@ async def test_auto_deal_timer_deals_once_the_delay_has_passed(db: Database) -> 
     # A restarted service re-arms nothing once the coup is dealt.
     restarted = service(db, clock)
     await restarted.resume()
-    assert restarted._deadlines == {}
+    assert not restarted.scheduler.pending(("move", table))
 
 
 async def test_a_contest_cannot_take_what_the_bank_owes_the_wagers(db: Database) -> None:
@@ -298,7 +300,7 @@ async def test_a_contest_cannot_take_what_the_bank_owes_the_wagers(db: Database)
     await tables.join(table, VESPER_OWNER, ids["vesper"], 20_000)
     await tables.choose(table, BOND_OWNER, "simulate")
     await tables.choose(table, VESPER_OWNER, "rulebook")
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "tie", "amount": 2_000})  # owes 160
+    await tables.act(table, BOND_OWNER, "wager", target="tie", amount=2_000)  # owes 160
     with pytest.raises(Refusal) as refused:
         await tables.contest(table, VESPER_OWNER, 5_000)
     assert refused.value.key == "table.bank_cannot_cover"
@@ -309,16 +311,12 @@ async def test_a_contest_cannot_take_what_the_bank_owes_the_wagers(db: Database)
 
 async def test_a_pause_stops_the_clock(db: Database) -> None:
     clock = Clock()
-    tables, table, ids = await setup_table(db, clock, [])
+    tables, table, ids = await open_table(
+        db, clock, [], game="punto_banco", options={"auto_deal_s": 30}
+    )
     await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
     await tables.choose(table, BOND_OWNER, "simulate")
-    snap = await tables.snapshot(table)
-    snap.state.config.options["auto_deal_s"] = 30
-    async with db.transaction() as conn:
-        await conn.execute(
-            "UPDATE card_tables SET state = ? WHERE id = ?", (snap.state.model_dump_json(), table)
-        )
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "player", "amount": 1_000})
+    await tables.act(table, BOND_OWNER, "wager", target="player", amount=1_000)
     await tables.pause(table, GM, True)
     with pytest.raises(Refusal) as twice:
         await tables.pause(table, GM, True)
@@ -345,10 +343,10 @@ async def test_same_again_repeats_the_last_coups_wager(db: Database) -> None:
     with pytest.raises(Refusal) as nothing:
         await tables.act(table, BOND_OWNER, "again")
     assert nothing.value.key == "baccarat.no_previous_wager"
-    await tables.act(table, BOND_OWNER, "wager", {"bet": "tie", "amount": 1_500})
+    await tables.act(table, BOND_OWNER, "wager", target="tie", amount=1_500)
     await tables.act(table, GM, "deal", as_gm=True)
     again = await tables.act(table, BOND_OWNER, "again")
-    assert again.state.engine["wagers"] == {str(ids["bond"]): {"bet": "tie", "amount": 1_500}}
+    assert again.state.engine.wagers == {str(ids["bond"]): Wager(bet=Bet.TIE, amount=1_500)}
 
 
 async def test_coming_back_keeps_the_choice_and_earns_nothing_more(db: Database) -> None:

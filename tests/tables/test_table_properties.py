@@ -87,16 +87,16 @@ async def play(
                         await tables.join(table, user, characters[user], int(arg))  # type: ignore[arg-type]
                     elif action == "wager":
                         bet, amount = arg  # type: ignore[misc]
-                        await tables.act(table, user, "wager", {"bet": bet, "amount": amount})
+                        await tables.act(table, user, "wager", target=bet, amount=amount)
                     elif action == "play":
-                        await tables.act(table, user, str(arg), {})
+                        await tables.act(table, user, str(arg))
                     elif action == "deal":
                         await tables.act(table, GM, "deal", as_gm=True)
                     elif action == "spend":
                         await tables.spend(table, user, int(arg))  # type: ignore[arg-type]
                     elif action == "contest":
                         snap = await tables.contest(table, user, int(arg))  # type: ignore[arg-type]
-                        await tables.contest_settle(table, user, snap.event["contest"])
+                        await tables.contest_settle(table, user, snap.event.contest)
                     elif action == "leave":
                         await tables.leave(table, user)
                     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -13,18 +13,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bondbot.bot.client import BondBot
-from bondbot.bot.context import currency_for, lang_for, require_gm, say, send
+from bondbot.bot.context import bot_of, require_gm
+from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.sheet_views import actor_of
+from bondbot.bot.tables.actions import Click, TableActions, convert
 from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.errors import Refusal
-from bondbot.i18n import t
-from bondbot.money import format_amount
+from bondbot.games.registry import all_games
 from bondbot.rules import gambling
+from bondbot.rules.cards import cards_pretty
 from bondbot.tables.context import iso
+from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened, Spent
 from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
@@ -45,7 +48,6 @@ class TableMessages:
         self.bot = bot
         self._running: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
-        self._timers: dict[int, asyncio.TimerHandle] = {}
         self._shown: dict[int, TableSnapshot] = {}  # what each table message shows now
         self._writing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -101,32 +103,33 @@ class TableMessages:
 
     def _arm(self, snapshot: TableSnapshot) -> None:
         """Redraw when the next Hero Point window closes, so its button disappears."""
-        if old := self._timers.pop(snapshot.id, None):
-            old.cancel()
+        scheduler = self.bot.services.tables.scheduler
+        key = ("redraw", snapshot.id)
         now = self.bot.services.clock()
         deadlines = [o.expires_at for o in snapshot.state.open_offers(iso(now))]
         if not deadlines or not snapshot.open:
+            scheduler.cancel(key)
             return
-        delay = (datetime.fromisoformat(min(deadlines)) - now).total_seconds() + 0.05
-        loop = asyncio.get_running_loop()
-        self._timers[snapshot.id] = loop.call_later(
-            max(delay, 0), lambda: asyncio.ensure_future(self.changed(snapshot))
-        )
+        when = datetime.fromisoformat(min(deadlines)) + timedelta(milliseconds=50)
+        scheduler.at(key, when, lambda: asyncio.ensure_future(self.changed(snapshot)))
 
     async def stop(self) -> None:
-        """Cancel redraw timers and let edits already under way finish."""
-        for timer in self._timers.values():
-            timer.cancel()
+        """Let edits already under way finish (the service's scheduler holds the timers)."""
         if self._running:
             await asyncio.wait(list(self._running.values()), timeout=5)
 
 
 class Tables(commands.GroupCog, group_name="table", group_description="Card tables"):
+    # `/table open <game>`: each game adds its own subcommand (see bot/tables/games.py).
+    open = app_commands.Group(name="open", description="Open a card table in this channel (GM)")
+
     def __init__(self, bot: BondBot) -> None:
         self.bot = bot
         self.service: TableService = bot.services.tables
         self.messages = TableMessages(bot)
         self.service.listeners.append(self.messages.changed)
+        for spec in all_games():
+            self.open.add_command(ui_for(spec.key).open_command)
         bot.router.register(AREA, self.on_component)
 
     async def cog_load(self) -> None:
@@ -151,122 +154,15 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             raise Refusal("table.no_active_character")
         return character
 
-    async def _names(
-        self, interaction: discord.Interaction, current: str, kind: str
-    ) -> list[app_commands.Choice[str]]:
-        names = await self.bot.services.sheets.names(
-            await actor_of(interaction),
-            current,
-            kind=kind,  # type: ignore[arg-type]
-        )
-        return [app_commands.Choice(name=name, value=name) for name in names]
-
-    async def npc_names(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self._names(interaction, current, "NPC")
-
     async def pc_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self._names(interaction, current, "PC")
+        names = await self.bot.services.sheets.names(
+            await actor_of(interaction), current, kind="PC"
+        )
+        return [app_commands.Choice(name=name, value=name) for name in names]
 
     # -- commands --------------------------------------------------------------------------
-
-    @app_commands.command(name="open", description="Open a card table in this channel (GM)")
-    @app_commands.describe(
-        game="The game to play",
-        npc="The NPC who holds the bank",
-        minimum="Smallest wager",
-        maximum="Largest wager",
-        packs="Packs in the shoe",
-        bankroll="The NPC's bankroll (empty: unlimited)",
-        tie_pays="Punto banco: a tie pays 8 or 9 to 1",
-        other_npcs="Other NPCs playing too, comma-separated: then only the rulebook is played",
-        auto_deal="Punto banco: deal by itself this many seconds after a coup's first wager",
-        deal="Blackjack: American (hole card, peek) or European (no hole card)",
-        european_lose_all="Blackjack, European deal: a dealer blackjack takes doubles and splits",
-        hit_soft_17="Blackjack: the dealer hits a soft 17",
-        split_by="Blackjack: pairs by value (any two tens) or by rank only",
-        max_hands="Blackjack: most hands after splits (2 to 4)",
-        surrender="Blackjack: late surrender allowed",
-    )
-    @app_commands.choices(
-        game=[
-            app_commands.Choice(name="Punto banco", value="punto_banco"),
-            app_commands.Choice(name="Blackjack", value="blackjack"),
-        ],
-        tie_pays=[
-            app_commands.Choice(name="8:1", value=8),
-            app_commands.Choice(name="9:1", value=9),
-        ],
-        deal=[
-            app_commands.Choice(name="American", value="american"),
-            app_commands.Choice(name="European", value="european"),
-        ],
-        split_by=[
-            app_commands.Choice(name="Value", value="value"),
-            app_commands.Choice(name="Rank", value="rank"),
-        ],
-    )
-    @app_commands.autocomplete(npc=npc_names)
-    @app_commands.guild_only()
-    async def open(
-        self,
-        interaction: discord.Interaction,
-        game: str,
-        npc: str,
-        minimum: str,
-        maximum: str,
-        packs: int | None = None,
-        bankroll: str | None = None,
-        tie_pays: int = 8,
-        other_npcs: str | None = None,
-        auto_deal: app_commands.Range[int, 5, 600] | None = None,
-        deal: str | None = None,
-        european_lose_all: bool | None = None,
-        hit_soft_17: bool | None = None,
-        split_by: str | None = None,
-        max_hands: app_commands.Range[int, 2, 4] | None = None,
-        surrender: bool | None = None,
-    ) -> None:
-        await require_gm(interaction)
-        sheets = self.bot.services.sheets
-        npc_id = await sheets.find_id(interaction.guild_id, npc, kind="NPC")
-        others = [
-            await sheets.find_id(interaction.guild_id, name.strip(), kind="NPC")
-            for name in (other_npcs or "").split(",")
-            if name.strip()
-        ]
-        if game == "blackjack":
-            chosen = {
-                "deal": deal,
-                "european_lose_all": european_lose_all,
-                "hit_soft_17": hit_soft_17,
-                "split_by": split_by,
-                "max_hands": max_hands,
-                "surrender": surrender,
-            }
-            options = {key: value for key, value in chosen.items() if value is not None}
-        else:
-            options = {"tie_pays": tie_pays, "auto_deal_s": auto_deal}
-        snapshot = await self.service.open_table(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            actor_id=interaction.user.id,
-            game=game,
-            npc_id=npc_id,
-            min_bet=parse_amount_or_refuse(minimum),
-            max_bet=parse_amount_or_refuse(maximum),
-            packs=packs,
-            bankroll=None if bankroll is None else parse_amount_or_refuse(bankroll),
-            options=options,
-            other_npc_ids=others,
-        )
-        if snapshot.state.rulebook_only:
-            await say(interaction, "table.opened_rulebook_only", count=len(others) + 1)
-        else:
-            await say(interaction, "table.opened", commitment=snapshot.state.shoes[-1].commitment)
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     @app_commands.describe(buy_in="Chips to bring from your character's cash")
@@ -277,30 +173,14 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         snapshot = await self.service.join(
             table, interaction.user.id, character, parse_amount_or_refuse(buy_in)
         )
-        await self._joined(interaction, snapshot)
-
-    async def _joined(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
-        money = await currency_for(interaction)
-        await say(
-            interaction,
-            "table.joined",
-            chips=format_amount(snapshot.chips[snapshot.event["character_id"]], money),
-        )
+        await _joined(await reply_to(interaction), snapshot)
 
     @app_commands.command(name="leave", description="Leave the table with your chips")
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         table = await self._table(interaction)
         snapshot = await self.service.leave(table, interaction.user.id)
-        await self._left(interaction, snapshot)
-
-    async def _left(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
-        money = await currency_for(interaction)
-        await say(
-            interaction,
-            "table.left",
-            chips=format_amount(snapshot.event["chips"], money),
-        )
+        await _left(await reply_to(interaction), snapshot)
 
     @app_commands.command(name="seat", description="Seat a player's character (GM)")
     @app_commands.autocomplete(character=pc_names)
@@ -314,7 +194,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self.service.join(
             table, interaction.user.id, character_id, parse_amount_or_refuse(buy_in), by_gm=True
         )
-        await say(interaction, "table.seated", name=character)
+        await (await reply_to(interaction)).say("table.seated", name=character)
 
     @app_commands.command(name="unseat", description="Send a character away with his chips (GM)")
     @app_commands.autocomplete(character=pc_names)
@@ -326,7 +206,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.guild_id, character, kind="PC"
         )
         await self.service.leave(table, interaction.user.id, character_id=character_id)
-        await say(interaction, "table.unseated", name=character)
+        await (await reply_to(interaction)).say("table.unseated", name=character)
 
     @app_commands.command(name="bet", description="Bet on the next hand")
     @app_commands.describe(amount="How much", on="Punto banco: Player, Banker or Tie")
@@ -343,20 +223,20 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     ) -> None:
         table = await self._table(interaction)
         game = (await self.service.snapshot(table)).state.config.game
-        await ui_for(game).bet(interaction, table, on, amount)
+        await ui_for(game).bet(await reply_to(interaction), table, on, amount)
 
     @app_commands.command(name="deal", description="Deal the next hand (GM)")
     @app_commands.guild_only()
     async def deal(self, interaction: discord.Interaction) -> None:
         table = await self._table(interaction)
         game = (await self.service.snapshot(table)).state.config.game
-        await ui_for(game).deal(interaction, table)
+        await ui_for(game).deal(await reply_to(interaction), table)
 
     @app_commands.command(name="contest", description="Play the rulebook's gambling contest")
     @app_commands.describe(stake="What you stake against the NPC")
     @app_commands.guild_only()
     async def contest(self, interaction: discord.Interaction, stake: str) -> None:
-        await self._contest(interaction, await self._table(interaction), stake)
+        await _contest(await reply_to(interaction), await self._table(interaction), stake)
 
     @app_commands.command(name="pot", description="Start a rulebook contest for a pot (GM)")
     @app_commands.describe(stake="What everyone stakes", ease="Ease Factor (default 5)")
@@ -372,67 +252,15 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         snapshot = await self.service.pot_start(
             table, interaction.user.id, parse_amount_or_refuse(stake), ease
         )
-        await say(interaction, "table.pot_started", players=snapshot.event["players"])
-
-    async def _contest(self, interaction: discord.Interaction, table: int, stake: str) -> None:
-        snapshot = await self.service.contest(
-            table, interaction.user.id, parse_amount_or_refuse(stake)
-        )
-        contest = next(c for c in snapshot.state.contests if c.id == snapshot.event["contest"])
-        await self._show_contest(interaction, table, contest)
-
-    async def _show_contest(
-        self, interaction: discord.Interaction, table: int, contest: Contest
-    ) -> None:
-        await self._show_roll(
-            interaction,
-            contest.pc,
-            custom_id(AREA, table, "cstep", contest.id),
-            custom_id(AREA, table, "csettle", contest.id),
-        )
-
-    async def _show_roll(
-        self,
-        interaction: discord.Interaction,
-        roll: ContestRoll,
-        step_id: str,
-        settle_id: str | None,
-    ) -> None:
-        """A PC's own Gambling roll, privately, with the button to spend a Hero Point on it."""
-        lang = await lang_for(interaction)
-        current = gambling.improve(roll.quality, roll.steps)
-        text = t(
-            "table.contest_private",
-            lang,
-            roll=roll.roll,
-            chance=roll.success_chance,
-            quality=quality(current, lang),
-            steps=roll.steps,
-        )
-        buttons = [
-            ButtonSpec(
-                t("table.btn_contest_step", lang),
-                step_id,
-                style=discord.ButtonStyle.success,
-                disabled=current == 1,
-            )
-        ]
-        if settle_id is not None:
-            buttons.append(
-                ButtonSpec(
-                    t("table.btn_contest_settle", lang),
-                    settle_id,
-                    style=discord.ButtonStyle.primary,
-                )
-            )
-        await send(interaction, text, view=view_of(buttons))
+        assert isinstance(snapshot.event, PotOpened)
+        await (await reply_to(interaction)).say("table.pot_started", players=snapshot.event.players)
 
     @app_commands.command(name="pause", description="Pause or resume the table (GM)")
     @app_commands.guild_only()
     async def pause(self, interaction: discord.Interaction, paused: bool = True) -> None:
         await require_gm(interaction)
         await self.service.pause(await self._table(interaction), interaction.user.id, paused)
-        await say(interaction, "table.paused_reply" if paused else "table.resumed")
+        await (await reply_to(interaction)).say("table.paused_reply" if paused else "table.resumed")
 
     @app_commands.command(name="close", description="Close the table: cash everyone out (GM)")
     @app_commands.guild_only()
@@ -440,8 +268,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await require_gm(interaction)
         snapshot = await self.service.close(await self._table(interaction), interaction.user.id)
         shoe = snapshot.state.shoes[-1]
-        await say(
-            interaction,
+        await (await reply_to(interaction)).say(
             "table.closed_reply",
             seed=shoe.seed or "—",
             commitment=shoe.commitment,
@@ -451,72 +278,200 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     # -- buttons and modals ----------------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
-        table, action, rest = int(args[0]), args[1], args[2:]
-        submitted = interaction.type is discord.InteractionType.modal_submit
-        values = modal_values(interaction) if submitted else {}
-        if action in ("join", "contest") and not submitted:
-            title = "table.modal_join" if action == "join" else "table.modal_contest"
-            lang = await lang_for(interaction)
-            await interaction.response.send_modal(amount_modal(lang, title, table, action))
-        elif action == "join":
-            character = await self._active(interaction)
-            amount = parse_amount_or_refuse(values.get("amount", ""))
-            await self._joined(
-                interaction, await self.service.join(table, interaction.user.id, character, amount)
-            )
-        elif action == "leave":
-            await self._left(interaction, await self.service.leave(table, interaction.user.id))
-        elif action == "deal":
-            await require_gm(interaction)
-            snapshot = await self.service.act(table, interaction.user.id, "deal", as_gm=True)
-            await self.messages.answer(interaction, snapshot)
-        elif action == "choose":
-            await self._choose(interaction, table, rest[0])
-        elif action == "spend":
-            snapshot = await self.service.spend(table, interaction.user.id, int(rest[0]))
-            money = await currency_for(interaction)
-            await say(interaction, "table.spent", pay=format_amount(snapshot.event["pay"], money))
-        elif action == "contest":
-            await self._contest(interaction, table, values.get("amount", ""))
-        elif action == "cstep":
-            snapshot = await self.service.contest_step(table, interaction.user.id, int(rest[0]))
-            contest = next(c for c in snapshot.state.contests if c.id == int(rest[0]))
-            await self._show_contest(interaction, table, contest)
-        elif action == "proll":
-            snapshot = await self.service.snapshot(table)
-            pot = next((p for p in snapshot.state.pots if not p.settled), None)
-            if pot is None:
-                raise Refusal("table.contest_closed")
-            await self._show_pot_roll(interaction, table, pot.id, snapshot)
-        elif action == "pstep":
-            snapshot = await self.service.pot_step(table, interaction.user.id, int(rest[0]))
-            await self._show_pot_roll(interaction, table, int(rest[0]), snapshot)
-        elif action == "psettle":
-            await require_gm(interaction)
-            await self.service.pot_settle(table, interaction.user.id)
-            await say(interaction, "table.contest_settled")
-        elif action == "csettle":
-            await self.service.contest_settle(table, interaction.user.id, int(rest[0]))
-            await say(interaction, "table.contest_settled")
-        else:
-            game = (await self.service.snapshot(table)).state.config.game
-            if not await ui_for(game).handle(interaction, table, action, rest, values):
-                raise Refusal("table.unknown_action")
-
-    async def _show_pot_roll(
-        self, interaction: discord.Interaction, table: int, pot_id: int, snapshot: TableSnapshot
-    ) -> None:
-        roll = own_roll(snapshot.state, interaction.user.id, pot_id)
-        await self._show_roll(interaction, roll, custom_id(AREA, table, "pstep", pot_id), None)
-
-    async def _choose(self, interaction: discord.Interaction, table: int, choice: str) -> None:
-        if choice not in ("simulate", "rulebook"):
+        """A click or modal submit on a table's message: the table's own action, or its game's."""
+        if len(args) < 2 or not args[0].isdigit():
             raise Refusal("table.unknown_action")
-        snapshot = await self.service.choose(table, interaction.user.id, choice)  # type: ignore[arg-type]
-        if choice == "simulate":
-            await say(interaction, "table.chose_simulate", award=snapshot.event["award"])
-        else:
-            await say(interaction, "table.chose_rulebook")
+        table, name, raw = int(args[0]), args[1], args[2:]
+        snapshot = await self.service.snapshot(table)
+        if (snapshot.guild_id, snapshot.channel_id) != (
+            interaction.guild_id,
+            interaction.channel_id,
+        ):
+            raise Refusal("table.not_this_table")
+        route = common.route(name) or ui_for(snapshot.state.config.game).actions.route(name)
+        if route is None:
+            raise Refusal("table.unknown_action")
+        submitted = interaction.type is discord.InteractionType.modal_submit
+        click = Click(
+            interaction,
+            await reply_to(interaction),
+            table,
+            modal_values(interaction) if submitted else {},
+        )
+        await route.handler(click, *convert(route, raw))
+
+
+common = TableActions()
+
+
+def _service(click: Click) -> TableService:
+    return bot_of(click.interaction).services.tables
+
+
+@common.on("join")
+async def _join(click: Click) -> None:
+    if not click.submitted:
+        modal = amount_modal(click.reply.lang, "table.modal_join", click.table, "join")
+        await click.interaction.response.send_modal(modal)
+        return
+    services = bot_of(click.interaction).services
+    character = await services.sheets.active(click.interaction.guild_id, click.user_id)
+    if character is None:
+        raise Refusal("table.no_active_character")
+    amount = parse_amount_or_refuse(click.values.get("amount", ""))
+    await _joined(
+        click.reply, await services.tables.join(click.table, click.user_id, character, amount)
+    )
+
+
+@common.on("leave")
+async def _leave(click: Click) -> None:
+    await _left(click.reply, await _service(click).leave(click.table, click.user_id))
+
+
+@common.on("deal")
+async def _deal(click: Click) -> None:
+    await require_gm(click.interaction)
+    snapshot = await _service(click).act(click.table, click.user_id, "deal", as_gm=True)
+    cog = bot_of(click.interaction).get_cog(Tables.__cog_name__)
+    assert isinstance(cog, Tables)
+    await cog.messages.answer(click.interaction, snapshot)
+
+
+@common.on("choose", str)
+async def _choose(click: Click, choice: str) -> None:
+    if choice not in ("simulate", "rulebook"):
+        raise Refusal("table.unknown_action")
+    snapshot = await _service(click).choose(click.table, click.user_id, choice)  # type: ignore[arg-type]
+    assert isinstance(snapshot.event, Chose)
+    if choice == "simulate":
+        await click.reply.say("table.chose_simulate", award=snapshot.event.award)
+    else:
+        await click.reply.say("table.chose_rulebook")
+
+
+@common.on("spend", int)
+async def _spend(click: Click, offer: int) -> None:
+    snapshot = await _service(click).spend(click.table, click.user_id, offer)
+    assert isinstance(snapshot.event, Spent)
+    await click.reply.say("table.spent", pay=click.reply.money(snapshot.event.pay))
+
+
+@common.on("mine")
+async def _my_cards(click: Click) -> None:
+    """The clicker's own cards, answered to him alone."""
+    snapshot = await _service(click).snapshot(click.table)
+    seat = snapshot.state.seat_of_user(click.user_id)
+    if seat is None:
+        raise Refusal("table.not_seated")
+    hand = snapshot.state.engine.private_cards(str(seat.character_id))
+    if not hand:
+        raise Refusal("table.no_cards")
+    await click.reply.say("table.your_cards", cards=cards_pretty(list(hand)))
+
+
+@common.on("contest")
+async def _contest_button(click: Click) -> None:
+    if not click.submitted:
+        modal = amount_modal(click.reply.lang, "table.modal_contest", click.table, "contest")
+        await click.interaction.response.send_modal(modal)
+    else:
+        await _contest(click.reply, click.table, click.values.get("amount", ""))
+
+
+@common.on("cstep", int)
+async def _contest_step(click: Click, contest_id: int) -> None:
+    snapshot = await _service(click).contest_step(click.table, click.user_id, contest_id)
+    contest = next(c for c in snapshot.state.contests if c.id == contest_id)
+    await _show_contest(click.reply, click.table, contest)
+
+
+@common.on("csettle", int)
+async def _contest_settle(click: Click, contest_id: int) -> None:
+    await _service(click).contest_settle(click.table, click.user_id, contest_id)
+    await click.reply.say("table.contest_settled")
+
+
+@common.on("proll")
+async def _pot_roll(click: Click) -> None:
+    snapshot = await _service(click).snapshot(click.table)
+    pot = next((p for p in snapshot.state.pots if not p.settled), None)
+    if pot is None:
+        raise Refusal("table.contest_closed")
+    await _show_pot_roll(click.reply, click.table, pot.id, snapshot)
+
+
+@common.on("pstep", int)
+async def _pot_step(click: Click, pot_id: int) -> None:
+    snapshot = await _service(click).pot_step(click.table, click.user_id, pot_id)
+    await _show_pot_roll(click.reply, click.table, pot_id, snapshot)
+
+
+@common.on("psettle")
+async def _pot_settle(click: Click) -> None:
+    await require_gm(click.interaction)
+    await _service(click).pot_settle(click.table, click.user_id)
+    await click.reply.say("table.contest_settled")
+
+
+async def _joined(reply: Reply, snapshot: TableSnapshot) -> None:
+    assert isinstance(snapshot.event, Joined)
+    await reply.say("table.joined", chips=reply.money(snapshot.chips[snapshot.event.character_id]))
+
+
+async def _left(reply: Reply, snapshot: TableSnapshot) -> None:
+    assert isinstance(snapshot.event, Left)
+    await reply.say("table.left", chips=reply.money(snapshot.event.chips))
+
+
+async def _contest(reply: Reply, table: int, stake: str) -> None:
+    snapshot = await bot_of(reply.interaction).services.tables.contest(
+        table, reply.interaction.user.id, parse_amount_or_refuse(stake)
+    )
+    assert isinstance(snapshot.event, ContestRolled)
+    contest = next(c for c in snapshot.state.contests if c.id == snapshot.event.contest)
+    await _show_contest(reply, table, contest)
+
+
+async def _show_contest(reply: Reply, table: int, contest: Contest) -> None:
+    await _show_roll(
+        reply,
+        contest.pc,
+        custom_id(AREA, table, "cstep", contest.id),
+        custom_id(AREA, table, "csettle", contest.id),
+    )
+
+
+async def _show_pot_roll(reply: Reply, table: int, pot_id: int, snapshot: TableSnapshot) -> None:
+    roll = own_roll(snapshot.state, reply.interaction.user.id, pot_id)
+    await _show_roll(reply, roll, custom_id(AREA, table, "pstep", pot_id), None)
+
+
+async def _show_roll(reply: Reply, roll: ContestRoll, step_id: str, settle_id: str | None) -> None:
+    """A PC's own Gambling roll, privately, with the button to spend a Hero Point on it."""
+    current = gambling.improve(roll.quality, roll.steps)
+    text = reply.t(
+        "table.contest_private",
+        roll=roll.roll,
+        chance=roll.success_chance,
+        quality=quality(current, reply.lang),
+        steps=roll.steps,
+    )
+    buttons = [
+        ButtonSpec(
+            reply.t("table.btn_contest_step"),
+            step_id,
+            style=discord.ButtonStyle.success,
+            disabled=current == 1,
+        )
+    ]
+    if settle_id is not None:
+        buttons.append(
+            ButtonSpec(
+                reply.t("table.btn_contest_settle"), settle_id, style=discord.ButtonStyle.primary
+            )
+        )
+    await reply.send(text, view=view_of(buttons))
 
 
 async def setup(bot: BondBot) -> None:

@@ -1,17 +1,29 @@
-"""Each game's part of the table message and of its buttons, found by the game's key."""
+"""Each game's Discord part, found through the game's registration.
+
+A game's `ui` module (named in its `GameSpec`) has a `UI` object with this shape: its part
+of the table message, its buttons and the actions they trigger, its `/table open`
+subcommand, and what `/table bet` and `/table deal` do at its tables.
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import Protocol
 
-import discord
+from discord import app_commands
 
+from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
+from bondbot.bot.tables.actions import TableActions
+from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang
 from bondbot.tables.service import TableSnapshot
 
 
 class GameUI(Protocol):
+    actions: TableActions  # its buttons' and modals' actions
+    open_command: app_commands.Command  # type: ignore[type-arg]  # /table open <game>
+
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
     ) -> str | None:
@@ -28,31 +40,14 @@ class GameUI(Protocol):
         """The game's own buttons (rows 1 and 2 of the message)."""
         ...
 
-    async def bet(
-        self, interaction: discord.Interaction, table: int, on: str | None, amount: str
-    ) -> None:
+    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         """`/table bet`: a wager (`on` is what it is on, where the game asks)."""
         ...
 
-    async def deal(self, interaction: discord.Interaction, table: int) -> None:
+    async def deal(self, reply: Reply, table: int) -> None:
         """`/table deal` (the GM); the Deal button redraws the table message instead."""
-        ...
-
-    async def handle(
-        self,
-        interaction: discord.Interaction,
-        table: int,
-        action: str,
-        args: list[str],
-        values: dict[str, str],
-    ) -> bool:
-        """Answer a click or modal submit of this game's; False if the action is not its."""
         ...
 
 
 def ui_for(game: str) -> GameUI:
-    from bondbot.bot.tables.blackjack import BlackjackUI
-    from bondbot.bot.tables.punto_banco import PuntoBancoUI
-
-    games: dict[str, GameUI] = {"punto_banco": PuntoBancoUI(), "blackjack": BlackjackUI()}
-    return games[game]
+    return importlib.import_module(spec_for(game).ui).UI  # type: ignore[no-any-return]

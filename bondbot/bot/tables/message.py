@@ -13,11 +13,13 @@ import discord
 from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.tables.common import AREA, names, quality, table_button
 from bondbot.bot.tables.games import ui_for
+from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
 from bondbot.rules import gambling
 from bondbot.tables.context import iso
 from bondbot.tables.service import TableSnapshot
+from bondbot.tables.state import Pot, PotSettled
 
 MAX_SPEND_BUTTONS = 10
 SPEND_ROW = 3
@@ -27,47 +29,45 @@ def _contest(snapshot: TableSnapshot, lang: Lang, money: str) -> str | None:
     last = snapshot.state.last_contest
     if last is None:
         return None
-    if last["kind"] == "pot_settled":
-        return _pot(snapshot, last["pot"], lang, money)
-    contest = last["contest"]
-    winner = contest["winner"]
+    if isinstance(last, PotSettled):
+        return _pot(snapshot, last.pot, lang, money)
+    contest = last.contest
     outcome = (
         t("table.contest_push", lang)
-        if winner is None
-        else t("table.contest_winner", lang, name=names(snapshot).get(winner, "?"))
+        if contest.winner is None
+        else t("table.contest_winner", lang, name=names(snapshot).get(contest.winner, "?"))
     )
     return t(
         "table.contest_line",
         lang,
-        pc=contest["pc"]["name"],
-        pc_roll=contest["pc"]["roll"],
-        pc_quality=quality(last["pc_quality"], lang),
-        npc=contest["npc"]["name"],
-        npc_roll=contest["npc"]["roll"],
-        npc_quality=quality(contest["npc"]["quality"], lang),
-        stake=format_amount(contest["stake"], money),
+        pc=contest.pc.name,
+        pc_roll=contest.pc.roll,
+        pc_quality=quality(last.pc_quality, lang),
+        npc=contest.npc.name,
+        npc_roll=contest.npc.roll,
+        npc_quality=quality(contest.npc.quality, lang),
+        stake=format_amount(contest.stake, money),
         outcome=outcome,
     )
 
 
-def _pot(snapshot: TableSnapshot, pot: dict, lang: Lang, money: str) -> str:
+def _pot(snapshot: TableSnapshot, pot: Pot, lang: Lang, money: str) -> str:
     who = names(snapshot)
-    lines = [t("table.pot_line", lang, stake=format_amount(pot["stake"], money))]
-    for roll in pot["rolls"]:
-        steps = roll["steps"]
+    lines = [t("table.pot_line", lang, stake=format_amount(pot.stake, money))]
+    for roll in pot.rolls:
         lines.append(
             t(
                 "table.pot_roll",
                 lang,
-                name=roll["name"],
-                roll=roll["roll"],
-                quality=quality(gambling.improve(roll["quality"], steps), lang),
-                steps=steps,
+                name=roll.name,
+                roll=roll.roll,
+                quality=quality(gambling.improve(roll.quality, roll.steps), lang),
+                steps=roll.steps,
             )
         )
     winners = ", ".join(
         f"{who.get(w, '?')} ({format_amount(share, money)})"
-        for w, share in zip(pot["winners"], pot["shares"], strict=True)
+        for w, share in zip(pot.winners, pot.shares, strict=True)
     )
     lines.append(t("table.pot_winners", lang, winners=winners))
     return "\n".join(lines)
@@ -187,6 +187,8 @@ def table_view(
         table_button(lang, table, "table.btn_contest", "contest", row=0),
         *ui_for(snapshot.state.config.game).buttons(snapshot, lang),
     ]
+    if spec_for(snapshot.state.config.game).private_hands:
+        specs.append(table_button(lang, table, "table.btn_my_cards", "mine", style=blue, row=2))
     who = names(snapshot)
     for index, offer in enumerate(snapshot.spendable_offers(iso(now))[:MAX_SPEND_BUTTONS]):
         specs.append(

@@ -1,0 +1,498 @@
+"""Blackjack on the table message: every hand in the seat lines, the dealer's up card and
+whose turn it is in a public field, play buttons that only the PC to act can use.
+
+The play buttons carry the table's move count (`bb:tbl:<table>:hit:<moves>`), so a double
+click, or a click on a message that has not been redrawn yet, is refused instead of
+playing twice. Hint answers privately with the basic-strategy move for the clicker's hand.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+from discord import app_commands
+
+from bondbot.bot.context import bot_of, require_gm
+from bondbot.bot.reply import Reply
+from bondbot.bot.router import ButtonSpec
+from bondbot.bot.tables.actions import Click, TableActions
+from bondbot.bot.tables.common import cards, names, table_button
+from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.errors import Refusal
+from bondbot.games.blackjack.engine import BlackjackEngine, LogEntry, Logged, Settled, Voided
+from bondbot.i18n import Lang, t
+from bondbot.money import format_amount
+from bondbot.rules.blackjack import Action, HandView, Phase
+from bondbot.rules.blackjack_strategy import basic_strategy
+from bondbot.rules.cards import cards_pretty
+from bondbot.tables.service import TableSnapshot
+
+HIDDEN = "🂠"
+PLAY = ("hit", "stand", "double", "split", "surrender")
+_STYLES = {
+    "hit": discord.ButtonStyle.primary,
+    "stand": discord.ButtonStyle.danger,
+    "double": discord.ButtonStyle.success,
+    "split": discord.ButtonStyle.success,
+    "surrender": discord.ButtonStyle.secondary,
+}
+
+
+def _when(deadline: str | None) -> str:
+    """A Discord relative timestamp (`in 1 minute`), shown in each reader's own time."""
+    if deadline is None:
+        return "—"
+    return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
+
+
+def _total(hand: HandView, lang: Lang) -> str:
+    if hand.blackjack:
+        return t("blackjack.total_blackjack", lang)
+    if hand.soft and hand.total < 21:
+        return t("blackjack.total_soft", lang, total=hand.total)
+    return str(hand.total)
+
+
+def engine_of(snapshot: TableSnapshot) -> BlackjackEngine:
+    engine = snapshot.state.engine
+    assert isinstance(engine, BlackjackEngine)
+    return engine
+
+
+def _hidden_double(bj: BlackjackEngine, hand: HandView) -> bool:
+    """American: a doubled hand's card is dealt face down until the round is settled."""
+    game = bj.game
+    return hand.doubled and not game.rules.european and game.phase is not Phase.SETTLED
+
+
+def _hand_text(
+    bj: BlackjackEngine, seat: str, index: int, hand: HandView, lang: Lang, money: str
+) -> str:
+    game = bj.game
+    if _hidden_double(bj, hand):
+        shown, total = f"{cards_pretty(hand.cards[:-1])} {HIDDEN}", "?"
+    else:
+        shown, total = cards_pretty(hand.cards), _total(hand, lang)
+    current = game.current() == (seat, index)
+    if current:
+        status = "to_play"
+    elif hand.surrendered:
+        status = "surrendered"
+    elif hand.total > 21 and not _hidden_double(bj, hand):
+        status = "bust"
+    elif hand.doubled:
+        status = "doubled"
+    elif hand.done or hand.total >= 21:
+        status = "stands"
+    else:
+        status = "waiting"
+    return t(
+        "blackjack.hand_line",
+        lang,
+        marker="▶ " if current else "",
+        cards=shown,
+        total=total,
+        stake=format_amount(hand.stake, money),
+        status=t(f"blackjack.status_{status}", lang),
+    )
+
+
+def _name_of(snapshot: TableSnapshot, character_id: int | str) -> str:
+    return names(snapshot).get(int(character_id), "?")
+
+
+@app_commands.command(name="blackjack", description="Open a blackjack table (GM)")
+@app_commands.describe(
+    **COMMON,
+    deal="American (hole card, peek) or European (no hole card)",
+    european_lose_all="European deal: a dealer blackjack takes doubles and splits",
+    hit_soft_17="The dealer hits a soft 17",
+    split_by="Pairs by value (any two tens) or by rank only",
+    max_hands="Most hands after splits (2 to 4)",
+    surrender="Late surrender allowed",
+)
+@app_commands.choices(
+    deal=[
+        app_commands.Choice(name="American", value="american"),
+        app_commands.Choice(name="European", value="european"),
+    ],
+    split_by=[
+        app_commands.Choice(name="Value", value="value"),
+        app_commands.Choice(name="Rank", value="rank"),
+    ],
+)
+@app_commands.autocomplete(npc=npc_names)
+@app_commands.guild_only()
+async def open_command(
+    interaction: discord.Interaction,
+    npc: str,
+    minimum: str,
+    maximum: str,
+    packs: int | None = None,
+    bankroll: str | None = None,
+    other_npcs: str | None = None,
+    deal: str | None = None,
+    european_lose_all: bool | None = None,
+    hit_soft_17: bool | None = None,
+    split_by: str | None = None,
+    max_hands: app_commands.Range[int, 2, 4] | None = None,
+    surrender: bool | None = None,
+) -> None:
+    await open_table(
+        interaction,
+        BlackjackEngine.key,
+        npc=npc,
+        minimum=minimum,
+        maximum=maximum,
+        packs=packs,
+        bankroll=bankroll,
+        other_npcs=other_npcs,
+        options={
+            "deal": deal,
+            "european_lose_all": european_lose_all,
+            "hit_soft_17": hit_soft_17,
+            "split_by": split_by,
+            "max_hands": max_hands,
+            "surrender": surrender,
+        },
+    )
+
+
+actions = TableActions()
+
+
+@actions.on("bet")
+async def _bet(click: Click) -> None:
+    if not click.submitted:
+        modal = amount_modal(click.reply.lang, "blackjack.modal_bet", click.table, "bet")
+        await click.interaction.response.send_modal(modal)
+    else:
+        await wager(click.reply, click.table, click.values.get("amount", ""))
+
+
+@actions.on("insure")
+async def _insure(click: Click) -> None:
+    await insure(click.reply, click.table, True)
+
+
+@actions.on("noinsure")
+async def _no_insurance(click: Click) -> None:
+    await insure(click.reply, click.table, False)
+
+
+def _play_action(action: str) -> None:
+    @actions.on(action, int)
+    async def _play(click: Click, moves: int) -> None:
+        await play(click.reply, click.table, action, moves)
+
+
+for _action in PLAY:
+    _play_action(_action)
+
+
+@actions.on("hint")
+async def _hint(click: Click) -> None:
+    await hint(click.reply, click.table)
+
+
+async def wager(reply: Reply, table: int, amount: str) -> None:
+    snapshot = await bot_of(reply.interaction).services.tables.act(
+        table, reply.interaction.user.id, "wager", amount=parse_amount_or_refuse(amount)
+    )
+    seat = _character(snapshot, reply.interaction)
+    bet = engine_of(snapshot).game.bet(str(seat))
+    await reply.say("blackjack.bet_placed", amount=reply.money(bet))
+
+
+async def insure(reply: Reply, table: int, take: bool) -> None:
+    snapshot = await bot_of(reply.interaction).services.tables.act(
+        table, reply.interaction.user.id, "insure" if take else "no_insurance"
+    )
+    if take:
+        seat = str(_character(snapshot, reply.interaction))
+        cost = engine_of(snapshot).game.insurance_cost(seat)
+        text = reply.t("blackjack.insured", amount=reply.money(cost))
+    else:
+        text = reply.t("blackjack.declined")
+    await reply.send(text + _round_over(snapshot, reply))
+
+
+async def play(reply: Reply, table: int, action: str, moves: int | None) -> None:
+    snapshot = await bot_of(reply.interaction).services.tables.act(
+        table, reply.interaction.user.id, action, moves=moves
+    )
+    events = [e for r in snapshot.records for e in r.events]
+    if any(isinstance(e, Voided) for e in events):
+        text = reply.t("blackjack.log_void")
+    elif any(isinstance(e, Settled) for e in events):
+        text = reply.t(f"blackjack.done_{action}")
+    else:
+        logged = next(e for e in events if isinstance(e, Logged))
+        text = _move_text(snapshot, logged.entry, reply.lang)
+    await reply.send(text + _round_over(snapshot, reply))
+
+
+def _move_text(snapshot: TableSnapshot, entry: LogEntry, lang: Lang) -> str:
+    hand = engine_of(snapshot).game.hands(str(entry.seat))[entry.hand]
+    if entry.kind == "double" and entry.card is None:
+        return t("blackjack.you_double_hidden", lang, cards=cards_pretty(hand.cards[:-1]))
+    key = f"blackjack.you_{entry.kind}"
+    if entry.kind in ("hit", "double") and hand.total > 21:
+        key += "_bust"
+    return t(key, lang, cards=cards_pretty(hand.cards), total=hand.total)
+
+
+def _character(snapshot: TableSnapshot, interaction: discord.Interaction) -> int:
+    seat = snapshot.state.seat_of_user(interaction.user.id)
+    if seat is None:
+        raise Refusal("table.not_seated")
+    return seat.character_id
+
+
+def _round_over(snapshot: TableSnapshot, reply: Reply) -> str:
+    """When this decision ended the round: the clicker's own net, after a line break."""
+    settled = next((e for r in snapshot.records for e in r.events if isinstance(e, Settled)), None)
+    if settled is None:
+        return ""
+    seat = snapshot.state.seat_of_user(reply.interaction.user.id)
+    net = settled.net_of(str(seat.character_id)) if seat else 0
+    key = "won" if net > 0 else "lost" if net < 0 else "even"
+    return "\n" + reply.t(f"blackjack.round_over_{key}", net=reply.money(abs(net)))
+
+
+async def hint(reply: Reply, table: int) -> None:
+    """The basic-strategy move for the clicker's hand to act, privately."""
+    snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
+    seat = snapshot.state.seat_of_user(reply.interaction.user.id)
+    if seat is None:
+        raise Refusal("table.not_seated")
+    game = engine_of(snapshot).game
+    name = str(seat.character_id)
+    if game.insurance_open and name in game.insurance_pending:
+        await reply.say("blackjack.hint_insurance")
+        return
+    current = game.current()
+    if current is None or current[0] != name or game.dealer_up is None:
+        raise Refusal("blackjack.hint_not_your_turn")
+    hand = game.hands(name)[current[1]]
+    move = basic_strategy(hand.cards, game.dealer_up, game.legal_actions(name))
+    await reply.say(
+        "blackjack.hint",
+        cards=cards_pretty(hand.cards),
+        total=_total(hand, reply.lang),
+        up=game.dealer_up.pretty,
+        move=reply.t(f"blackjack.btn_{Action(move).value}"),
+    )
+
+
+class BlackjackUI:
+    actions = actions
+    open_command = open_command
+
+    def seat_extra(
+        self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
+    ) -> str | None:
+        bj = engine_of(snapshot)
+        game, seat = bj.game, str(character_id)
+        if seat not in game.seats or game.phase is Phase.SETTLED:
+            return None
+        if game.phase is Phase.BETTING:
+            return t("blackjack.bet_line", lang, amount=format_amount(game.bet(seat), money))
+        hands = game.hands(seat)
+        lines = [_hand_text(bj, seat, i, hand, lang, money) for i, hand in enumerate(hands)]
+        if game.insurance_open:
+            pending = seat in game.insurance_pending
+            taken = game.insurance(seat)
+            key = "pending" if pending else "taken" if taken else "declined"
+            lines[0] += " · " + t(
+                f"blackjack.insurance_{key}", lang, amount=format_amount(taken, money)
+            )
+        elif game.insurance(seat):
+            lines[0] += " · " + t(
+                "blackjack.insurance_taken",
+                lang,
+                amount=format_amount(game.insurance(seat), money),
+            )
+        if len(lines) == 1:
+            return lines[0]
+        # Split hands: numbered, one line each, under the seat.
+        numbered = [f"{i}) {line}" for i, line in enumerate(lines, start=1)]
+        return "\n".join([numbered[0], *(f"\u2003↳ {line}" for line in numbered[1:])])
+
+    def public_fields(
+        self, snapshot: TableSnapshot, lang: Lang, money: str
+    ) -> list[tuple[str, str]]:
+        state = snapshot.state
+        bj = engine_of(snapshot)
+        fields = [(t("blackjack.dealer", lang, npc=state.npc_name), self._dealer(snapshot, lang))]
+        if bj.log:
+            lines = [self._log_line(snapshot, entry, lang, money) for entry in bj.log]
+            fields.append((t("blackjack.this_round", lang), "\n".join(lines)))
+        if isinstance(bj.last, Settled):
+            title = t("blackjack.last_round", lang, hand=bj.last.hand)
+            fields.append((title, self._results(snapshot, bj.last, lang, money)))
+        return fields
+
+    def _dealer(self, snapshot: TableSnapshot, lang: Lang) -> str:
+        state = snapshot.state
+        game = engine_of(snapshot).game
+        if game.phase is Phase.BETTING:
+            return t("blackjack.betting_open", lang, bets=len(game.seats))
+        if game.phase is Phase.SETTLED:
+            return t("blackjack.betting_open", lang, bets=0)
+        up = game.dealer_up
+        shown = up.pretty if up else "—"
+        if not game.rules.european:
+            shown += f" {HIDDEN}"
+        lines = [t("blackjack.dealer_shows", lang, cards=shown)]
+        when = _when(state.deadline)
+        if game.insurance_open:
+            waiting = ", ".join(_name_of(snapshot, s) for s in game.insurance_pending)
+            lines.append(t("blackjack.turn_insurance", lang, names=waiting, when=when))
+        elif (current := game.current()) is not None:
+            seat, index = current
+            several = len(game.hands(seat)) > 1
+            lines.append(
+                t(
+                    "blackjack.turn_hand" if several else "blackjack.turn",
+                    lang,
+                    name=_name_of(snapshot, seat),
+                    hand=index + 1,
+                    when=when,
+                )
+            )
+        return "\n".join(lines)
+
+    def _log_line(self, snapshot: TableSnapshot, entry: LogEntry, lang: Lang, money: str) -> str:
+        kind = entry.kind
+        params: dict[str, object] = {"hand": entry.hand + 1}
+        if entry.seat is not None:
+            params["name"] = _name_of(snapshot, entry.seat)
+        if kind == "dealt":
+            params["hand"] = entry.hand
+        if entry.card is not None and entry.total is not None:
+            params["card"] = cards(entry.card)
+            params["total"] = entry.total
+            if entry.total > 21:
+                kind += "_bust"
+        elif kind == "double":
+            kind = "double_hidden"
+        if entry.amount is not None:
+            params["amount"] = format_amount(entry.amount, money)
+        if entry.hands is not None:
+            params["hands"] = entry.hands
+        return t(f"blackjack.log_{kind}", lang, **params)
+
+    def _results(self, snapshot: TableSnapshot, last: Settled, lang: Lang, money: str) -> str:
+        dealer = "dealer_blackjack" if last.dealer_blackjack else "dealer_result"
+        lines = [t(f"blackjack.{dealer}", lang, cards=cards(last.dealer), total=last.dealer_total)]
+        offers = {
+            (o.character_id, o.label): o for o in snapshot.state.offers if o.hand == last.hand
+        }
+        counts: dict[str, int] = {}
+        for line in last.results:
+            counts[line.seat] = counts.get(line.seat, 0) + 1
+        for line in last.results:
+            name = _name_of(snapshot, line.seat)
+            who = (
+                t("blackjack.who_hand", lang, name=name, hand=line.hand + 1)
+                if counts[line.seat] > 1
+                else name
+            )
+            text = t(
+                "blackjack.result_line",
+                lang,
+                who=who,
+                cards=cards(line.cards),
+                total=line.total,
+                outcome=t(
+                    f"blackjack.outcome_{line.outcome.value}",
+                    lang,
+                    net=format_amount(abs(line.net), money),
+                ),
+            )
+            label = f"{line.hand}:{line.outcome.value}:{line.stake}"
+            offer = offers.get((int(line.seat), label)) if line.lost else None
+            if offer is not None and offer.spent:
+                text += " — " + t("blackjack.won_back", lang, name=name)
+            elif offer is not None:
+                text += " — " + t(
+                    "blackjack.may_win_back",
+                    lang,
+                    pay=format_amount(offer.pay, money),
+                    when=_when(offer.expires_at),
+                )
+            lines.append(text)
+        for insurance in last.insurance:
+            lines.append(
+                t(
+                    "blackjack.insurance_won" if insurance.net > 0 else "blackjack.insurance_lost",
+                    lang,
+                    name=_name_of(snapshot, insurance.seat),
+                    net=format_amount(abs(insurance.net), money),
+                )
+            )
+        return "\n".join(lines)
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+        table = snapshot.id
+        game = engine_of(snapshot).game
+        if game.phase in (Phase.BETTING, Phase.SETTLED):
+            return [
+                table_button(
+                    lang,
+                    table,
+                    "blackjack.btn_bet",
+                    "bet",
+                    style=discord.ButtonStyle.primary,
+                    row=1,
+                ),
+                table_button(lang, table, "table.btn_deal", "deal", row=1),
+            ]
+        hint = table_button(lang, table, "blackjack.btn_hint", "hint", row=2)
+        if game.insurance_open:
+            return [
+                table_button(
+                    lang,
+                    table,
+                    "blackjack.btn_insure",
+                    "insure",
+                    style=discord.ButtonStyle.success,
+                    row=1,
+                ),
+                table_button(lang, table, "blackjack.btn_no_insurance", "noinsure", row=1),
+                hint,
+            ]
+        current = game.current()
+        legal = {a.value for a in game.legal_actions(current[0])} if current else set()
+        specs = [
+            table_button(
+                lang,
+                table,
+                f"blackjack.btn_{action}",
+                action,
+                snapshot.state.moves,
+                style=_STYLES[action],
+                row=1,
+                disabled=action not in legal,
+            )
+            for action in PLAY
+        ]
+        return [*specs, hint]
+
+    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
+        await wager(reply, table, amount)
+
+    async def deal(self, reply: Reply, table: int) -> None:
+        await require_gm(reply.interaction)
+        snapshot = await bot_of(reply.interaction).services.tables.act(
+            table, reply.interaction.user.id, "deal", as_gm=True
+        )
+        settled = any(isinstance(e, Settled) for r in snapshot.records for e in r.events)
+        key = "blackjack.dealt_settled" if settled else "blackjack.dealt"
+        await reply.say(key, hand=snapshot.state.hand_no)
+
+
+UI = BlackjackUI()

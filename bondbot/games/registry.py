@@ -1,0 +1,77 @@
+"""The games the bot can run, each registered once by its package.
+
+A `GameSpec` is everything the table service needs to run a game without knowing it:
+its engine class, how to make a new engine and a live shoe from the table's options, and
+where its Discord part lives. The Discord part (`ui`) is imported only by the bot layer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from bondbot.games.contract import Engine
+from bondbot.rules.shoe import Shoe
+
+BUILTIN = ("bondbot.games.punto_banco", "bondbot.games.blackjack")
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """What the table tells a game when it opens."""
+
+    npc: str  # the NPC's seat key
+    packs: int
+    min_bet: int
+    max_bet: int
+    options: BaseModel
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    key: str
+    engine: type[Engine]
+    options: type[BaseModel]  # the game's own table options, validated at open
+    packs_allowed: tuple[int, ...]
+    default_packs: int
+    new_engine: Callable[[NewTable, Shoe], Engine]
+    live_shoe: Callable[[NewTable, bytes], Shoe]  # a shuffled shoe from a secret seed
+    ui: str  # the module of its Discord part
+    private_hands: bool = False  # seats hold cards only they may see ("My cards")
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    if _GAMES.get(spec.key, spec) is not spec:
+        raise ValueError(f"game {spec.key} registered twice")
+    _GAMES[spec.key] = spec
+    return spec
+
+
+def _load_builtin() -> None:
+    for module in BUILTIN:
+        importlib.import_module(module)
+
+
+def spec_for(key: str) -> GameSpec:
+    if key not in _GAMES:
+        _load_builtin()
+    try:
+        return _GAMES[key]
+    except KeyError:
+        raise ValueError(f"no such game {key}") from None
+
+
+def all_games() -> list[GameSpec]:
+    _load_builtin()
+    return list(_GAMES.values())
+
+
+def options_of(spec: GameSpec, raw: dict[str, Any]) -> BaseModel:
+    return spec.options.model_validate(raw)

@@ -1,0 +1,98 @@
+"""Card tables in SQLite: one row per table, its whole state one JSON document.
+
+The table service is the only writer of this table; it keeps each open table's latest
+state in memory and writes it here in the same transaction as the ledger rows of the
+action that changed it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from bondbot.errors import Refusal
+from bondbot.storage.sqlite import Connection
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    status: str
+    state: str  # the TableState as JSON
+    version: int  # how many times the state was saved
+
+
+class TableChanged(Refusal):
+    """The table was saved by someone else since this action read it; nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__("table.changed_elsewhere")
+
+
+async def insert(
+    conn: Connection, *, guild_id: int, channel_id: int, game: str, state: str, now: str
+) -> int:
+    """A new open table; refused when the channel already has one."""
+    try:
+        cursor = await conn.execute(
+            "INSERT INTO card_tables (guild_id, channel_id, game, status, state, created_at,"
+            " updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?)",
+            (guild_id, channel_id, game, state, now, now),
+        )
+    except sqlite3.IntegrityError:
+        raise Refusal("table.already_open") from None
+    return int(cursor.lastrowid or 0)
+
+
+async def load(conn: Connection, table_id: int) -> TableRow | None:
+    cursor = await conn.execute(
+        "SELECT id, guild_id, channel_id, message_id, status, state, version FROM card_tables"
+        " WHERE id = ?",
+        (table_id,),
+    )
+    row = await cursor.fetchone()
+    return None if row is None else TableRow(*row)
+
+
+async def save(
+    conn: Connection, table_id: int, state: str, *, version: int, now: str, closed: bool = False
+) -> None:
+    """Write the state over `version` (its next version is `version + 1`)."""
+    cursor = await conn.execute(
+        "UPDATE card_tables SET state = ?, updated_at = ?, version = version + 1,"
+        " status = ?, closed_at = ? WHERE id = ? AND version = ? AND status = 'open'",
+        (state, now, "closed" if closed else "open", now if closed else None, table_id, version),
+    )
+    if cursor.rowcount != 1:
+        raise TableChanged
+
+
+async def set_message(conn: Connection, table_id: int, message_id: int) -> None:
+    await conn.execute("UPDATE card_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+
+
+async def open_in_channel(conn: Connection, channel_id: int) -> int | None:
+    cursor = await conn.execute(
+        "SELECT id FROM card_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+    )
+    row = await cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+async def open_ids(conn: Connection) -> list[int]:
+    cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'")
+    return [int(row[0]) for row in await cursor.fetchall()]
+
+
+async def seating(conn: Connection, character_id: int, *, except_table: int = 0) -> list[int]:
+    """The open tables where this character sits (a PC sits at one at most)."""
+    cursor = await conn.execute(
+        "SELECT t.id FROM card_tables t, json_each(t.state, '$.seats') s "
+        "WHERE t.status = 'open' AND t.id != ? "
+        "AND json_extract(s.value, '$.character_id') = ?",
+        (except_table, character_id),
+    )
+    return [int(row[0]) for row in await cursor.fetchall()]

@@ -1,0 +1,45 @@
+"""One scheduler for everything a table does later: turn timers, auto-deals, the redraw
+when a Hero Point window closes.
+
+Each job has a key (a table and what for); scheduling a key again replaces its job, so a
+table never has two timers for the same thing. Jobs are plain callbacks on the event
+loop; what they do is the caller's (they usually start a task). Nothing here is saved:
+the table service and the table messages re-arm their jobs from the tables' state when
+the bot starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Hashable
+from datetime import datetime
+
+
+class Scheduler:
+    def __init__(self, clock: Callable[[], datetime]) -> None:
+        self.clock = clock
+        self._jobs: dict[Hashable, asyncio.TimerHandle] = {}
+
+    def at(self, key: Hashable, when: datetime, job: Callable[[], object]) -> None:
+        """Run `job` at `when` (at once if past), replacing the job under `key`."""
+        self.cancel(key)
+        delay = max((when - self.clock()).total_seconds(), 0.0)
+        loop = asyncio.get_running_loop()
+
+        def run() -> None:
+            self._jobs.pop(key, None)
+            job()
+
+        self._jobs[key] = loop.call_later(delay, run)
+
+    def cancel(self, key: Hashable) -> None:
+        if (old := self._jobs.pop(key, None)) is not None:
+            old.cancel()
+
+    def cancel_all(self) -> None:
+        for handle in self._jobs.values():
+            handle.cancel()
+        self._jobs.clear()
+
+    def pending(self, key: Hashable) -> bool:
+        return key in self._jobs
