@@ -33,11 +33,25 @@ def _flatten(prefix: str, table: dict[str, Any], into: dict[str, str]) -> None:
             into[path] = str(value)
 
 
+_more_folders: list[Path] = []  # games registered from outside the package
+
+
+def add_locale_folder(folder: Path) -> None:
+    """Also read `<folder>/<lang>/*.toml` (a game registered from outside `bondbot.games`)."""
+    if folder not in _more_folders:
+        _more_folders.append(folder)
+        catalog.cache_clear()
+
+
 @cache
 def catalog(lang: Lang) -> dict[str, str]:
     """Every message of one language, flattened to dotted keys."""
     messages: dict[str, str] = {}
-    folders = [LOCALES_DIR / lang, *sorted(GAMES_DIR.glob(f"*/locales/{lang}"))]
+    folders = [
+        LOCALES_DIR / lang,
+        *sorted(GAMES_DIR.glob(f"*/locales/{lang}")),
+        *(folder / lang for folder in _more_folders),
+    ]
     for folder in folders:
         for file in sorted(folder.glob("*.toml")):
             area = file.stem.split("-")[0]

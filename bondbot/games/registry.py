@@ -10,11 +10,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
 from pydantic import BaseModel
 
 from bondbot.games.contract import Engine
+from bondbot.i18n import add_locale_folder
 from bondbot.rules.shoe import Shoe
 
 BUILTIN = ("bondbot.games.punto_banco", "bondbot.games.blackjack")
@@ -42,21 +43,29 @@ class GameSpec:
     live_shoe: Callable[[NewTable, bytes], Shoe]  # a shuffled shoe from a secret seed
     ui: str  # the module of its Discord part
     private_hands: bool = False  # seats hold cards only they may see ("My cards")
+    # Its words, `<locales>/<lang>/*.toml`, for a game outside `bondbot.games` (those
+    # inside have theirs in `bondbot/games/<game>/locales/`, found without registering).
+    locales: Path | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}
 
 
 def register(spec: GameSpec) -> GameSpec:
+    """Add a game from outside `bondbot.games` (the shipped ones are listed in BUILTIN)."""
     if _GAMES.get(spec.key, spec) is not spec:
         raise ValueError(f"game {spec.key} registered twice")
     _GAMES[spec.key] = spec
+    if spec.locales is not None:
+        add_locale_folder(spec.locales)
     return spec
 
 
 def _load_builtin() -> None:
+    """The games shipped with the bot: each package's `GAME`."""
     for module in BUILTIN:
-        importlib.import_module(module)
+        spec: GameSpec = importlib.import_module(module).GAME
+        _GAMES.setdefault(spec.key, spec)
 
 
 def spec_for(key: str) -> GameSpec:
@@ -71,7 +80,3 @@ def spec_for(key: str) -> GameSpec:
 def all_games() -> list[GameSpec]:
     _load_builtin()
     return list(_GAMES.values())
-
-
-def options_of(spec: GameSpec, raw: dict[str, Any]) -> BaseModel:
-    return spec.options.model_validate(raw)

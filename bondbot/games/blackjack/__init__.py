@@ -2,7 +2,7 @@
 against the NPC dealer, who plays by fixed rules."""
 
 from bondbot.games.blackjack.engine import BlackjackEngine, BlackjackOptions, rules_of
-from bondbot.games.registry import GameSpec, NewTable, register
+from bondbot.games.registry import GameSpec, NewTable
 from bondbot.rules.blackjack import Blackjack
 from bondbot.rules.shoe import Shoe
 
@@ -25,15 +25,13 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return Shoe.shuffled(table.packs, seed, rules.penetration)
 
 
-GAME = register(
-    GameSpec(
-        key=BlackjackEngine.key,
-        engine=BlackjackEngine,
-        options=BlackjackOptions,
-        packs_allowed=tuple(range(1, 9)),
-        default_packs=6,
-        new_engine=_new_engine,
-        live_shoe=_live_shoe,
-        ui="bondbot.games.blackjack.ui",
-    )
+GAME = GameSpec(
+    key=BlackjackEngine.key,
+    engine=BlackjackEngine,
+    options=BlackjackOptions,
+    packs_allowed=tuple(range(1, 9)),
+    default_packs=6,
+    new_engine=_new_engine,
+    live_shoe=_live_shoe,
+    ui="bondbot.games.blackjack.ui",
 )

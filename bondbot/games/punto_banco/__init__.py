@@ -2,7 +2,7 @@
 bank; the drawing is fixed, so the NPC takes no decision."""
 
 from bondbot.games.punto_banco.engine import PuntoBanco, PuntoBancoOptions
-from bondbot.games.registry import GameSpec, NewTable, register
+from bondbot.games.registry import GameSpec, NewTable
 from bondbot.rules import baccarat
 from bondbot.rules.shoe import Shoe
 
@@ -23,15 +23,13 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return baccarat.new_shoe(table.packs, seed)
 
 
-GAME = register(
-    GameSpec(
-        key=PuntoBanco.key,
-        engine=PuntoBanco,
-        options=PuntoBancoOptions,
-        packs_allowed=baccarat.PACK_CHOICES,
-        default_packs=8,
-        new_engine=_new_engine,
-        live_shoe=_live_shoe,
-        ui="bondbot.games.punto_banco.ui",
-    )
+GAME = GameSpec(
+    key=PuntoBanco.key,
+    engine=PuntoBanco,
+    options=PuntoBancoOptions,
+    packs_allowed=baccarat.PACK_CHOICES,
+    default_packs=8,
+    new_engine=_new_engine,
+    live_shoe=_live_shoe,
+    ui="bondbot.games.punto_banco.ui",
 )

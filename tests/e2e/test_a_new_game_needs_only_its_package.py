@@ -1,0 +1,102 @@
+"""A game written outside the bot (the toy `high_card.py`) runs end to end through the fake
+Discord once registered: its own /table open subcommand, its buttons, private cards, the
+pot, a Hero Point spend. Nothing else in the bot knows it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import high_card
+import pytest
+from e2e_env import BotEnv
+from table_flow import (
+    balances,
+    bond,
+    button_id,
+    create_cast,
+    join,
+    le_chiffre,
+    table_message,
+    wait_table,
+)
+
+from bondbot import i18n
+from bondbot.games import registry
+from bondbot.rules.cards import RANKS
+from bondbot.rules.shoe import Shoe
+
+
+@pytest.fixture
+def high_card_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    monkeypatch.setattr(i18n, "_more_folders", [])
+    registry.register(high_card.SPEC)
+    yield
+    i18n.catalog.cache_clear()
+
+
+def npc_wins(seed: bytes) -> bool:
+    """Bond (who antes first) gets the shoe's first card, the NPC the second."""
+    shoe = Shoe.shuffled(1, seed)
+    first, second = shoe.deal(), shoe.deal()
+    return RANKS.index(second.rank) > RANKS.index(first.rank)
+
+
+async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    seed = next(n.to_bytes(32, "big") for n in range(100) if npc_wins(n.to_bytes(32, "big")))
+    bot_env.seeds.append(seed)
+    shoe = Shoe.shuffled(1, seed)
+    bonds_card, npc_card = shoe.deal(), shoe.deal()
+    ids = await create_cast(
+        bot_env, {"chiffre": le_chiffre(), "bond": bond(world.player)}, {"bond": world.player}
+    )
+    async with bot_env.run():
+        await fake.slash(world.owner, "gm role", role=world.gm_role)
+        opened = await fake.slash(
+            world.gm, "table open high_card", npc="Le Chiffre", minimum="10", maximum="10"
+        )
+        assert opened.ephemeral and opened.content.startswith("Table opened")
+        await wait_table(fake, "High card")
+        open_fr = fake.command("table", world.guild)
+        assert any(
+            o.get("name_localizations", {}).get("fr") == "carte_haute"
+            for group in open_fr["options"]
+            for o in group.get("options", [])
+        )
+
+        await join(fake, world.player, "100")
+        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        anted = await fake.click(world.player, table_message(fake), button_id(fake, "ante"))
+        assert anted.ephemeral and anted.content == "You ante."
+        no_cards = await fake.click(world.player, table_message(fake), button_id(fake, "mine"))
+        assert no_cards.content == "You hold no cards right now."
+
+        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        assert dealt.response_type == 7  # the table message, redrawn in place
+        mine = await fake.click(world.player, table_message(fake), button_id(fake, "mine"))
+        assert mine.ephemeral and mine.content == f"Your cards: {bonds_card.pretty}"
+        outsider = await fake.click(world.player_fr, table_message(fake), button_id(fake, "mine"))
+        assert outsider.ephemeral and "pas assis" in outsider.content
+        # Nothing public shows a card still face down.
+        public = [
+            str(m.embeds) + str(m.content)
+            for m in fake.channel_messages()
+            if m.ephemeral_for is None
+        ]
+        assert not any(c.pretty in text for text in public for c in (bonds_card, npc_card))
+
+        shown = await fake.click(world.gm, table_message(fake), button_id(fake, "show"))
+        assert shown.content == "Cards shown."
+        message = await fake.wait_for_message(
+            predicate=lambda m: m.embeds and "Last showdown" in str(m.embeds)
+        )
+        assert npc_card.pretty in str(message.embeds)
+        spend = next(cid for cid in message.custom_ids() if ":spend:" in cid)
+        spent = await fake.click(world.player, message, spend)
+        assert spent.ephemeral and "$20" in spent.content
+
+        left = await fake.slash(world.player, "table leave")
+        assert left.content == "You leave the table with $110."
+    cash = await balances(bot_env, ids)
+    assert cash["bond"] == (100_000 + 1_000, 1 + 2 - 1)  # won $10; 1 + 2 awarded - 1 spent
