@@ -374,12 +374,6 @@ async def get_active_character(conn: Connection, guild_id: int, user_id: int) ->
     return await get_character(conn, rows[0][0]) if rows else None
 
 
-async def clear_active_character(conn: Connection, guild_id: int, user_id: int) -> None:
-    await conn.execute(
-        "DELETE FROM active_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-    )
-
-
 async def hero_points(conn: Connection, character_id: int) -> int:
     return await ledger.balance(conn, ledger.sheet_account(character_id), "hero")
 

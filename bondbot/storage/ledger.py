@@ -153,16 +153,6 @@ async def balance(conn: Connection, account: str, kind: LedgerKind) -> int:
     return rows[0][0] if rows else 0
 
 
-async def is_unlimited(conn: Connection, account: str, kind: LedgerKind) -> bool:
-    _check_account(account)
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT unlimited FROM balances WHERE account = ? AND kind = ?", (account, kind)
-        )
-    )
-    return bool(rows and rows[0][0])
-
-
 async def set_unlimited(
     conn: Connection, account: str, kind: LedgerKind, unlimited: bool = True
 ) -> None:
@@ -181,29 +171,6 @@ async def set_unlimited(
         " ON CONFLICT (account, kind) DO UPDATE SET unlimited = excluded.unlimited",
         (account, kind, int(unlimited)),
     )
-
-
-async def balances_under(conn: Connection, prefix: str) -> dict[tuple[str, str], int]:
-    """Every balance whose account starts with `prefix` (`chips:12:` = chips at table 12)."""
-    _check_prefix(prefix)
-    rows = await conn.execute_fetchall(
-        "SELECT account, kind, balance FROM balances WHERE substr(account, 1, ?) = ?",
-        (len(prefix), prefix),
-    )
-    return {(row[0], row[1]): row[2] for row in rows}
-
-
-async def balances_of(conn: Connection, accounts: list[str]) -> dict[tuple[str, str], int]:
-    """Every balance of these accounts, in one query: (account, kind) → balance."""
-    for account in accounts:
-        _check_account(account)
-    if not accounts:
-        return {}
-    marks = ", ".join("?" * len(accounts))
-    rows = await conn.execute_fetchall(
-        f"SELECT account, kind, balance FROM balances WHERE account IN ({marks})", accounts
-    )
-    return {(account, kind): value for account, kind, value in rows}
 
 
 async def account_states(

@@ -201,8 +201,6 @@ async def test_active_character(db: Database) -> None:
         await chars.set_active_character(conn, GUILD, PLAYER, chiffre.id)  # the GM's NPC
         active = await chars.get_active_character(conn, GUILD, PLAYER)
         assert active is not None and active.id == chiffre.id
-        await chars.clear_active_character(conn, GUILD, PLAYER)
-        assert await chars.get_active_character(conn, GUILD, PLAYER) is None
 
 
 async def test_handing_a_pc_to_another_player_clears_the_old_active_choice(db: Database) -> None:

@@ -101,7 +101,7 @@ async def test_database_refuses_overdraft_even_without_transfer(db: Database) ->
 async def test_unlimited_bank_goes_negative_and_can_be_limited_again(db: Database) -> None:
     async with db.transaction() as conn:
         await ledger.set_unlimited(conn, BANK, "cash")
-        assert await ledger.is_unlimited(conn, BANK, "cash")
+        assert await ledger.account_states(conn, [BANK]) == {(BANK, "cash"): (0, True)}
     await _move(db, 2500, BANK, A)
     async with db.transaction() as conn:
         assert await ledger.balance(conn, BANK, "cash") == -2500
@@ -172,8 +172,12 @@ async def test_ledger_page_filters_and_paginates(db: Database) -> None:
             await ledger.ledger_page(conn, 1, account_prefix="x' OR 1=1 --")
         with pytest.raises(ValueError):
             await ledger.ledger_page(conn, 1, limit=0)
-        under = await ledger.balances_under(conn, "sheet:1")
-    assert under == {("sheet:1", "cash"): 61, ("sheet:1", "hero"): 5, ("sheet:12", "cash"): 60}
+        under = await ledger.account_states(conn, [], ["sheet:1"])
+    assert {key: value for key, (value, _) in under.items()} == {
+        ("sheet:1", "cash"): 61,
+        ("sheet:1", "hero"): 5,
+        ("sheet:12", "cash"): 60,
+    }
 
 
 async def test_concurrent_transfers_keep_balances_consistent(db: Database) -> None:

@@ -36,7 +36,6 @@ from bondbot.games.contract import (
 )
 from bondbot.money import Cents
 from bondbot.rules.blackjack import (
-    LOST,
     Action,
     Blackjack,
     BlackjackRules,
@@ -305,9 +304,11 @@ class BlackjackEngine(Engine):
         transfers: list[Transfer] = []
         lost: list[LostHand] = []
         results = []
+        # What a Hero Point may win back: never a surrender or an insurance.
+        lost_hands = {(r.seat, r.hand_index) for seat in game.seats for r in game.lost_hands(seat)}
         for result in game.results:
             transfers += self._net(result.seat, result.net, _reason(result), npc)
-            losing = result.outcome in LOST and result.net < 0  # never surrender or insurance
+            losing = (result.seat, result.hand_index) in lost_hands and result.net < 0
             if losing:
                 label = f"{result.hand_index}:{result.outcome.value}:{result.stake}"
                 lost.append(LostHand(seat=result.seat, label=label, pay=result.stake - result.net))

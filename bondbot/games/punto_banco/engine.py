@@ -184,10 +184,10 @@ class PuntoBanco(Engine):
                 transfers.append(
                     Transfer(src=seat_account(seat), dst=npc, amount=-net, reason="baccarat.loss")
                 )
-                won = baccarat.win_amount(wager.bet, wager.amount, self.tie_pays)
-                lost.append(
-                    LostHand(seat=seat, label=f"{wager.bet}:{wager.amount}", pay=wager.amount + won)
-                )
+                settled = baccarat.Settlement(seat, wager.bet, wager.amount, net)
+                won = baccarat.won_back(settled, self.tie_pays)
+                label = f"{wager.bet}:{wager.amount}"
+                lost.append(LostHand(seat=seat, label=label, pay=wager.amount + won.net))
         self.wagers = {}
         self.last = Coup(
             hand=self.hand,
