@@ -29,7 +29,7 @@ async def start(
         raise Refusal("table.rulebook_only")
     if seat.choice != "rulebook":
         raise Refusal("table.not_rulebook")
-    if any(c.pc.character_id == seat.character_id and not c.settled for c in state.contests):
+    if pending(state, seat.character_id) is not None:
         raise Refusal("table.contest_pending")
     ctx.check_stake(seat.character_id, stake)
     pc = await load_person(ctx.conn, seat.character_id)
@@ -56,9 +56,21 @@ def own_contest(state: TableState, user_id: int, contest_id: int) -> Contest:
     return contest
 
 
-async def step(ctx: TableContext, user_id: int, contest_id: int) -> ContestStep:
-    """The PC spends a Hero Point: his result moves one step better."""
+def pending(state: TableState, character_id: int) -> Contest | None:
+    """The PC's contest that is rolled and not yet settled, if any."""
+    return next(
+        (c for c in state.contests if c.pc.character_id == character_id and not c.settled), None
+    )
+
+
+async def step(ctx: TableContext, user_id: int, contest_id: int, seen: int) -> ContestStep:
+    """The PC spends a Hero Point: his result moves one step better.
+
+    `seen` is how many steps the clicked button showed: a second click on the same button
+    (or a stale copy of it) is refused, so one click buys one step."""
     contest = own_contest(ctx.state, user_id, contest_id)
+    if contest.pc.steps != seen:
+        raise Refusal("table.step_already_spent")
     if gambling.improve(contest.pc.quality, contest.pc.steps) == 1:
         raise Refusal("table.contest_best")
     ctx.spend_hero_point(contest.pc.character_id, "spend.contest_step")
@@ -81,7 +93,11 @@ def npc_cancels(contest: Contest, survival: int) -> int:
 
 async def settle(ctx: TableContext, user_id: int, contest_id: int) -> ContestSettled:
     """Survival Points first, then the stake goes to the winner (nothing moves on a push)."""
-    contest = own_contest(ctx.state, user_id, contest_id)
+    return await settle_contest(ctx, own_contest(ctx.state, user_id, contest_id))
+
+
+async def settle_contest(ctx: TableContext, contest: Contest) -> ContestSettled:
+    """Settle a contest as it stands (also when its PC leaves, or the table closes)."""
     npc = await load_person(ctx.conn, ctx.state.npc_id)
     cancels = npc_cancels(contest, npc.survival if npc else 0)
     if cancels and npc is not None:

@@ -69,9 +69,12 @@ def own_roll(state: TableState, user_id: int, pot_id: int) -> ContestRoll:
     return roll
 
 
-async def step(ctx: TableContext, user_id: int, pot_id: int) -> PotStep:
-    """A PC spends a Hero Point: his result moves one step better."""
+async def step(ctx: TableContext, user_id: int, pot_id: int, seen: int) -> PotStep:
+    """A PC spends a Hero Point: his result moves one step better (once per `seen`: the
+    steps the clicked button showed)."""
     roll = own_roll(ctx.state, user_id, pot_id)
+    if roll.steps != seen:
+        raise Refusal("table.step_already_spent")
     if gambling.improve(roll.quality, roll.steps) == 1:
         raise Refusal("table.contest_best")
     ctx.spend_hero_point(roll.character_id, "spend.contest_step")

@@ -230,6 +230,8 @@ class TableService:
             if pot.open_pot(ctx.state) is not None:
                 await pot.settle(ctx)
             for seat in list(ctx.state.seats):
+                if (contest := rulebook_contest.pending(ctx.state, seat.character_id)) is not None:
+                    await rulebook_contest.settle_contest(ctx, contest)
                 self._cash_out(ctx, seat)
             ctx.state.seats = []
             bankroll = ctx.money.bank()
@@ -325,6 +327,8 @@ class TableService:
                 state.engine.stand_up(str(seat.character_id))
             except IllegalAction as illegal:
                 raise ctx.refusal(illegal) from None
+            if (contest := rulebook_contest.pending(state, seat.character_id)) is not None:
+                await rulebook_contest.settle_contest(ctx, contest)  # leaving cannot dodge it
             chips = self._cash_out(ctx, seat)
             state.seats.remove(seat)
             state.offers = [
@@ -450,9 +454,11 @@ class TableService:
             lambda ctx: rulebook_contest.start(ctx, user_id, stake, ease, self.rng),
         )
 
-    async def contest_step(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
+    async def contest_step(
+        self, table_id: int, user_id: int, contest_id: int, seen: int
+    ) -> TableSnapshot:
         return await self._mutate(
-            table_id, user_id, lambda ctx: rulebook_contest.step(ctx, user_id, contest_id)
+            table_id, user_id, lambda ctx: rulebook_contest.step(ctx, user_id, contest_id, seen)
         )
 
     async def contest_settle(self, table_id: int, user_id: int, contest_id: int) -> TableSnapshot:
@@ -470,8 +476,10 @@ class TableService:
             table_id, actor_id, lambda ctx: pot.start(ctx, stake, ease, self.rng)
         )
 
-    async def pot_step(self, table_id: int, user_id: int, pot_id: int) -> TableSnapshot:
-        return await self._mutate(table_id, user_id, lambda ctx: pot.step(ctx, user_id, pot_id))
+    async def pot_step(self, table_id: int, user_id: int, pot_id: int, seen: int) -> TableSnapshot:
+        return await self._mutate(
+            table_id, user_id, lambda ctx: pot.step(ctx, user_id, pot_id, seen)
+        )
 
     async def pot_settle(self, table_id: int, actor_id: int) -> TableSnapshot:
         return await self._mutate(table_id, actor_id, lambda ctx: pot.settle(ctx))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from e2e_env import BotEnv
 from table_flow import (
     balances,
@@ -66,3 +68,46 @@ async def test_several_npcs_play_the_rulebook_for_a_pot(bot_env: BotEnv) -> None
     # Bond staked 50 of his 1000; he won nothing, a third, a half, or the whole 150.
     assert cash - 95_000 in {0, 5_000, 7_500, 15_000}
     assert hero == 2
+
+
+async def test_a_rulebook_contest_survives_a_lost_answer_and_a_restart(bot_env: BotEnv) -> None:
+    """The contest's private message is gone (a restart): the Contest button brings it
+    back; its step button buys one step however often it is clicked."""
+    fake, world = bot_env.fake, bot_env.world
+    await create_cast(
+        bot_env,
+        {"chiffre": le_chiffre(), "bond": bond(world.player, hero_points=3)},
+        {"bond": world.player},
+    )
+    async with bot_env.run():
+        await fake.slash(world.owner, "gm role", role=world.gm_role)
+        await fake.slash(
+            world.gm, "table open punto_banco", npc="Le Chiffre", minimum="10", maximum="500"
+        )
+        await wait_table(fake, "Le Chiffre")
+        await join(fake, world.player, "200")
+        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "rulebook"))
+        contest = await fake.click(world.player, table_message(fake), button_id(fake, "contest"))
+        rolled = await fake.submit_modal(world.player, contest, {"amount": "20"})
+        assert rolled.content.startswith("Your Gambling roll")
+    async with bot_env.run():  # the bot restarts; the player lost his private message
+        await wait_table(fake, "Le Chiffre")
+        again = await fake.click(world.player, table_message(fake), button_id(fake, "contest"))
+        assert again.modal is None and again.content == rolled.content
+        (step,) = [
+            button
+            for row in again.components
+            for button in row["components"]
+            if ":cstep:" in button["custom_id"]
+        ]
+        if not step.get("disabled"):  # his roll can still improve
+            clicks = await asyncio.gather(
+                *(fake.click(world.player, again, step["custom_id"]) for _ in range(5))
+            )
+            answers = sorted(c.content or "" for c in clicks)
+            assert sum("Hero Points spent: 1." in answer for answer in answers) == 1
+            refused = [a for a in answers if "Hero Points spent" not in a]
+            assert refused == ["That step was already bought: one click, one step."] * 4
+        settle = next(cid for cid in again.custom_ids() if ":csettle:" in cid)
+        settled = await fake.click(world.player, again, settle)
+        assert settled.content == "Contest settled: the result is on the table."

@@ -74,13 +74,16 @@ async def test_a_pot_goes_to_the_best_result(db: Database) -> None:
         await tables.pot_start(table, GM, 10_000)
     assert twice.value.key == "table.pot_pending"
     with pytest.raises(Refusal) as outsider:
-        await tables.pot_step(table, VESPER_OWNER, pot.id)
+        await tables.pot_step(table, VESPER_OWNER, pot.id, 0)
     assert outsider.value.key == "table.not_in_pot"
 
     bond_roll = pot.rolls[0]
     if gambling.improve(bond_roll.quality, 0) != 1:
-        snap = await tables.pot_step(table, BOND_OWNER, pot.id)
+        snap = await tables.pot_step(table, BOND_OWNER, pot.id, 0)
         assert snap.state.pots[0].rolls[0].steps == 1
+        with pytest.raises(Refusal) as again:  # the same button clicked again
+            await tables.pot_step(table, BOND_OWNER, pot.id, 0)
+        assert again.value.key == "table.step_already_spent"
         assert await balance(db, accounts.sheet(ids["bond"]), "hero") == 2
 
     settled = await tables.pot_settle(table, GM)

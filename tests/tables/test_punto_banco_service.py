@@ -24,6 +24,7 @@ from table_helpers import (
 
 from bondbot.errors import Refusal
 from bondbot.games.punto_banco.engine import Wager
+from bondbot.rules import gambling
 from bondbot.rules.baccarat import Bet
 from bondbot.rules.shoe import verify
 from bondbot.storage.db import Database
@@ -239,6 +240,27 @@ async def test_rulebook_contest_moves_the_stake_to_the_winner(db: Database) -> N
     with pytest.raises(Refusal) as again:
         await tables.contest_settle(table, VESPER_OWNER, contest.id)
     assert again.value.key == "table.contest_closed"
+    await assert_conserved(db)
+
+
+async def test_a_contest_step_is_one_click_and_leaving_settles_the_contest(db: Database) -> None:
+    tables, table, ids = await setup_table(db, Clock(), [])
+    await tables.join(table, BOND_OWNER, ids["bond"], 10_000)
+    await tables.choose(table, BOND_OWNER, "rulebook")  # one Hero Point, none awarded
+    rolled = await tables.contest(table, BOND_OWNER, 5_000)
+    contest = rolled.state.contests[0]
+    if gambling.improve(contest.pc.quality, 0) != 1:
+        stepped = await tables.contest_step(table, BOND_OWNER, contest.id, 0)
+        assert stepped.state.contests[0].pc.steps == 1
+        with pytest.raises(Refusal) as again:  # the same button, clicked twice
+            await tables.contest_step(table, BOND_OWNER, contest.id, 0)
+        assert again.value.key == "table.step_already_spent"
+        assert await balance(db, accounts.sheet(ids["bond"]), "hero") == 0
+    left = await tables.leave(table, BOND_OWNER)
+    (settled,) = left.state.contests
+    assert settled.settled
+    expected = {None: 10_000, ids["bond"]: 15_000, ids["npc"]: 5_000}[settled.winner]
+    assert await balance(db, accounts.sheet(ids["bond"])) == 100_000 - 10_000 + expected
     await assert_conserved(db)
 
 

@@ -26,6 +26,7 @@ from bondbot.errors import Refusal
 from bondbot.games.registry import all_games
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
+from bondbot.tables.contest import pending
 from bondbot.tables.context import iso
 from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened, Spent
 from bondbot.tables.pot import own_roll
@@ -373,15 +374,17 @@ async def _my_cards(click: Click) -> None:
 @common.on("contest")
 async def _contest_button(click: Click) -> None:
     if not click.submitted:
+        if await _show_pending(click.reply, click.table):
+            return
         modal = amount_modal(click.reply.lang, "table.modal_contest", click.table, "contest")
         await click.interaction.response.send_modal(modal)
     else:
         await _contest(click.reply, click.table, click.values.get("amount", ""))
 
 
-@common.on("cstep", int)
-async def _contest_step(click: Click, contest_id: int) -> None:
-    snapshot = await _service(click).contest_step(click.table, click.user_id, contest_id)
+@common.on("cstep", int, int)
+async def _contest_step(click: Click, contest_id: int, seen: int) -> None:
+    snapshot = await _service(click).contest_step(click.table, click.user_id, contest_id, seen)
     contest = next(c for c in snapshot.state.contests if c.id == contest_id)
     await _show_contest(click.reply, click.table, contest)
 
@@ -401,9 +404,9 @@ async def _pot_roll(click: Click) -> None:
     await _show_pot_roll(click.reply, click.table, pot.id, snapshot)
 
 
-@common.on("pstep", int)
-async def _pot_step(click: Click, pot_id: int) -> None:
-    snapshot = await _service(click).pot_step(click.table, click.user_id, pot_id)
+@common.on("pstep", int, int)
+async def _pot_step(click: Click, pot_id: int, seen: int) -> None:
+    snapshot = await _service(click).pot_step(click.table, click.user_id, pot_id, seen)
     await _show_pot_roll(click.reply, click.table, pot_id, snapshot)
 
 
@@ -424,7 +427,20 @@ async def _left(reply: Reply, snapshot: TableSnapshot) -> None:
     await reply.say("table.left", chips=reply.money(snapshot.event.chips))
 
 
+async def _show_pending(reply: Reply, table: int) -> bool:
+    """A contest the player rolled and has not settled comes back to him, whatever became
+    of the message that showed it (a lost answer, a restart)."""
+    snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
+    seat = snapshot.state.seat_of_user(reply.interaction.user.id)
+    contest = None if seat is None else pending(snapshot.state, seat.character_id)
+    if contest is not None:
+        await _show_contest(reply, table, contest)
+    return contest is not None
+
+
 async def _contest(reply: Reply, table: int, stake: str) -> None:
+    if await _show_pending(reply, table):
+        return
     snapshot = await bot_of(reply.interaction).services.tables.contest(
         table, reply.interaction.user.id, parse_amount_or_refuse(stake)
     )
@@ -437,14 +453,14 @@ async def _show_contest(reply: Reply, table: int, contest: Contest) -> None:
     await _show_roll(
         reply,
         contest.pc,
-        custom_id(AREA, table, "cstep", contest.id),
+        custom_id(AREA, table, "cstep", contest.id, contest.pc.steps),
         custom_id(AREA, table, "csettle", contest.id),
     )
 
 
 async def _show_pot_roll(reply: Reply, table: int, pot_id: int, snapshot: TableSnapshot) -> None:
     roll = own_roll(snapshot.state, reply.interaction.user.id, pot_id)
-    await _show_roll(reply, roll, custom_id(AREA, table, "pstep", pot_id), None)
+    await _show_roll(reply, roll, custom_id(AREA, table, "pstep", pot_id, roll.steps), None)
 
 
 async def _show_roll(reply: Reply, roll: ContestRoll, step_id: str, settle_id: str | None) -> None:
