@@ -4,7 +4,8 @@ A hand is a deal. The table plays `deal` (seat None); each player then `bid`s (a
 and `play`s cards (target: a card code, only legal ones offered); the move that ends the
 last trick scores the deal. After the last deal of the cycle the table plays `end`, which
 pays the pot. The score sheet is `deals`: every deal's bids and tricks, from which every
-score is computed (`DealRecord.score`), so it can always be checked.
+score is computed (`DealRecord.score`), so it can always be checked. `auto_move(seat)`
+is the automatic player (npc.py) for any seat: the NPC's `npc_move`, and the benchmark's.
 
 Decisions where makao.md is silent:
 - `seats` are listed in the direction of play (to the right): the seat after the dealer
