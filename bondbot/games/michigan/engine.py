@@ -191,7 +191,7 @@ class Michigan(Engine):
         return dead
 
     def winners(self) -> tuple[SeatKey, ...]:
-        """The seats that won the most over the game (several on a tie), in seat order."""
+        """The seats that won the most over the game (several on a tie)."""
         if not self.net:
             return ()
         best = max(self.net.values())
