@@ -1,0 +1,485 @@
+"""Makao (piekiełko), makao.md: trick-taking with exact bids over one cycle of deals, scored.
+
+A hand is a deal. The table plays `deal` (seat None); each player then `bid`s (amount)
+and `play`s cards (target: a card code, only legal ones offered); the move that ends the
+last trick scores the deal. After the last deal of the cycle the table plays `end`, which
+pays the pot. The score sheet is `deals`: every deal's bids and tricks, from which every
+score is computed (`DealRecord.score`), so it can always be checked. `auto_move(seat)`
+is the automatic player (npc.py) for any seat: the NPC's `npc_move`, and the benchmark's.
+
+Decisions where makao.md is silent:
+- `seats` are listed in the direction of play (to the right): the seat after the dealer
+  starts (bids first and leads). The first deal may name its dealer (`target`: the table
+  draws one at random or the GM names him); otherwise the first seat deals. The deal
+  passes to the right, so each deal's starter deals the next one.
+- Cards are dealt one at a time from the starter round to the dealer. Every deal takes a
+  fresh pack: the shoe serves one deal (`needs_new_shoe`), the rest of its stock unplayed.
+- The seats are fixed for the cycle (its length depends on their number): nobody sits
+  down or stands up between the first deal and the end.
+- Timeouts: bid 0; play the lowest legal card (lowest rank, a plain card before a trump,
+  then suits in the order ♠ ♥ ♦ ♣).
+- Stakes (`stake`, cents): every player pays it into `pot:makao` with the first deal (the
+  deal is refused while a stack cannot cover it); `end` pays the pot to the highest total,
+  shared equally on a tie, the odd cents one each to the tied winners in seat order. The
+  GM may `end` before the cycle is complete: the deal in play is abandoned (it stays on
+  the sheet, unscored) and everyone takes his stake back (an unfinished cycle has no
+  winner).
+- The alternative rule: every PC who missed his bid gets a `LostHand` (score = bid + 10).
+  The table tells the engine of a spend with `won_back` (seat None, target: the PC), which
+  marks the deal as made for him; offers stay open until the next deal or `end` (which
+  the table plays for the last deal when its spend window closes).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from bondbot.games.contract import (
+    Engine,
+    Event,
+    Frozen,
+    LostHand,
+    Move,
+    Option,
+    Record,
+    SeatKey,
+    ShoeField,
+    Transfer,
+    pot_account,
+    seat_account,
+)
+from bondbot.games.makao.cards import legal_cards, lowness, trick_winner
+from bondbot.games.makao.npc import choose_bid, choose_card
+from bondbot.rules.cards import Card
+from bondbot.rules.errors import IllegalAction
+from bondbot.rules.shoe import Shoe
+
+PACK = 52
+MIN_PLAYERS, MAX_PLAYERS = 3, 8
+MADE_BONUS = 10
+POT = pot_account("makao")
+
+Phase = Literal["idle", "bidding", "playing", "done", "over"]
+
+
+def cycle_length(players: int) -> int:
+    """Deals in a cycle: deal k gives k cards, up to the largest deal the pack allows."""
+    return PACK // players
+
+
+class MakaoOptions(Frozen):
+    """Table options."""
+
+    stake: int = Field(0, ge=0)  # cents each player puts in the pot (0: no stakes)
+
+
+class Trick(BaseModel):
+    """One trick: who led, the cards in play order, who took it (None while in play)."""
+
+    leader: SeatKey
+    cards: list[str] = Field(default_factory=list)
+    winner: SeatKey | None = None
+
+
+class DealRecord(BaseModel):
+    """A deal on the score sheet: everything its scores are computed from."""
+
+    number: int  # k: the cards each player got
+    dealer: SeatKey
+    players: list[SeatKey]  # in play order, the starter first
+    trump: str | None  # the turned card (None: the cycle's last deal)
+    bids: dict[SeatKey, int] = Field(default_factory=dict)
+    tricks: list[Trick] = Field(default_factory=list)
+    won_back: list[SeatKey] = Field(default_factory=list)  # scored as made by a Hero Point
+
+    @property
+    def trump_suit(self) -> str | None:
+        return None if self.trump is None else self.trump[1]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.tricks) == self.number and self.tricks[-1].winner is not None
+
+    def taken(self, seat: SeatKey) -> int:
+        return sum(1 for trick in self.tricks if trick.winner == seat)
+
+    def made(self, seat: SeatKey) -> bool:
+        return self.taken(seat) == self.bids[seat]
+
+    def score(self, seat: SeatKey) -> int | None:
+        """Bid + 10 for an exact bid (or a Hero Point), else 0; None while being played."""
+        if not self.complete:
+            return None
+        if self.made(seat) or seat in self.won_back:
+            return self.bids[seat] + MADE_BONUS
+        return 0
+
+
+class Dealt(Event):
+    kind: Literal["dealt"] = "dealt"
+    number: int
+    dealer: SeatKey
+    starter: SeatKey
+    trump: str | None
+
+
+class Bid(Event):
+    kind: Literal["bid"] = "bid"
+    seat: SeatKey
+    bid: int
+
+
+class Played(Event):
+    kind: Literal["played"] = "played"
+    seat: SeatKey
+    card: str
+
+
+class TrickTaken(Event):
+    kind: Literal["trick"] = "trick"
+    seat: SeatKey
+    cards: tuple[str, ...]
+
+
+class Scored(Event):
+    kind: Literal["scored"] = "scored"
+    number: int
+    bids: dict[SeatKey, int]
+    taken: dict[SeatKey, int]
+    scores: dict[SeatKey, int]
+    totals: dict[SeatKey, int]
+
+
+class WonBack(Event):
+    kind: Literal["won_back"] = "won_back"
+    seat: SeatKey
+    score: int
+
+
+class GameOver(Event):
+    kind: Literal["game_over"] = "game_over"
+    complete: bool  # False: the GM ended it before the cycle's last deal
+    winners: tuple[SeatKey, ...]
+    totals: dict[SeatKey, int]
+    paid: dict[SeatKey, int]  # cents from the pot
+
+
+class Makao(Engine):
+    """A Makao table's whole state; cards are stored as their codes."""
+
+    key: ClassVar[str] = "makao"
+
+    settings: MakaoOptions = Field(default_factory=MakaoOptions)
+    shoe: ShoeField
+    shoe_used: bool = False
+    phase: Phase = "idle"
+    hands: dict[SeatKey, list[str]] = Field(default_factory=dict)
+    deals: list[DealRecord] = Field(default_factory=list)
+    pot: int = 0  # cents in pot:makao
+    offers: dict[SeatKey, int] = Field(default_factory=dict)  # open won-back scores
+
+    # -- reading the state ---------------------------------------------------------------
+
+    @property
+    def cycle(self) -> int:
+        return cycle_length(max(len(self.seats), 1))
+
+    @property
+    def current(self) -> DealRecord | None:
+        """The deal being bid or played."""
+        return self.deals[-1] if self.phase in ("bidding", "playing") else None
+
+    @property
+    def needs_new_shoe(self) -> bool:
+        number = len(self.deals) + 1
+        needed = number * len(self.seats) + (number < self.cycle)
+        return self.shoe_used or self.shoe.remaining < needed
+
+    def replace_shoe(self, shoe: Shoe) -> None:
+        if self.in_hand():
+            raise IllegalAction("game.in_hand")
+        self.shoe = shoe
+        self.shoe_used = False
+
+    def in_hand(self) -> bool:
+        return self.phase in ("bidding", "playing")
+
+    def totals(self) -> dict[SeatKey, int]:
+        """Each seat's total over the complete deals."""
+        totals = dict.fromkeys(self.seats, 0)
+        for deal in self.deals:
+            if deal.complete:
+                for seat in deal.players:
+                    totals[seat] = totals.get(seat, 0) + (deal.score(seat) or 0)
+        return totals
+
+    def winners(self) -> tuple[SeatKey, ...]:
+        """The seats with the highest total, in seat order."""
+        totals = self.totals()
+        if not totals:
+            return ()
+        best = max(totals.values())
+        return tuple(seat for seat in self.seats if totals[seat] == best)
+
+    def bidder(self) -> SeatKey | None:
+        deal = self.current
+        if deal is None or self.phase != "bidding":
+            return None
+        return deal.players[len(deal.bids)]
+
+    def player(self) -> SeatKey | None:
+        """Whose card the trick in play waits for."""
+        deal = self.current
+        if deal is None or self.phase != "playing":
+            return None
+        trick = deal.tricks[-1]
+        start = deal.players.index(trick.leader)
+        return deal.players[(start + len(trick.cards)) % len(deal.players)]
+
+    def legal(self, seat: SeatKey) -> list[str]:
+        """The cards `seat` may play now (empty unless it is his turn to play)."""
+        deal = self.current
+        if deal is None or seat != self.player():
+            return []
+        trick = deal.tricks[-1]
+        return legal_cards(self.hands[seat], trick.cards[0][1] if trick.cards else None)
+
+    # -- what is legal -------------------------------------------------------------------
+
+    def options(self) -> list[Option]:
+        found: list[Option] = []
+        deal = self.current
+        if self.phase == "idle":
+            found.append(Option(kind="deal"))
+        elif self.phase == "bidding" and deal is not None:
+            found.append(Option(kind="bid", seat=self.bidder(), min=0, max=deal.number))
+        elif self.phase == "playing":
+            seat = self.player()
+            assert seat is not None
+            found.append(Option(kind="play", seat=seat, targets=tuple(self.legal(seat))))
+        if self.phase != "over":
+            found.append(Option(kind="end"))
+        if self.offers:
+            found.append(Option(kind="won_back", targets=tuple(self.offers)))
+        return found
+
+    def check(self, move: Move) -> None:
+        if move.kind != "deal":
+            return
+        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
+            raise IllegalAction("makao.players", count=len(self.seats))
+        if self.npc not in self.seats:
+            raise IllegalAction("makao.no_npc")
+        if self.needs_new_shoe:
+            raise IllegalAction("makao.needs_new_shoe")
+        if move.target is not None and (self.deals or move.target not in self.seats):
+            raise IllegalAction("makao.bad_dealer", seat=move.target)
+        if not self.deals and self.settings.stake:
+            for seat in self.seats:
+                stack = self.stacks.get(seat, 0)
+                if stack is not None and stack < self.settings.stake:
+                    raise IllegalAction("makao.cannot_stake", seat=seat)
+
+    # -- doing it ------------------------------------------------------------------------
+
+    def play(self, move: Move) -> Record:
+        if move.kind == "deal":
+            return self._deal(move)
+        if move.kind == "bid":
+            return self._bid(move)
+        if move.kind == "play":
+            return self._play_card(move)
+        if move.kind == "won_back":
+            return self._won_back(move)
+        if move.kind == "end":
+            return self._end(move)
+        raise IllegalAction("game.illegal_move", kind=move.kind, seat=move.seat)
+
+    def _pay(self, src: str, dst: str, cents: int, reason: str) -> Transfer:
+        """A transfer between a seat and the pot, mirrored in `stacks` and `pot`.
+
+        Mirroring the engine's own transfers keeps a replay from the hand's start exact; the
+        table resets `stacks` from its ledger before every move anyway.
+        """
+        for account, sign in ((src, -1), (dst, 1)):
+            if account == POT:
+                self.pot += sign * cents
+            else:
+                seat = account.removeprefix("seat:")
+                stack = self.stacks.get(seat)
+                if stack is not None:
+                    self.stacks[seat] = stack + sign * cents
+        return Transfer(src=src, dst=dst, amount=cents, reason=reason)
+
+    def _deal(self, move: Move) -> Record:
+        number = len(self.deals) + 1
+        # The deal passes to the right: the last starter deals.
+        dealer = self.deals[-1].players[0] if self.deals else (move.target or self.seats[0])
+        start = self.seats.index(dealer) + 1
+        players = self.seats[start:] + self.seats[:start]
+        position = self.shoe.position
+        cards = [self.shoe.deal().code for _ in range(number * len(players))]
+        trump = self.shoe.deal().code if number < self.cycle else None
+        if len(set(cards) | {trump}) != len(cards) + 1:
+            self.shoe.position = position
+            raise IllegalAction("makao.bad_pack")
+        transfers: list[Transfer] = []
+        if not self.deals and self.settings.stake:
+            transfers = [
+                self._pay(seat_account(seat), POT, self.settings.stake, "makao.stake")
+                for seat in players
+            ]
+        self.shoe_used = True
+        self.hand += 1
+        self.history = []
+        self.offers = {}
+        self.hands = {
+            seat: sorted(cards[i :: len(players)], key=lambda code: Card.parse(code).index)
+            for i, seat in enumerate(players)
+        }
+        self.deals.append(DealRecord(number=number, dealer=dealer, players=players, trump=trump))
+        self.phase = "bidding"
+        event = Dealt(number=number, dealer=dealer, starter=players[0], trump=trump)
+        return Record(move=move, events=(event,), transfers=tuple(transfers))
+
+    def _bid(self, move: Move) -> Record:
+        deal = self.deals[-1]
+        assert move.seat is not None and move.amount is not None
+        deal.bids[move.seat] = move.amount
+        if len(deal.bids) == len(deal.players):
+            self.phase = "playing"
+            deal.tricks.append(Trick(leader=deal.players[0]))
+        return Record(move=move, events=(Bid(seat=move.seat, bid=move.amount),))
+
+    def _play_card(self, move: Move) -> Record:
+        deal = self.deals[-1]
+        assert move.seat is not None and move.target is not None
+        self.hands[move.seat].remove(move.target)
+        trick = deal.tricks[-1]
+        trick.cards.append(move.target)
+        events: list[Event] = [Played(seat=move.seat, card=move.target)]
+        if len(trick.cards) < len(deal.players):
+            return Record(move=move, events=tuple(events))
+        start = deal.players.index(trick.leader)
+        won = trick_winner(trick.cards, deal.trump_suit)
+        trick.winner = deal.players[(start + won) % len(deal.players)]
+        events.append(TrickTaken(seat=trick.winner, cards=tuple(trick.cards)))
+        if len(deal.tricks) < deal.number:
+            deal.tricks.append(Trick(leader=trick.winner))
+            return Record(move=move, events=tuple(events))
+        return self._score(move, deal, events)
+
+    def _score(self, move: Move, deal: DealRecord, events: list[Event]) -> Record:
+        scores = {seat: deal.score(seat) or 0 for seat in deal.players}
+        lost: list[LostHand] = []
+        for seat in deal.players:
+            if seat != self.npc and not deal.made(seat):
+                bid = deal.bids[seat]
+                self.offers[seat] = bid + MADE_BONUS
+                label = f"bid {bid}, took {deal.taken(seat)}"
+                lost.append(LostHand(seat=seat, label=label, score=bid + MADE_BONUS))
+        events.append(
+            Scored(
+                number=deal.number,
+                bids=dict(deal.bids),
+                taken={seat: deal.taken(seat) for seat in deal.players},
+                scores=scores,
+                totals=self.totals(),
+            )
+        )
+        self.hands = {}
+        self.phase = "done" if deal.number == self.cycle else "idle"
+        return Record(move=move, events=tuple(events), lost=tuple(lost), hand_over=True)
+
+    def _won_back(self, move: Move) -> Record:
+        assert move.target is not None
+        score = self.offers.pop(move.target)
+        self.deals[-1].won_back.append(move.target)
+        return Record(move=move, events=(WonBack(seat=move.target, score=score),))
+
+    def _end(self, move: Move) -> Record:
+        abandoned = self.in_hand()
+        self.hands = {}
+        complete = self.phase == "done"
+        self.phase = "over"
+        self.offers = {}
+        transfers: list[Transfer] = []
+        paid: dict[SeatKey, int] = {}
+        winners = self.winners() if complete else ()
+        if self.pot:
+            if complete:
+                share, odd = divmod(self.pot, len(winners))
+                paid = {seat: share + (i < odd) for i, seat in enumerate(winners)}
+            else:
+                share = self.pot // len(self.seats)
+                paid = dict.fromkeys(self.seats, share)
+            transfers = [
+                self._pay(POT, seat_account(seat), cents, "makao.pot")
+                for seat, cents in paid.items()
+                if cents
+            ]
+        event = GameOver(complete=complete, winners=winners, totals=self.totals(), paid=paid)
+        return Record(move=move, events=(event,), transfers=tuple(transfers), hand_over=abandoned)
+
+    # -- turns ---------------------------------------------------------------------------
+
+    def turn(self) -> tuple[SeatKey, ...]:
+        seat = self.bidder() or self.player()
+        return () if seat is None else (seat,)
+
+    def timeout_move(self, seat: SeatKey) -> Move | None:
+        if seat == self.bidder():
+            return Move(kind="bid", seat=seat, amount=0)
+        legal = self.legal(seat)
+        if not legal:
+            return None
+        trump = self.deals[-1].trump_suit
+        return Move(kind="play", seat=seat, target=min(legal, key=lambda c: lowness(c, trump)))
+
+    def npc_move(self, rng: random.Random) -> Move | None:
+        return None if self.npc is None else self.auto_move(self.npc)
+
+    def auto_move(self, seat: SeatKey) -> Move | None:
+        """The automatic player's move for `seat` on its turn (npc.py), from what it sees."""
+        deal = self.current
+        if deal is None:
+            return None
+        if seat == self.bidder():
+            bid = choose_bid(self.hands[seat], deal.trump, len(deal.players))
+            return Move(kind="bid", seat=seat, amount=bid)
+        legal = self.legal(seat)
+        if not legal:
+            return None
+        trick = deal.tricks[-1]
+        card = choose_card(
+            legal,
+            trick.cards,
+            deal.trump_suit,
+            need=deal.bids[seat] - deal.taken(seat),
+            last=len(trick.cards) == len(deal.players) - 1,
+        )
+        return Move(kind="play", seat=seat, target=card)
+
+    # -- what each seat may see ----------------------------------------------------------
+
+    def private_cards(self, seat: SeatKey) -> Sequence[Card]:
+        return [Card.parse(code) for code in self.hands.get(seat, ())]
+
+    def hidden_cards(self) -> set[Card]:
+        return {Card.parse(code) for hand in self.hands.values() for code in hand}
+
+    # -- seats: fixed for the cycle ------------------------------------------------------
+
+    def sit(self, seat: SeatKey) -> None:
+        if self.deals:
+            raise IllegalAction("makao.cycle_under_way", seat=seat)
+        super().sit(seat)
+
+    def stand_up(self, seat: SeatKey) -> None:
+        if self.deals and self.phase != "over":
+            raise IllegalAction("makao.cycle_under_way", seat=seat)
+        super().stand_up(seat)
