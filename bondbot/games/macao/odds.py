@@ -153,6 +153,22 @@ def _enumerate(
                 then(points + value, weight, dealt + 1)
                 counts[value] += 1
 
+    def two_cards(w: int, dealt: int, then: Callable[[int, int, int], None]) -> None:
+        """Deal each pair of values still in the pack, in either order (only the sum
+        counts): `then(sum, weight, cards dealt)`."""
+        for first in range(10):
+            if not counts[first]:
+                continue
+            w1 = w * counts[first]
+            counts[first] -= 1
+            for second in range(first, 10):
+                if counts[second]:
+                    weight = w1 * counts[second] * (1 if second == first else 2)
+                    counts[second] -= 1
+                    then(first + second, weight, dealt + 2)
+                    counts[second] += 1
+            counts[first] += 1
+
     def banker_plays(p_points: int, third: int | None, b_points: int, w: int, dealt: int) -> None:
         p_total, b_total = count(p_points, counting), count(b_points, counting)
         if is_bust(p_total):
@@ -187,17 +203,10 @@ def _enumerate(
             banker_plays(p_points, None, b_points, w, dealt)
 
     def banker_pair(p_points: int, w: int, dealt: int) -> None:
-        one_card(
-            0,
-            w,
-            dealt,
-            lambda b1, w1, d1: one_card(
-                b1, w1, d1, lambda b2, w2, d2: after_deal(p_points, b2, w2, d2)
-            ),
-        )
+        two_cards(w, dealt, lambda b_points, w2, d2: after_deal(p_points, b_points, w2, d2))
 
     if player is None:
-        one_card(0, 1, 0, lambda p1, w1, d1: one_card(p1, w1, d1, banker_pair))
+        two_cards(1, 0, banker_pair)
     else:
         banker_pair(sum(player), 1, 0)
     whole = tail[0]
