@@ -9,8 +9,9 @@ A coup, move by move:
 3. `naturals` (automatic): a banker's natural is shown and settles every player (a higher
    natural beats it, an equal one is void); otherwise each player's natural is shown and
    paid at once. Under `bust` a player whose two cards bust shows them and loses.
-4. `draw` / `stand`: the players left, in seat order, who may draw (0–5); a 6 stands
-   without a choice. Then the banker, if his rule lets him draw.
+4. `draw` / `stand`: the players left, in seat order (0–5 may draw; a 6 may only stand,
+   but gets his turn like the others so that nobody learns his total). Then the banker,
+   if his rule lets him draw.
 5. `showdown` (automatic): the banker and every player left show their hands; each wager
    is settled against the banker.
 
@@ -239,7 +240,11 @@ class Macao(Engine):
                     if not hand.decided
                     for option in self._wager_options(hand.seat)
                 ]
-            case Phase.DRAWS | Phase.BANKER:
+            case Phase.DRAWS:
+                may = player_may_draw(self._total(self._player(self.actor).cards))
+                draw = [Option(kind="draw", seat=self.actor)] if may else []
+                return [*draw, Option(kind="stand", seat=self.actor)]
+            case Phase.BANKER:
                 return [Option(kind="draw", seat=self.actor), Option(kind="stand", seat=self.actor)]
             case Phase.NATURALS:
                 return [Option(kind="naturals")]
@@ -476,7 +481,7 @@ class Macao(Engine):
         if not any(hand.live for hand in self.players):
             return True
         self.phase = Phase.DRAWS
-        self._next_drawer(None, step)
+        self._next_drawer(None)
         return False
 
     def _player_draws(self, move: Move, step: _Step) -> None:
@@ -492,21 +497,17 @@ class Macao(Engine):
                 self._settle(hand, verdict, "macao.bust", step)
         else:
             step.events.append(Stood(seat=hand.seat))
-        self._next_drawer(hand.seat, step)
+        self._next_drawer(hand.seat)
 
-    def _next_drawer(self, after: SeatKey | None, step: _Step) -> None:
-        """Give the turn to the next live player who may draw; a player who may not stands
-        by himself. After the last one, the banker's turn if he may draw."""
+    def _next_drawer(self, after: SeatKey | None) -> None:
+        """Give the turn to the next live player. A 6 gets his turn too, though he can only
+        stand: skipping him would tell the table his total. After the last player, the
+        banker's turn if his rule lets him draw; else the showdown."""
         seats = [hand.seat for hand in self.players]
         start = 0 if after is None else seats.index(after) + 1
-        for hand in self.players[start:]:
-            if not hand.live:
-                continue
-            if player_may_draw(self._total(hand.cards)):
-                self.actor = hand.seat
-                return
-            step.events.append(Stood(seat=hand.seat))
-        self.actor = None
+        self.actor = next((hand.seat for hand in self.players[start:] if hand.live), None)
+        if self.actor is not None:
+            return
         self.phase = Phase.SHOWDOWN
         live = any(hand.live for hand in self.players)
         if live and banker_may_draw(self._total(self.bank_cards), self._third_values()):

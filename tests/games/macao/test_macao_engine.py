@@ -22,7 +22,6 @@ from macao_helpers import (
     events,
     nets,
     npc_plays,
-    settle_by_itself,
     stand,
     table,
     wager,
@@ -191,8 +190,19 @@ def test_a_player_who_stood_does_not_count_for_the_restricted_table():
 def test_when_nobody_drew_the_banker_follows_the_players_rule(banker: int, may_draw: bool):
     game = table(coup_shoe(["Ks 6h"], f"Kd {card(banker, 'c')}"))
     deal(game)
-    act(game, wager(BOND, "own"))  # Bond's 6 stands by itself
+    act(game, wager(BOND, "own"), stand(BOND))
     assert game.phase is (Phase.BANKER if may_draw else Phase.IDLE)
+
+
+def test_a_six_gets_his_turn_but_may_only_stand():
+    game = table(coup_shoe(["Ks 6h", "2s Kh"], "Kd 6c"), players=(BOND, MATHIS))
+    deal(game)
+    act(game, wager(BOND, "own"), wager(MATHIS, "own"))
+    assert game.turn() == (BOND,)  # skipping him would tell the table he holds 6
+    assert [(option.kind, option.seat) for option in game.options()] == [("stand", BOND)]
+    assert game.timeout_move(BOND) == stand(BOND)
+    act(game, stand(BOND))
+    assert game.turn() == (MATHIS,)
 
 
 def test_a_busted_banker_never_draws():
@@ -289,8 +299,8 @@ def test_a_player_who_busts_on_his_third_card_loses_at_once_even_if_the_banker_b
     drew = game.apply(draw(BOND))
     assert nets([drew]) == {BOND: -100, NPC: 100}  # 2 + 2 + 9 = 13: bust, settled at once
     assert drew.lost == () and not drew.hand_over  # lost hands wait for the end of the coup
-    records += [drew, *settle_by_itself(game)]
-    assert records[-1].hand_over  # Mathis's 6 stands; the banker's 14 cannot draw
+    records += [drew, *act(game, stand(MATHIS))]
+    assert records[-1].hand_over  # the banker's 14 cannot draw
     assert nets(records)[MATHIS] == 100  # the busted banker pays everyone left
     assert nets(records)[BOND] == -100
     assert [lost.seat for lost in records[-1].lost] == [BOND]
@@ -298,7 +308,7 @@ def test_a_player_who_busts_on_his_third_card_loses_at_once_even_if_the_banker_b
 
 def test_a_banker_who_busts_on_his_third_card_pays_everyone_left():
     game = table(coup_shoe(["Ks 6h"], "2d 2c", "9h"), rules=rules(counting=BUST))
-    records = deal(game) + act(game, wager(BOND, "banker"), draw(NPC))
+    records = deal(game) + act(game, wager(BOND, "banker"), stand(BOND), draw(NPC))
     assert [(e.seat, e.total) for e in events(records, "revealed")] == [(NPC, 13), (BOND, 6)]
     assert nets(records)[BOND] == -100  # a banker's-hand wager loses when the banker busts
 
@@ -324,8 +334,8 @@ def test_nobody_busts_under_the_other_countings():
     ("bond", "bank", "target", "moves", "pay"),
     [
         ("2s 3h", "Kd 6c", "own", [stand(BOND)], 200),  # 1:1: stake back and the win
-        ("Ks 6h", "Kd 5c", "banker", [stand(NPC)], 200),
-        ("Ks 6h", "Kd 5c", "tie", [stand(NPC)], 900),  # the tie odds
+        ("Ks 6h", "Kd 5c", "banker", [stand(BOND), stand(NPC)], 200),
+        ("Ks 6h", "Kd 5c", "tie", [stand(BOND), stand(NPC)], 900),  # the tie odds
         ("2s 3h", "9d Kc", "own", [], 400),  # lost three stakes to a natural 9
         ("8s Kh", "9d Kc", "own", [], 500),  # his 8 lost to a 9: paid at his double
         ("9s Kh", "2d 3c", "banker", [], 600),  # his own 9 beat his banker's-hand wager
@@ -407,7 +417,7 @@ def test_money_moves_seat_to_seat_and_nothing_is_won_back_against_a_pc_banker():
     records += act(game, wager(MATHIS, "own"))
     npc_wager = game.npc_move(random.Random(0))
     assert npc_wager == wager(NPC, "banker", game.rules.min_stake)
-    records += act(game, npc_wager, stand(MATHIS))
+    records += act(game, npc_wager, stand(MATHIS), stand(NPC))
     if BOND in game.turn():
         records += act(game, stand(BOND))
     assert records[-1].hand_over
