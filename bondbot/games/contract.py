@@ -156,7 +156,7 @@ class Engine(BaseModel):
     npc: SeatKey | None = None  # the NPC's seat key
     stacks: dict[SeatKey, int | None] = Field(default_factory=dict)  # None: unlimited
     hand: int = 0  # hands started so far
-    history: list[Move] = Field(default_factory=list)  # the current hand's moves
+    history: list[Move] = Field(default_factory=list)  # the moves of the current (or last) hand
 
     # -- what is legal -------------------------------------------------------------------
 
@@ -190,9 +190,11 @@ class Engine(BaseModel):
         self.verify(move)
         record = self.play(move)
         self.history.append(move)
-        if record.hand_over:  # the next hand's history starts empty
-            self.history.clear()
         return record
+
+    def begin_hand(self) -> None:
+        """Forget the last hand's moves: the game calls this on a new hand's first move."""
+        self.history.clear()
 
     def play(self, move: Move) -> Record:
         """Apply an already verified move (the game's own logic)."""

@@ -251,6 +251,8 @@ class BlackjackEngine(Engine):
             assert seat is not None
             if game.phase is Phase.SETTLED:
                 game.next_round()
+            if not game.seats:  # a round's first bet
+                self.begin_hand()
             if seat in game.seats:  # a new bet replaces his bet for this round
                 game.cancel_bet(seat)
             game.place_bet(seat, int(move.amount or 0))

@@ -193,6 +193,9 @@ class Macao(Engine):
     """A Macao table's whole state; `history` holds the moves of the current coup."""
 
     key: ClassVar[str] = "macao"
+    moves: ClassVar[frozenset[str]] = frozenset(
+        {"deal", "end", "wager", "pass", "naturals", "draw", "stand", "showdown"}
+    )
 
     rules: MacaoRules = Field(default_factory=MacaoRules)
     shoe: ShoeField
@@ -368,7 +371,7 @@ class Macao(Engine):
 
     def stand_up(self, seat: SeatKey) -> None:
         if self.in_hand() and seat in self.seats:
-            raise IllegalAction("game.in_hand", seat=seat)
+            raise IllegalAction("games.in_hand", seat=seat)
         if self.rules.bank is Bank.ROTATE and seat == self.banker and len(self.seats) > 1:
             # The bank passes on from the seat before, as if he had never sat.
             self.banker = self.seats[self.seats.index(seat) - 1]
@@ -432,7 +435,7 @@ class Macao(Engine):
         banker = self._next_banker()
         assert banker is not None  # `deal` is offered only when a bank is possible
         order = self._players_for(banker)
-        self.history = []  # the moves of this coup only
+        self.begin_hand()  # the moves of this coup only
         self.hand += 1
         self.banker = banker
         self.bank_shown = False

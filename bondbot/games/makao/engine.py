@@ -172,6 +172,7 @@ class Makao(Engine):
     """A Makao table's whole state; cards are stored as their codes."""
 
     key: ClassVar[str] = "makao"
+    moves: ClassVar[frozenset[str]] = frozenset({"deal", "bid", "play", "end", "won_back"})
 
     settings: MakaoOptions = Field(default_factory=MakaoOptions)
     shoe: ShoeField
@@ -201,7 +202,7 @@ class Makao(Engine):
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.in_hand():
-            raise IllegalAction("game.in_hand")
+            raise IllegalAction("games.in_hand")
         self.shoe = shoe
         self.shoe_used = False
 
@@ -297,7 +298,7 @@ class Makao(Engine):
             return self._won_back(move)
         if move.kind == "end":
             return self._end(move)
-        raise IllegalAction("game.illegal_move", kind=move.kind, seat=move.seat)
+        raise IllegalAction("games.illegal_move", kind=move.kind, seat=move.seat)
 
     def _pay(self, src: str, dst: str, cents: int, reason: str) -> Transfer:
         """A transfer between a seat and the pot, mirrored in `stacks` and `pot`.
@@ -335,7 +336,7 @@ class Makao(Engine):
             ]
         self.shoe_used = True
         self.hand += 1
-        self.history = []
+        self.begin_hand()
         self.offers = {}
         self.hands = {
             seat: sorted(cards[i :: len(players)], key=lambda code: Card.parse(code).index)

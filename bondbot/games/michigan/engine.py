@@ -142,6 +142,7 @@ class Michigan(Engine):
     """A Michigan table's whole state; cards are stored as their codes."""
 
     key: ClassVar[str] = "michigan"
+    moves: ClassVar[frozenset[str]] = frozenset({"deal", "lead", "follow", "end", "won_back"})
 
     settings: MichiganOptions = Field(default_factory=MichiganOptions)
     shoe: ShoeField
@@ -165,7 +166,7 @@ class Michigan(Engine):
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.in_hand():
-            raise IllegalAction("game.in_hand")
+            raise IllegalAction("games.in_hand")
         self.shoe = shoe
 
     def in_hand(self) -> bool:
@@ -228,8 +229,8 @@ class Michigan(Engine):
         return found
 
     def check(self, move: Move) -> None:
-        if move.kind != "deal":
-            return
+        if move.kind != "deal" or not any(o.kind == "deal" for o in self.options()):
+            return  # nothing to explain beyond "not now"
         if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
             raise IllegalAction("michigan.players", count=len(self.seats))
         if self.npc not in self.seats:
@@ -261,7 +262,7 @@ class Michigan(Engine):
             return self._won_back(move)
         if move.kind == "end":
             return self._end(move)
-        raise IllegalAction("game.illegal_move", kind=move.kind, seat=move.seat)
+        raise IllegalAction("games.illegal_move", kind=move.kind, seat=move.seat)
 
     def _chips_move(self, src: str, dst: str, chips: int, reason: str) -> Transfer:
         """Move whole chips between two accounts, mirrored in `stacks` and `net` for seats.
@@ -291,7 +292,7 @@ class Michigan(Engine):
             self.dealer = move.target or self.seats[0]
         order = self._from_left_of_dealer()
         self.hand += 1
-        self.history = []
+        self.begin_hand()
         self.offers = {}
         transfers: list[Transfer] = []
         antes: dict[SeatKey, int] = {}

@@ -150,6 +150,8 @@ class PuntoBanco(Engine):
     def play(self, move: Move) -> Record:
         if move.kind in ("wager", "again"):
             assert move.seat is not None
+            if not self.wagers:  # a coup's first wager
+                self.begin_hand()
             if move.kind == "again":
                 previous = self._previous(move.seat)
                 assert previous is not None

@@ -203,8 +203,8 @@ def test_the_one_card_deal_takes_bids_of_0_or_1_starting_from_the_starter() -> N
     deal(game, DEAL1, "9s", dealer="npc")
     (option,) = [o for o in game.options() if o.kind == "bid"]
     assert (option.seat, option.min, option.max) == ("a", 0, 1)
-    refused(game, Move(kind="bid", seat="a", amount=2), "game.illegal_move")
-    refused(game, Move(kind="bid", seat="b", amount=0), "game.illegal_move")
+    refused(game, Move(kind="bid", seat="a", amount=2), "games.illegal_move")
+    refused(game, Move(kind="bid", seat="b", amount=0), "games.illegal_move")
     record = game.apply(Move(kind="bid", seat="a", amount=1))
     assert record.events == (Bid(seat="a", bid=1),)
     assert game.turn() == ("b",)
@@ -235,7 +235,7 @@ def test_follow_suit_without_having_to_overtake_or_trump() -> None:
     assert [o.targets for o in game.options() if o.kind == "play"] == [("Ah", "3c")]
     play(game, "Ah")
     assert [o.targets for o in game.options() if o.kind == "play"] == [("4h",)]
-    refused(game, Move(kind="play", seat="c", target="Kd"), "game.illegal_move")
+    refused(game, Move(kind="play", seat="c", target="Kd"), "games.illegal_move")
     play(game, "4h")
     assert game.legal("npc") == ["2h", "9h"]
     play(game, "2h")  # may stay under the Ace
@@ -324,14 +324,14 @@ def test_a_pc_who_missed_his_bid_lost_the_deal_and_a_hero_point_scores_it_as_mad
     assert record.transfers == ()
     assert game.deals[0].score("b") == 11
     assert game.totals() == {"a": 10, "b": 11, "c": 11, "npc": 0}  # nobody else changes
-    refused(game, Move(kind="won_back", target="b"), "game.illegal_move")
+    refused(game, Move(kind="won_back", target="b"), "games.illegal_move")
 
 
 def test_the_offer_closes_with_the_next_deal() -> None:
     game = table()
     deal1(game)
     deal(game, DEAL2, "Td")
-    refused(game, Move(kind="won_back", target="b"), "game.illegal_move")
+    refused(game, Move(kind="won_back", target="b"), "games.illegal_move")
     assert game.deals[0].score("b") == 0
 
 

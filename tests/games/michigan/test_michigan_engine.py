@@ -243,8 +243,8 @@ def test_the_leader_chooses_among_the_suits_he_holds() -> None:
     (option,) = [o for o in game.options() if o.kind == "lead"]
     assert option.seat == "a"
     assert set(option.targets) == {"c", "s", "h"}
-    refused(game, Move(kind="lead", seat="a", target="d"), "game.illegal_move")
-    refused(game, Move(kind="lead", seat="b", target="c"), "game.illegal_move")
+    refused(game, Move(kind="lead", seat="a", target="d"), "games.illegal_move")
+    refused(game, Move(kind="lead", seat="b", target="c"), "games.illegal_move")
 
 
 def test_the_lead_is_the_lowest_card_of_the_suit() -> None:
@@ -369,9 +369,9 @@ def test_won_back_counts_the_spend_once_until_the_next_deal() -> None:
     assert record.transfers == ()  # the table pays the spend
     assert game.net["a"] == net_before["a"] + 16 * CHIP
     assert game.net["npc"] == net_before["npc"] - 16 * CHIP
-    refused(game, Move(kind="won_back", target="a"), "game.illegal_move")
+    refused(game, Move(kind="won_back", target="a"), "games.illegal_move")
     deal(game, {})
-    refused(game, Move(kind="won_back", target="b"), "game.illegal_move")
+    refused(game, Move(kind="won_back", target="b"), "games.illegal_move")
 
 
 # -- rounds after rounds, and the end ------------------------------------------------------
@@ -446,7 +446,7 @@ def test_the_gm_ends_the_game_mid_round_without_settling_it() -> None:
     # 12 chips on J♠ Q♦ A♥ shared from a (the dealer's left): a, b, npc, a, …
     assert over.shares == {"a": 4, "b": 4, "npc": 4}
     assert game.hidden_cards() == set()
-    refused(game, Move(kind="deal"), "game.illegal_move")
+    refused(game, Move(kind="deal"), "games.illegal_move")
 
 
 def test_odd_chips_at_the_end_go_first_to_the_dealers_left() -> None:
@@ -463,7 +463,7 @@ def test_the_dealer_standing_up_passes_the_deal_on() -> None:
     deal(game, {}, dealer="b")
     with pytest.raises(IllegalAction) as caught:
         game.stand_up("a")
-    assert caught.value.code == "game.in_hand"
+    assert caught.value.code == "games.in_hand"
     finish_round(game)
     game.stand_up("b")
     assert game.dealer == "a"
