@@ -536,5 +536,8 @@ async def test_european_options_reach_the_engine(db: Database) -> None:
 
 
 async def _set_shoe_position(tables: TableService, table: int, position: int) -> None:
-    """Move the live shoe on, as if that many cards had been dealt (the next action saves it)."""
-    (await tables.snapshot(table)).state.engine.current_shoe().position = position
+    """Move the live shoe on, as if that many cards had been dealt (the next action starts
+    from the saved state, and saves it)."""
+    snapshot = await tables.snapshot(table)
+    snapshot.state.engine.current_shoe().position = position
+    snapshot.saved = snapshot.state.model_dump_json()
