@@ -102,6 +102,47 @@ def _check_transfer(
     datetime.fromisoformat(now)  # raises ValueError on a malformed timestamp
 
 
+_INSERT = (
+    "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, table_id, actor_id,"
+    " note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def append_transfer(
+    conn: sqlite3.Connection,
+    *,
+    guild_id: int,
+    kind: LedgerKind,
+    amount: int,
+    src: str | None,
+    dst: str | None,
+    reason: str,
+    table_id: int | None = None,
+    actor_id: int | None = None,
+    note: str | None = None,
+    now: str,
+) -> int:
+    """`transfer` for a job of the group-commit writer (`storage.writer`): synchronous, on
+    the writer's sqlite3 connection, inside the job's savepoint. Same checks, same
+    InsufficientFunds (which fails that job alone)."""
+    _check_transfer(kind, amount, src, dst, reason, note, now)
+    if not conn.in_transaction:
+        raise RuntimeError("ledger.append_transfer runs inside a writer job")
+    try:
+        cursor = conn.execute(
+            _INSERT, (guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, now)
+        )
+    except sqlite3.IntegrityError as exc:
+        if src is not None and "CHECK constraint failed" in str(exc):
+            held = conn.execute(
+                "SELECT balance FROM balances WHERE account = ? AND kind = ?", (src, kind)
+            ).fetchone()
+            raise InsufficientFunds(src, kind, held[0] if held else 0, amount) from exc
+        raise
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
 async def transfer(
     conn: Connection,
     *,
@@ -128,9 +169,7 @@ async def transfer(
     # (balance >= 0) fails the whole INSERT when it would overdraw, so nothing is written.
     try:
         row = await conn.execute_insert(
-            "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, table_id, actor_id,"
-            " note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, now),
+            _INSERT, (guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, now)
         )
     except sqlite3.IntegrityError as exc:
         if src is not None and "CHECK constraint failed" in str(exc):
