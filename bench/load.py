@@ -836,11 +836,12 @@ def print_gc(data: dict) -> None:
     total = 0.0
     for generation, pauses in data["pauses"].items():
         total += sum(pauses)
+        cpu = data["cpu"][generation]
         if pauses:
             print(
                 f"  gen {generation}: {len(pauses):>6} collections, {1000 * sum(pauses):8.1f} ms"
-                f" in all, mean {1000 * sum(pauses) / len(pauses):6.2f} ms,"
-                f" longest {1000 * max(pauses):6.1f} ms"
+                f" in all, longest {1000 * max(pauses):6.1f} ms; CPU: mean"
+                f" {1000 * sum(cpu) / len(cpu):6.2f} ms, longest {1000 * max(cpu):6.1f} ms"
             )
     print(f"  time in GC: {100 * total / wall:.1f}% of the phase")
     stalls = data["stalls"]
@@ -915,7 +916,7 @@ def main(argv: list[str] | None = None) -> int:
         dest="gc_tune",
         metavar="TUNE",
         help="time the game bot's GC pauses and loop stalls under TUNE: default, freeze,"
-        " threshold=A,B,C, or freeze+threshold=A,B,C",
+        " freeze-late, threshold=A,B,C, or joined by +: freeze+threshold=A,B,C",
     )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.actions < 1:

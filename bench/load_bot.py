@@ -191,38 +191,48 @@ class Trace:
 class GcWatch:
     """The garbage collector's pauses and the event loop's stalls, between two signals.
 
-    Every collection is timed through gc.callbacks (by generation); a 1 ms heartbeat
+    Every collection is timed through gc.callbacks (by generation), in wall time and in
+    the thread's CPU time (which other processes on the machine do not inflate); a 1 ms heartbeat
     records how late it wakes (a stall is everything that held the loop: a callback, a
     collection inside it). BENCH_GC_TUNE tries a setting: `freeze` (gc.freeze() once the
     bot is ready: start-up's objects leave the collector's generations for good),
-    `threshold=A,B,C` (gc.set_threshold), or both, comma-free: `freeze+threshold=…`.
+    `freeze-late` (the same when the measured phase starts: after the tables were opened,
+    as for a bot that resumed its open tables at start-up), `threshold=A,B,C`
+    (gc.set_threshold), joined by `+`: `freeze+threshold=…`.
     """
 
     def __init__(self, path: Path, tune: str) -> None:
         self.path = path
-        self.freeze = False
+        self.freeze = self.freeze_late = False
+        self._began = self._began_cpu = 0.0
+        self.reset()
         for part in filter(None, tune.split("+")):
             if part == "freeze":
                 self.freeze = True
+            elif part == "freeze-late":
+                self.freeze_late = True
             elif part.startswith("threshold="):
                 gc.set_threshold(*(int(n) for n in part.removeprefix("threshold=").split(",")))
             else:
                 raise SystemExit(f"load_bot: unknown BENCH_GC_TUNE part {part!r}")
         self.tune = tune or "default"
-        self._began = 0.0
-        self.reset()
         gc.callbacks.append(self._collected)
 
     def reset(self) -> None:
+        if self.freeze_late:
+            gc.collect()
+            gc.freeze()
         self.started = time.perf_counter()
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.stalls: list[float] = []
 
     def _collected(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._began = time.perf_counter()
+            self._began, self._began_cpu = time.perf_counter(), time.thread_time()
         else:
             self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+            self.cpu[info["generation"]].append(time.thread_time() - self._began_cpu)
 
     async def heartbeat(self, bot: discord.Client) -> None:
         if self.freeze:
@@ -241,6 +251,7 @@ class GcWatch:
             "frozen": gc.get_freeze_count(),
             "wall": time.perf_counter() - self.started,
             "pauses": {str(g): p for g, p in self.pauses.items()},
+            "cpu": {str(g): p for g, p in self.cpu.items()},
             "stalls": sorted(self.stalls, reverse=True)[:200],
             "stall_count": len(self.stalls),
         }
