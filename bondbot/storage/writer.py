@@ -140,10 +140,18 @@ class Reader:
         return list(await self._conn.execute_fetchall(sql, params))
 
     async def run(self, read: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `read` on the reader's thread: several SELECTs in one hop (and one snapshot
-        if it opens a transaction itself)."""
+        """Run `read` on the reader's thread: several SELECTs in one hop, one snapshot."""
         conn = self._conn
-        return await conn._execute(lambda: read(conn._conn))
+
+        def snapshot() -> T:
+            raw = conn._conn
+            raw.execute("BEGIN")
+            try:
+                return read(raw)
+            finally:
+                raw.execute("ROLLBACK")  # always ended: an open read would pin the WAL
+
+        return await conn._execute(snapshot)
 
     async def close(self) -> None:
         await self._conn.close()
