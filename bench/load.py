@@ -1,7 +1,7 @@
 """Load: many punto banco tables at once through the fake Discord, the bot in its own process.
 
     python bench/load.py [--tables 50] [--actions 3000] [--concurrency C] [--spend-rate 0.5]
-                         [--seed N] [--timeout 900] [--profile FILE] [--trace]
+                         [--seed N] [--timeout 900] [--profile FILE] [--trace] [--gc TUNE]
 
 The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1 with one guild,
 one channel per table, a GM (GM role) and three players per table; the database (a temp
@@ -98,7 +98,13 @@ class BotProcess:
         self.guild_id = guild_id
         self.proc: asyncio.subprocess.Process | None = None
 
-    async def start(self, profile: Path | None = None, trace: Path | None = None) -> None:
+    async def start(
+        self,
+        profile: Path | None = None,
+        trace: Path | None = None,
+        gc_out: Path | None = None,
+        gc_tune: str = "",
+    ) -> None:
         self.config.write_text(
             f"database = {json.dumps(str(self.database))}\n"
             'default_locale = "en"\n'
@@ -110,6 +116,10 @@ class BotProcess:
         env = {**os.environ, "BONDBOT_TOKEN": TOKEN, "BENCH_GATEWAY_URL": self.fake.gateway_url}
         env.pop("BENCH_PROFILE", None)
         env.pop("BENCH_TRACE", None)
+        env.pop("BENCH_GC", None)
+        if gc_out is not None:
+            env["BENCH_GC"] = str(gc_out)
+            env["BENCH_GC_TUNE"] = gc_tune
         if profile is not None:
             env["BENCH_PROFILE"] = str(profile)
         if trace is not None:
@@ -620,7 +630,7 @@ async def run_game(
     await fake.start()
     bot = BotProcess("bondbot", fake, world.guild.id, workdir)
     try:
-        await bot.start(args.profile, args.trace)
+        await bot.start(args.profile, args.trace, args.gc_out, args.gc_tune)
         await bot.wait_connected()
         setup = Clicker(fake, asyncio.Semaphore(args.concurrency))
         started = time.monotonic()
@@ -633,7 +643,7 @@ async def run_game(
             )
         clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
         budget = Budget(args.actions)
-        if args.trace is not None:
+        if args.trace is not None or args.gc_out is not None:
             bot.signal(signal.SIGUSR1)
         measure = Measure(fake, bot)
         await asyncio.gather(
@@ -652,10 +662,11 @@ async def run_game(
         )
         actions = clicker.sent["wager"] + clicker.sent["deal"] + clicker.sent["spend"]
         phase = measure.finish("game", actions, game_kind)
-        if args.trace is not None:
+        written = [path for path in (args.trace, args.gc_out) if path is not None]
+        if written:
             bot.signal(signal.SIGUSR2)
             async with asyncio.timeout(30):
-                while not args.trace.exists():
+                while not all(path.exists() for path in written):
                     await asyncio.sleep(0.05)
             await asyncio.sleep(0.2)  # let the write finish
         return phase, clicker, bot.log_errors(), setup_seconds
@@ -815,6 +826,32 @@ def print_trace(data: dict) -> None:
         print(f"    {key:<38} {n:6d} calls, {share(total)}, {1000 * total / n:.3f} ms each")
 
 
+def print_gc(data: dict) -> None:
+    wall = data["wall"]
+    print(
+        f"\ngarbage collector and loop stalls (--gc {data['tune']}; thresholds"
+        f" {tuple(data['threshold'])}, {data['frozen']:,} objects frozen; over {wall:.1f} s):"
+    )
+    total = 0.0
+    for generation, pauses in data["pauses"].items():
+        total += sum(pauses)
+        cpu = data["cpu"][generation]
+        if pauses:
+            print(
+                f"  gen {generation}: {len(pauses):>6} collections, {1000 * sum(pauses):8.1f} ms"
+                f" in all, longest {1000 * max(pauses):6.1f} ms; CPU: mean"
+                f" {1000 * sum(cpu) / len(cpu):6.2f} ms, longest {1000 * max(cpu):6.1f} ms"
+            )
+    print(f"  time in GC: {100 * total / wall:.1f}% of the phase")
+    stalls = data["stalls"]
+    if stalls:
+        print(
+            f"  loop stalls (a 1 ms heartbeat wakes late by): longest {1000 * stalls[0]:.1f} ms,"
+            f" 10th longest {1000 * stalls[min(9, len(stalls) - 1)]:.1f} ms,"
+            f" {sum(s > 0.05 for s in stalls)} over 50 ms"
+        )
+
+
 def print_profile(path: Path) -> None:
     print(f"\ncProfile of the game bot ({path}); the figures above are slowed by it:")
     stats = pstats.Stats(str(path))
@@ -829,6 +866,8 @@ async def main_async(args: argparse.Namespace) -> int:
         (workdir / "game").mkdir()
         if args.trace_flag:
             args.trace = workdir / "trace.json"
+        if args.gc_tune is not None:
+            args.gc_out = workdir / "gc.json"
         async with asyncio.timeout(args.timeout):
             floor, floor_clicker, floor_errors = await run_floor(args, workdir / "floor")
             game, game_clicker, game_errors, setup_seconds = await run_game(args, workdir / "game")
@@ -850,6 +889,8 @@ async def main_async(args: argparse.Namespace) -> int:
         )
         if args.trace is not None:
             print_trace(json.loads(args.trace.read_text(encoding="utf-8")))
+        if args.gc_out is not None:
+            print_gc(json.loads(args.gc_out.read_text(encoding="utf-8")))
     if args.profile is not None:
         print_profile(args.profile)
     return 0 if ok else 1
@@ -869,11 +910,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--trace", dest="trace_flag", action="store_true", help="time the game bot's hot spots"
     )
+    parser.add_argument(
+        "--gc",
+        dest="gc_tune",
+        metavar="TUNE",
+        help="time the game bot's GC pauses and loop stalls under TUNE: default, freeze,"
+        " freeze-late, threshold=A,B,C, or joined by +: freeze+threshold=A,B,C",
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.actions < 1:
         parser.error("--tables and --actions must be at least 1")
     args.concurrency = args.concurrency or 3 * args.tables
     args.trace = None
+    args.gc_out = None
+    if args.gc_tune == "default":
+        args.gc_tune = ""
     if args.profile is not None:
         args.profile = args.profile.resolve()
     try:

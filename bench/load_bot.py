@@ -11,8 +11,9 @@ asking Discord, so it is set here. With BENCH_PROFILE=FILE the process runs unde
 cProfile and writes its stats to FILE when it stops. With BENCH_TRACE=FILE it counts and
 times where BondBot's time goes (the database lock and its statements, the hot pure-Python
 steps, the event loop's lag): SIGUSR1 starts the count afresh, SIGUSR2 writes it to FILE as
-JSON (bench/load.py --trace does both around the measured phase). SIGTERM or SIGINT closes
-the bot.
+JSON (bench/load.py --trace does both around the measured phase). With BENCH_GC=FILE it
+times the garbage collector's pauses and the loop's stalls the same way (GcWatch), under
+the setting BENCH_GC_TUNE names. SIGTERM or SIGINT closes the bot.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import contextlib
 import contextvars
 import cProfile
 import functools
+import gc
 import json
 import logging
 import os
@@ -186,6 +188,76 @@ class Trace:
             self.lags.append(time.perf_counter() - asked - 0.005)
 
 
+class GcWatch:
+    """The garbage collector's pauses and the event loop's stalls, between two signals.
+
+    Every collection is timed through gc.callbacks (by generation), in wall time and in
+    the thread's CPU time (which other processes on the machine do not inflate); a 1 ms heartbeat
+    records how late it wakes (a stall is everything that held the loop: a callback, a
+    collection inside it). BENCH_GC_TUNE tries a setting: `freeze` (gc.freeze() once the
+    bot is ready: start-up's objects leave the collector's generations for good),
+    `freeze-late` (the same when the measured phase starts: after the tables were opened,
+    as for a bot that resumed its open tables at start-up), `threshold=A,B,C`
+    (gc.set_threshold), joined by `+`: `freeze+threshold=…`.
+    """
+
+    def __init__(self, path: Path, tune: str) -> None:
+        self.path = path
+        self.freeze = self.freeze_late = False
+        self._began = self._began_cpu = 0.0
+        self.reset()
+        for part in filter(None, tune.split("+")):
+            if part == "freeze":
+                self.freeze = True
+            elif part == "freeze-late":
+                self.freeze_late = True
+            elif part.startswith("threshold="):
+                gc.set_threshold(*(int(n) for n in part.removeprefix("threshold=").split(",")))
+            else:
+                raise SystemExit(f"load_bot: unknown BENCH_GC_TUNE part {part!r}")
+        self.tune = tune or "default"
+        gc.callbacks.append(self._collected)
+
+    def reset(self) -> None:
+        if self.freeze_late:
+            gc.collect()
+            gc.freeze()
+        self.started = time.perf_counter()
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.stalls: list[float] = []
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began, self._began_cpu = time.perf_counter(), time.thread_time()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+            self.cpu[info["generation"]].append(time.thread_time() - self._began_cpu)
+
+    async def heartbeat(self, bot: discord.Client) -> None:
+        if self.freeze:
+            await bot.wait_until_ready()
+            gc.collect()
+            gc.freeze()
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.001)
+            self.stalls.append(time.perf_counter() - asked - 0.001)
+
+    def dump(self) -> None:
+        data = {
+            "tune": self.tune,
+            "threshold": gc.get_threshold(),
+            "frozen": gc.get_freeze_count(),
+            "wall": time.perf_counter() - self.started,
+            "pauses": {str(g): p for g, p in self.pauses.items()},
+            "cpu": {str(g): p for g, p in self.cpu.items()},
+            "stalls": sorted(self.stalls, reverse=True)[:200],
+            "stall_count": len(self.stalls),
+        }
+        self.path.write_text(json.dumps(data), encoding="utf-8")
+
+
 def make_bot(kind: str, settings: Settings) -> discord.Client:
     if settings.discord_api_base:
         discord.http.Route.BASE = settings.discord_api_base
@@ -198,21 +270,37 @@ def make_bot(kind: str, settings: Settings) -> discord.Client:
     return BondBot(settings)
 
 
-async def serve(bot: discord.Client, token: str, trace: Trace | None = None) -> None:
+async def serve(
+    bot: discord.Client, token: str, trace: Trace | None = None, gc_watch: GcWatch | None = None
+) -> None:
     """Run `bot` until it stops by itself or a SIGTERM/SIGINT asks it to."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    watchers: list[Trace | GcWatch] = [w for w in (trace, gc_watch) if w is not None]
+
+    def reset_all() -> None:
+        for watcher in watchers:
+            watcher.reset()
+
+    def dump_all() -> None:
+        for watcher in watchers:
+            watcher.dump()
+
+    if watchers:
+        loop.add_signal_handler(signal.SIGUSR1, reset_all)
+        loop.add_signal_handler(signal.SIGUSR2, dump_all)
     if trace is not None:
-        loop.add_signal_handler(signal.SIGUSR1, trace.reset)
-        loop.add_signal_handler(signal.SIGUSR2, trace.dump)
         trace.ticker = asyncio.create_task(trace.tick())
+    beating = None if gc_watch is None else asyncio.create_task(gc_watch.heartbeat(bot))
     async with bot:
         running = asyncio.create_task(bot.start(token, reconnect=False), name="bot")
         stopping = asyncio.create_task(stop.wait(), name="stop")
         done, _ = await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
+        if beating is not None:
+            beating.cancel()
         if running in done:
             running.result()  # why it stopped
             return
@@ -234,13 +322,16 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get("BENCH_TRACE"):
         trace = Trace(Path(os.environ["BENCH_TRACE"]))
         trace.install()
+    gc_watch = None
+    if os.environ.get("BENCH_GC"):
+        gc_watch = GcWatch(Path(os.environ["BENCH_GC"]), os.environ.get("BENCH_GC_TUNE", ""))
     bot = make_bot(args.kind, settings)
     profile_to = os.environ.get("BENCH_PROFILE")
     profiler = cProfile.Profile() if profile_to else None
     if profiler is not None:
         profiler.enable()
     try:
-        asyncio.run(serve(bot, settings.token, trace))
+        asyncio.run(serve(bot, settings.token, trace, gc_watch))
     finally:
         if profiler is not None and profile_to:
             profiler.disable()

@@ -174,8 +174,8 @@ class GmService:
             )
             previous = None
             if before_id is not None and page.entries:
-                previous = await _previous_cursor(
-                    conn, actor.guild_id, character_id, page.entries[0].id, limit
+                previous = await ledger.newer_cursor(
+                    conn, actor.guild_id, page.entries[0].id, character_id=character_id, limit=limit
                 )
             names = await _names(conn, actor.guild_id, page.entries)
         return LedgerView(
@@ -245,33 +245,6 @@ async def _living(conn: Connection, guild_id: int, character_id: int) -> Charact
         return await characters.get_character(conn, character_id, guild_id=guild_id)
     except CharacterNotFound:
         raise Refusal("sheet.gone") from None
-
-
-async def _previous_cursor(
-    conn: Connection,
-    guild_id: int,
-    character_id: int | None,
-    newest_shown: int,
-    limit: int,
-) -> int | None:
-    """The cursor of the page just newer than one starting at `newest_shown`.
-
-    That page holds the `limit` rows above `newest_shown`; its cursor is the row after
-    them, or None (the newest page) when there are not that many.
-    """
-    clauses = ["guild_id = ?", "id > ?"]
-    params: list[Any] = [guild_id, newest_shown]
-    if character_id is not None:  # the same rows ledger.ledger_page keeps for a character
-        sheet, chips = ledger.sheet_account(character_id), f"chips:*:{int(character_id)}"
-        clauses.append("(src = ? OR dst = ? OR src GLOB ? OR dst GLOB ?)")
-        params += [sheet, sheet, chips, chips]
-    rows = list(
-        await conn.execute_fetchall(
-            f"SELECT id FROM ledger WHERE {' AND '.join(clauses)} ORDER BY id LIMIT 1 OFFSET ?",
-            (*params, limit),
-        )
-    )
-    return int(rows[0][0]) if rows else None
 
 
 async def _names(

@@ -17,16 +17,9 @@ from datetime import datetime
 from typing import Any
 
 from bondbot.errors import Refusal
-from bondbot.sheets import (
-    SKILLS_BY_KEY,
-    Kind,
-    SheetInvalid,
-    fold,
-    sheet_to_json,
-    validate_sheet,
-)
+from bondbot.sheets import Kind, SheetInvalid, sheet_to_json, validate_sheet
 from bondbot.storage import characters
-from bondbot.storage.characters import Character, CharacterNotFound
+from bondbot.storage.characters import Character, CharacterNotFound, CharacterSummary
 from bondbot.storage.db import Database
 from bondbot.storage.sqlite import Connection
 
@@ -138,38 +131,36 @@ class SheetService:
             raise Refusal("sheet.not_allowed", name=character.name)
         return character
 
-    async def visible(self, actor: Actor, *, mine: bool = False) -> list[Character]:
+    async def visible(self, actor: Actor, *, mine: bool = False) -> list[CharacterSummary]:
         """The server's characters this actor may see, by name; `mine`: only his PCs."""
         async with self.db.read() as conn:
-            found = await characters.list_characters(
-                conn, actor.guild_id, owner_id=actor.user_id if mine else None
+            return await characters.list_summaries(
+                conn,
+                actor.guild_id,
+                owner_id=actor.user_id if mine else None,
+                public_only=not actor.is_gm,
             )
-        return [c for c in found if can_see(actor, c)]
 
     async def names(
         self, actor: Actor, typed: str, *, editable: bool = False, kind: Kind | None = None
     ) -> list[str]:
         """Autocomplete: names of characters he may see (or change), best matches first."""
-        wanted = fold(typed)
-        ranked: list[tuple[int, str]] = []
-        for character in await self.visible(actor):
-            if kind is not None and character.kind != kind:
-                continue
-            if editable and not can_edit(actor, character):
-                continue
-            folded = fold(character.name)
-            if folded.startswith(wanted):
-                ranked.append((0, character.name))
-            elif wanted in folded:
-                ranked.append((1, character.name))
-        return [name for _, name in sorted(ranked, key=lambda r: (r[0], r[1].casefold()))][:25]
+        async with self.db.read() as conn:
+            return await characters.matching_names(
+                conn,
+                actor.guild_id,
+                typed,
+                kind=kind,
+                owner_id=actor.user_id if editable and not actor.is_gm else None,
+                public_only=not actor.is_gm,
+            )
 
     async def house_skills(self, actor: Actor) -> list[str]:
         """House skills on the sheets this actor may see, for autocomplete."""
-        found: set[str] = set()
-        for character in await self.visible(actor):
-            found.update(k for k in character.sheet.skills if k not in SKILLS_BY_KEY)
-        return sorted(found, key=str.casefold)
+        async with self.db.read() as conn:
+            return await characters.house_skill_names(
+                conn, actor.guild_id, public_only=not actor.is_gm
+            )
 
     # -- creating and changing -------------------------------------------------------------
 

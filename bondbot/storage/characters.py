@@ -4,6 +4,11 @@ A sheet's Hero Points and cash are balances of the ledger account `sheet:{id}`: 
 or importing a sheet that carries some writes ledger rows from outside the game (reason
 `sheet.create`), so balances always equal the ledger. Deleting a character keeps its row
 (alive = 0) so the ledger's history still names it, and frees its name.
+
+Lists and autocomplete read `CharacterSummary` rows from covering indexes (name, kind,
+owner, visibility, rank, the name's folded form, house skills: columns written with each
+sheet), so they cost the same with twenty characters or two thousand and never build a
+sheet.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,11 +24,13 @@ from bondbot.errors import Refusal
 from bondbot.sheets import (
     CHARACTERISTIC_ALIASES,
     SKILL_NAME_MAX,
+    SKILLS_BY_KEY,
     FieldError,
     Kind,
     Sheet,
     SheetInvalid,
     clean_line,
+    fold,
     resolve_skill,
     sheet_from_json,
     validate_sheet,
@@ -108,6 +115,28 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", clean_line(name)).casefold()
 
 
+def _house_skills(skills: Mapping[str, int]) -> str | None:
+    """The sheet's house (non-standard) skills as a JSON array, None when it has none."""
+    house = sorted(name for name in skills if name not in SKILLS_BY_KEY)
+    return json.dumps(house, ensure_ascii=False) if house else None
+
+
+def _house_skills_of_data(data: str) -> str | None:
+    return _house_skills(json.loads(data).get("skills", {}))
+
+
+# Python functions the migrations call (0004 fills the derived columns of existing sheets).
+SQL_FUNCTIONS: dict[str, tuple[int, Callable[..., Any]]] = {
+    "bondbot_fold": (1, fold),
+    "bondbot_house_skills": (1, _house_skills_of_data),
+}
+
+
+def _derived(sheet: Sheet) -> tuple[str, str, str, str | None]:
+    """The columns lists read, derived from the sheet: name_key, name_fold, rank, house_skills."""
+    return name_key(sheet.name), fold(sheet.name), sheet.rank, _house_skills(sheet.skills)
+
+
 def _stored_data(sheet: Sheet) -> str:
     body = sheet.model_dump(mode="json", exclude=set(_COLUMNS | _BALANCES))
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
@@ -154,12 +183,13 @@ async def create_character(
     await _ensure_name_free(conn, guild_id, sheet.name)
     try:
         cursor = await conn.execute(
-            "INSERT INTO characters (guild_id, name, name_key, kind, owner_id, revealed, data,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO characters (guild_id, name, name_key, name_fold, rank, house_skills,"
+            " kind, owner_id, revealed, data, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 sheet.name,
-                name_key(sheet.name),
+                *_derived(sheet),
                 sheet.kind,
                 sheet.owner_id,
                 int(sheet.revealed),
@@ -247,7 +277,8 @@ async def list_characters(
     kind: Kind | None = None,
     owner_id: int | None = None,
 ) -> list[Character]:
-    """The guild's living characters by name, optionally of one kind or one owner."""
+    """The guild's living characters by name, as whole sheets: for checks that read every
+    sheet, not for what a user triggers (lists and autocomplete read `list_summaries`)."""
     clauses: list[str] = ["c.guild_id = ?", "c.alive = 1"]
     params: list[int | str] = [guild_id]
     if kind is not None:
@@ -260,6 +291,97 @@ async def list_characters(
         f"{_SELECT} WHERE {' AND '.join(clauses)} ORDER BY c.name_key", params
     )
     return [_from_row(row) for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterSummary:
+    """What a list shows of a character, read from an index (no sheet is built)."""
+
+    id: int
+    name: str
+    kind: Kind
+    owner_id: int | None
+    revealed: bool
+    rank: str
+
+    @property
+    def is_public(self) -> bool:
+        return self.kind == "PC" or self.revealed
+
+
+def _visible_clauses(
+    guild_id: int, *, kind: Kind | None, owner_id: int | None, public_only: bool
+) -> tuple[list[str], list[int | str]]:
+    clauses: list[str] = ["guild_id = ?", "alive = 1"]
+    params: list[int | str] = [guild_id]
+    if kind is not None:
+        clauses.append("kind = ?")
+        params.append(kind)
+    if owner_id is not None:
+        clauses.append("owner_id = ?")
+        params.append(owner_id)
+    if public_only:
+        clauses.append("(kind = 'PC' OR revealed = 1)")
+    return clauses, params
+
+
+async def list_summaries(
+    conn: Connection,
+    guild_id: int,
+    *,
+    kind: Kind | None = None,
+    owner_id: int | None = None,
+    public_only: bool = False,
+) -> list[CharacterSummary]:
+    """The guild's living characters by name: of one kind, one owner, or public ones only."""
+    clauses, params = _visible_clauses(
+        guild_id, kind=kind, owner_id=owner_id, public_only=public_only
+    )
+    rows = await conn.execute_fetchall(
+        "SELECT id, name, kind, owner_id, revealed, rank FROM characters"
+        f" WHERE {' AND '.join(clauses)} ORDER BY name_key",
+        params,
+    )
+    return [CharacterSummary(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
+
+
+async def matching_names(
+    conn: Connection,
+    guild_id: int,
+    typed: str,
+    *,
+    kind: Kind | None = None,
+    owner_id: int | None = None,
+    public_only: bool = False,
+    limit: int = 25,
+) -> list[str]:
+    """Autocomplete: names whose folded form starts with `typed` (folded), then those
+    holding it elsewhere, each group by name."""
+    clauses, params = _visible_clauses(
+        guild_id, kind=kind, owner_id=owner_id, public_only=public_only
+    )
+    wanted = fold(typed)
+    rows = await conn.execute_fetchall(
+        "SELECT name FROM characters"
+        f" WHERE {' AND '.join(clauses)} AND instr(name_fold, ?) > 0"
+        " ORDER BY instr(name_fold, ?) != 1, name_key LIMIT ?",
+        (*params, wanted, wanted, limit),
+    )
+    return [row[0] for row in rows]
+
+
+async def house_skill_names(
+    conn: Connection, guild_id: int, *, public_only: bool = False
+) -> list[str]:
+    """The house skills on the guild's living sheets (public ones only, if asked), by name."""
+    clauses, params = _visible_clauses(guild_id, kind=None, owner_id=None, public_only=public_only)
+    rows = await conn.execute_fetchall(
+        f"SELECT house_skills FROM characters WHERE {' AND '.join(clauses)}"
+        " AND house_skills IS NOT NULL",
+        params,
+    )
+    found = {name for row in rows for name in json.loads(row[0])}
+    return sorted(found, key=str.casefold)
 
 
 async def update_character(
@@ -292,11 +414,12 @@ async def update_character(
         await _ensure_name_free(conn, current.guild_id, sheet.name, except_id=character_id)
     try:
         await conn.execute(
-            "UPDATE characters SET name = ?, name_key = ?, kind = ?, owner_id = ?, revealed = ?,"
-            " data = ?, updated_at = ? WHERE id = ?",
+            "UPDATE characters SET name = ?, name_key = ?, name_fold = ?, rank = ?,"
+            " house_skills = ?, kind = ?, owner_id = ?, revealed = ?, data = ?, updated_at = ?"
+            " WHERE id = ?",
             (
                 sheet.name,
-                name_key(sheet.name),
+                *_derived(sheet),
                 sheet.kind,
                 sheet.owner_id,
                 int(sheet.revealed),
@@ -309,8 +432,9 @@ async def update_character(
         raise NameTaken(sheet.name) from exc
     if sheet.kind == "PC":  # a PC handed to another player stops being the old one's
         await conn.execute(
-            "DELETE FROM active_characters WHERE character_id = ? AND user_id != ?",
-            (character_id, sheet.owner_id),
+            "DELETE FROM active_characters WHERE guild_id = ? AND character_id = ?"
+            " AND user_id != ?",
+            (current.guild_id, character_id, sheet.owner_id),
         )
     return await get_character(conn, character_id)
 
@@ -342,11 +466,14 @@ async def delete_character(
     conn: Connection, character_id: int, *, now: str, guild_id: int | None = None
 ) -> None:
     """Retire a character: hidden from lists, name free, ledger history and balances kept."""
-    await get_character(conn, character_id, guild_id=guild_id)
+    character = await get_character(conn, character_id, guild_id=guild_id)
     await conn.execute(
         "UPDATE characters SET alive = 0, updated_at = ? WHERE id = ?", (now, character_id)
     )
-    await conn.execute("DELETE FROM active_characters WHERE character_id = ?", (character_id,))
+    await conn.execute(
+        "DELETE FROM active_characters WHERE guild_id = ? AND character_id = ?",
+        (character.guild_id, character_id),
+    )
 
 
 async def set_active_character(

@@ -21,7 +21,7 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-from bondbot.storage import sqlite
+from bondbot.storage import characters, sqlite
 from bondbot.storage.sqlite import Connection
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,8 @@ class Database:
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
+            for name, (arity, function) in characters.SQL_FUNCTIONS.items():
+                await conn.create_function(name, arity, function, deterministic=True)
         except BaseException:
             await conn.close()
             raise

@@ -22,6 +22,7 @@ LedgerKind = Literal["cash", "hero"]
 KINDS: tuple[LedgerKind, ...] = ("cash", "hero")
 NOTE_MAX = 500
 PAGE_MAX = 100
+MAX_ID = 2**63 - 1  # above every row id: the cursor of the newest page
 _ACCOUNT = re.compile(
     r"^(?:sheet:\d+|chips:\d+:\d+|bank:\d+|pot:\d+:[a-z0-9_]{1,24}|layout:\d+:[A-Za-z0-9_]{1,24})$"
 )
@@ -103,6 +104,47 @@ def _check_transfer(
     datetime.fromisoformat(now)  # raises ValueError on a malformed timestamp
 
 
+_INSERT = (
+    "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, table_id, actor_id,"
+    " note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def append_transfer(
+    conn: sqlite3.Connection,
+    *,
+    guild_id: int,
+    kind: LedgerKind,
+    amount: int,
+    src: str | None,
+    dst: str | None,
+    reason: str,
+    table_id: int | None = None,
+    actor_id: int | None = None,
+    note: str | None = None,
+    now: str,
+) -> int:
+    """`transfer` for a job of the group-commit writer (`storage.writer`): synchronous, on
+    the writer's sqlite3 connection, inside the job's savepoint. Same checks, same
+    InsufficientFunds (which fails that job alone)."""
+    _check_transfer(kind, amount, src, dst, reason, note, now)
+    if not conn.in_transaction:
+        raise RuntimeError("ledger.append_transfer runs inside a writer job")
+    try:
+        cursor = conn.execute(
+            _INSERT, (guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, now)
+        )
+    except sqlite3.IntegrityError as exc:
+        if src is not None and "CHECK constraint failed" in str(exc):
+            held = conn.execute(
+                "SELECT balance FROM balances WHERE account = ? AND kind = ?", (src, kind)
+            ).fetchone()
+            raise InsufficientFunds(src, kind, held[0] if held else 0, amount) from exc
+        raise
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
 async def transfer(
     conn: Connection,
     *,
@@ -129,9 +171,7 @@ async def transfer(
     # (balance >= 0) fails the whole INSERT when it would overdraw, so nothing is written.
     try:
         row = await conn.execute_insert(
-            "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, table_id, actor_id,"
-            " note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, now),
+            _INSERT, (guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, now)
         )
     except sqlite3.IntegrityError as exc:
         if src is not None and "CHECK constraint failed" in str(exc):
@@ -238,41 +278,71 @@ def _check_prefix(prefix: str) -> None:
         raise ValueError(f"not an account prefix: {prefix!r}")
 
 
+_ENTRY = (
+    "SELECT id, guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, created_at"
+    " FROM ledger"
+)
+
+
+def _character_ids(direction: str) -> str:
+    """Ids of one character's rows (`:character`) in `:guild` beyond `:cursor`, nearest
+    first, at most `:count` from each end: two ranges of the src_character and
+    dst_character indexes (0004), so the cost is the page's, not the ledger's.
+    `direction` is `<` (older) or `>` (newer)."""
+    order = "DESC" if direction == "<" else "ASC"
+    return " UNION ALL ".join(
+        f"SELECT id FROM (SELECT id FROM ledger WHERE {end}_character = :character"
+        f" AND guild_id = :guild AND id {direction} :cursor ORDER BY id {order} LIMIT :count)"
+        for end in ("src", "dst")
+    )
+
+
 async def ledger_page(
     conn: Connection,
     guild_id: int,
     *,
-    account_prefix: str | None = None,
     character_id: int | None = None,
     before_id: int | None = None,
     limit: int = 10,
 ) -> LedgerPage:
-    """One page of a guild's ledger, newest first, optionally about some accounts.
-
-    `account_prefix` keeps rows with either end under it; `character_id` keeps rows that
-    touch the character's sheet or his chips at any table.
-    """
+    """One page of a guild's ledger, newest first, optionally only the rows that touch a
+    character's sheet or his chips at any table."""
     if not 1 <= limit <= PAGE_MAX:
         raise ValueError(f"limit must be 1..{PAGE_MAX}")
-    clauses: list[str] = ["guild_id = ?"]
-    params: list[int | str] = [guild_id]
-    if account_prefix is not None:
-        _check_prefix(account_prefix)
-        clauses.append("(substr(src, 1, ?) = ? OR substr(dst, 1, ?) = ?)")
-        params += [len(account_prefix), account_prefix] * 2
-    if character_id is not None:
-        sheet, chips = sheet_account(character_id), f"chips:*:{int(character_id)}"
-        clauses.append("(src = ? OR dst = ? OR src GLOB ? OR dst GLOB ?)")
-        params += [sheet, sheet, chips, chips]
-    if before_id is not None:
-        clauses.append("id < ?")
-        params.append(before_id)
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT id, guild_id, kind, amount, src, dst, reason, table_id, actor_id, note,"
-            f" created_at FROM ledger WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT ?",
-            (*params, limit + 1),
-        )
-    )
+    cursor = MAX_ID if before_id is None else before_id
+    if character_id is None:
+        sql = f"{_ENTRY} WHERE guild_id = :guild AND id < :cursor ORDER BY id DESC LIMIT :count"
+    else:
+        sql = f"{_ENTRY} WHERE id IN ({_character_ids('<')}) ORDER BY id DESC LIMIT :count"
+    params = {"character": character_id, "cursor": cursor, "count": limit + 1, "guild": guild_id}
+    rows = list(await conn.execute_fetchall(sql, params))
     entries = [LedgerEntry(*row) for row in rows[:limit]]
     return LedgerPage(entries, entries[-1].id if len(rows) > limit else None)
+
+
+async def newer_cursor(
+    conn: Connection,
+    guild_id: int,
+    newest_shown: int,
+    *,
+    character_id: int | None = None,
+    limit: int = 10,
+) -> int | None:
+    """The `before_id` of the page just newer than one whose newest row is `newest_shown`.
+
+    That page holds the `limit` rows above `newest_shown` (the same rows `ledger_page`
+    keeps); its cursor is the row after them, or None (the newest page) when there are
+    not that many.
+    """
+    if character_id is None:
+        sql = "SELECT id FROM ledger WHERE guild_id = :guild AND id > :cursor"
+    else:
+        sql = f"SELECT id FROM ledger WHERE id IN ({_character_ids('>')})"
+    params = {"character": character_id, "cursor": newest_shown, "count": limit + 1}
+    rows = list(
+        await conn.execute_fetchall(
+            f"{sql} ORDER BY id LIMIT 1 OFFSET :offset",
+            {**params, "guild": guild_id, "offset": limit},
+        )
+    )
+    return int(rows[0][0]) if rows else None

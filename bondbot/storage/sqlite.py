@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 Row = sqlite3.Row
@@ -80,6 +80,11 @@ class Connection:
 
     async def executemany(self, sql: str, parameters: Iterable[Params]) -> Cursor:
         return Cursor(self._conn.executemany(sql, parameters))
+
+    async def create_function(
+        self, name: str, num_params: int, func: Callable[..., Any], deterministic: bool = False
+    ) -> None:
+        self._conn.create_function(name, num_params, func, deterministic=deterministic)
 
     async def close(self) -> None:
         self._conn.close()

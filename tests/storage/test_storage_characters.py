@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from bondbot.sheets import Sheet, SheetInvalid, sheet_to_json
 from bondbot.storage import characters as chars
 from bondbot.storage import ledger
-from bondbot.storage.db import Database
+from bondbot.storage.db import Database, load_migrations
 
 NOW = "2026-01-02T03:04:05.000+00:00"
 LATER = "2026-01-03T00:00:00.000+00:00"
@@ -252,3 +253,101 @@ async def test_import_errors_are_readable_and_store_nothing(db: Database) -> Non
         "owner_id": "a PC needs the player who owns it",
         "cash": "must be at least 0",
     }
+
+
+async def test_summaries_are_what_the_sheets_say(db: Database) -> None:
+    bond = await create(db, pc(rank="00"))
+    hidden = await create(db, npc("Le Chiffre"))
+    shown = await create(db, npc("Jaws", revealed=True, rank="Rookie"))
+    felix = await create(db, pc("Felix Leiter", owner=OTHER_PLAYER))
+    await create(db, pc("Mathis"), guild=OTHER_GUILD)
+    async with db.transaction() as conn:
+        await chars.update_character(conn, hidden.id, {"name": "Chiffre", "rank": "00"}, now=LATER)
+        await chars.delete_character(conn, felix.id, now=LATER)
+    async with db.read() as conn:
+        everyone = await chars.list_summaries(conn, GUILD)
+        public = await chars.list_summaries(conn, GUILD, public_only=True)
+        mine = await chars.list_summaries(conn, GUILD, owner_id=PLAYER)
+        npcs = await chars.list_summaries(conn, GUILD, kind="NPC")
+    assert [(c.id, c.name, c.kind, c.owner_id, c.revealed, c.rank) for c in everyone] == [
+        (hidden.id, "Chiffre", "NPC", None, False, "00"),
+        (bond.id, "James Bond", "PC", PLAYER, False, "00"),
+        (shown.id, "Jaws", "NPC", None, True, "Rookie"),
+    ]
+    assert [c.name for c in public] == ["James Bond", "Jaws"]
+    assert [c.name for c in mine] == ["James Bond"] and all(c.is_public for c in public)
+    assert [c.name for c in npcs] == ["Chiffre", "Jaws"]
+
+
+async def test_matching_names_prefix_first_then_inside_ignoring_accents(db: Database) -> None:
+    for name in ("Zoé Martin", "Dr. No", "Emilio Largo", "Bond, James", "Honey Ryder"):
+        await create(db, npc(name, revealed=name != "Emilio Largo"))
+    await create(db, pc("Nobuo", owner=OTHER_PLAYER))
+    async with db.read() as conn:
+        assert await chars.matching_names(conn, GUILD, "ZOE") == ["Zoé Martin"]
+        assert await chars.matching_names(conn, GUILD, "no") == ["Nobuo", "Dr. No"]
+        assert await chars.matching_names(conn, GUILD, "dr no") == ["Dr. No"]
+        assert await chars.matching_names(conn, GUILD, "o", limit=2) == [
+            "Bond, James",
+            "Dr. No",
+        ]
+        public = await chars.matching_names(conn, GUILD, "", public_only=True)
+        assert "Emilio Largo" not in public and len(public) == 5
+        assert await chars.matching_names(conn, GUILD, "", owner_id=OTHER_PLAYER) == ["Nobuo"]
+        assert await chars.matching_names(conn, GUILD, "", kind="PC") == ["Nobuo"]
+        assert await chars.matching_names(conn, OTHER_GUILD, "") == []
+
+
+async def test_house_skills_follow_the_sheets(db: Database) -> None:
+    bond = await create(db, pc(skills={"gambling": 8, "Baccarat lore": 3}))
+    npc_ = await create(db, npc("Le Chiffre", skills={"Poker tells": 6}))
+    async with db.transaction() as conn:
+        await chars.set_skill(conn, bond.id, "Card counting", 2, now=LATER)
+    async with db.read() as conn:
+        assert await chars.house_skill_names(conn, GUILD) == [
+            "Baccarat lore",
+            "Card counting",
+            "Poker tells",
+        ]
+        assert await chars.house_skill_names(conn, GUILD, public_only=True) == [
+            "Baccarat lore",
+            "Card counting",
+        ]
+    async with db.transaction() as conn:
+        await chars.set_skill(conn, bond.id, "Baccarat lore", None, now=LATER)
+        await chars.set_skill(conn, bond.id, "Card counting", None, now=LATER)
+        await chars.delete_character(conn, npc_.id, now=LATER)
+    async with db.read() as conn:
+        assert await chars.house_skill_names(conn, GUILD) == []
+
+
+async def test_migration_0004_fills_the_columns_of_existing_sheets(tmp_path: Path) -> None:
+    """Sheets stored before 0004 get their folded name, rank and house skills."""
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    for migration in load_migrations():
+        if migration.version < 4:
+            (earlier / f"{migration.version:04d}_{migration.name}.sql").write_text(migration.sql)
+    async with await Database.open(tmp_path / "old.sqlite3") as db:
+        await db.migrate(earlier)
+        sheet = pc("Zoé  Martin", rank="Rookie", skills={"Baccarat lore": 3, "gambling": 2})
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO characters (guild_id, name, name_key, kind, owner_id, data,"
+                " created_at, updated_at) VALUES (?, ?, ?, 'PC', ?, ?, ?, ?)",
+                (
+                    GUILD,
+                    sheet.name,
+                    chars.name_key(sheet.name),
+                    PLAYER,
+                    chars._stored_data(sheet),
+                    NOW,
+                    NOW,
+                ),
+            )
+        assert await db.migrate() == [v for v in [m.version for m in load_migrations()] if v >= 4]
+        async with db.read() as conn:
+            [summary] = await chars.list_summaries(conn, GUILD)
+            assert summary.rank == "Rookie"
+            assert await chars.matching_names(conn, GUILD, "zoe m") == ["Zoé Martin"]
+            assert await chars.house_skill_names(conn, GUILD) == ["Baccarat lore"]

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import sqlite3
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bondbot.errors import Refusal
 from bondbot.money import MAX_AMOUNT
@@ -14,6 +17,7 @@ from bondbot.storage.db import Database
 
 NOW = "2026-01-02T03:04:05.000+00:00"
 A, B, BANK = "sheet:1", "sheet:2", "bank:9"
+CHARACTERS = (1, 2, 12, 21)
 
 
 async def _move(db: Database, amount: int, src: str | None, dst: str | None, **kw: Any) -> int:
@@ -157,8 +161,8 @@ async def test_ledger_page_filters_and_paginates(db: Database) -> None:
     async with db.read() as conn:
         mine = await ledger.ledger_page(conn, 1, character_id=1)
         assert [e.id for e in mine.entries] == [5, 3, 1] and mine.next_before_id is None
-        chips = await ledger.ledger_page(conn, 1, account_prefix="chips:3:")
-        assert [e.id for e in chips.entries] == [4, 3]
+        other = await ledger.ledger_page(conn, 1, character_id=12)
+        assert [e.id for e in other.entries] == [4, 2]
         ids: list[int] = []
         before = None
         while True:
@@ -169,7 +173,7 @@ async def test_ledger_page_filters_and_paginates(db: Database) -> None:
             before = page.next_before_id
         assert ids == [5, 4, 3, 2, 1]
         with pytest.raises(ValueError):
-            await ledger.ledger_page(conn, 1, account_prefix="x' OR 1=1 --")
+            await ledger.account_states(conn, [], ["x' OR 1=1 --"])
         with pytest.raises(ValueError):
             await ledger.ledger_page(conn, 1, limit=0)
         under = await ledger.account_states(conn, [], ["sheet:1"])
@@ -178,6 +182,81 @@ async def test_ledger_page_filters_and_paginates(db: Database) -> None:
         ("sheet:1", "hero"): 5,
         ("sheet:12", "cash"): 60,
     }
+
+
+def _character_of(account: str | None) -> int | None:
+    parts = (account or "").split(":")
+    return {"sheet": 1, "chips": 2}.get(parts[0]) and int(parts[{"sheet": 1, "chips": 2}[parts[0]]])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    moves=st.lists(
+        st.tuples(st.sampled_from(CHARACTERS), st.sampled_from(CHARACTERS), st.integers(0, 4)),
+        min_size=0,
+        max_size=40,
+    ),
+    limit=st.integers(1, 4),
+)
+async def test_character_pages_both_ways_hold_exactly_his_rows(
+    tmp_path_factory: pytest.TempPathFactory, moves: list[tuple[int, int, int]], limit: int
+) -> None:
+    """Older pages, then Newer cursors back, give exactly the rows naming the character's
+    sheet or chips (ids sharing digits, 1 / 12 / 21, never mix), newest first."""
+    async with await Database.open(tmp_path_factory.mktemp("pages") / "p.sqlite3") as db:
+        await db.migrate()
+        rows: list[tuple[str | None, str | None]] = []
+        async with db.transaction() as conn:
+            for account in (
+                ["bank:7"]
+                + [f"sheet:{a}" for a in CHARACTERS]
+                + [f"chips:{a}:{b}" for a in CHARACTERS for b in CHARACTERS]
+            ):
+                await ledger.set_unlimited(conn, account, "cash")
+            for a, b, shape in moves:
+                src, dst = (
+                    (None, f"sheet:{a}"),
+                    (f"sheet:{a}", f"chips:{b}:{a}"),
+                    ("bank:7", f"chips:{a}:{b}"),
+                    (None, f"chips:{b}:{a}"),
+                    ("bank:7", f"sheet:{b}"),
+                )[shape]
+                await ledger.transfer(
+                    conn, guild_id=1, kind="cash", amount=1, src=src, dst=dst, reason="t", now=NOW
+                )
+                rows.append((src, dst))
+            await ledger.transfer(
+                conn,
+                guild_id=2,
+                kind="cash",
+                amount=1,
+                src=None,
+                dst="sheet:1",
+                reason="t",
+                now=NOW,
+            )
+        async with db.read() as conn:
+            for character in CHARACTERS:
+                expected = [
+                    i + 1
+                    for i, ends in enumerate(rows)
+                    if character in {_character_of(account) for account in ends}
+                ][::-1]
+                pages, before = [], None
+                while True:
+                    page = await ledger.ledger_page(
+                        conn, 1, character_id=character, before_id=before, limit=limit
+                    )
+                    pages.append((before, [e.id for e in page.entries]))
+                    if page.next_before_id is None:
+                        break
+                    before = page.next_before_id
+                assert [i for _, ids in pages for i in ids] == expected
+                for (newer_before, _), (_, ids) in itertools.pairwise(pages):
+                    cursor = await ledger.newer_cursor(
+                        conn, 1, ids[0], character_id=character, limit=limit
+                    )
+                    assert cursor == newer_before
 
 
 async def test_concurrent_transfers_keep_balances_consistent(db: Database) -> None:

@@ -291,10 +291,10 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         lines = []
         for character in found:
             kind = t(f"sheet.kind.{character.kind}", lang)
-            line = f"**{character.name}** — {kind}, {t(f'sheet.rank.{character.sheet.rank}', lang)}"
+            line = f"**{character.name}** — {kind}, {t(f'sheet.rank.{character.rank}', lang)}"
             if character.kind == "PC":
                 line += f" — <@{character.owner_id}>"
-            elif not character.sheet.revealed:
+            elif not character.revealed:
                 line += f" — {t('sheet.hidden', lang)}"
             if character.id == active:
                 line += f" — ★ {t('sheet.active', lang)}"

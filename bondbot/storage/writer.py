@@ -1,0 +1,381 @@
+"""The group-commit writer: one task owns the write connection and commits jobs in batches.
+
+Why: a table action is some ten statements. Run inline (`storage.sqlite`), they hold the
+event loop, and a lock held by another process freezes the bot for the busy timeout; run
+as one aiosqlite hop per statement, they pay ~170 µs a hop with the database lock held.
+Here a caller hands over its whole write as one *job*; the writer runs every job waiting
+in the queue in one transaction on aiosqlite's thread (one hop per batch), commits once,
+and only then answers each job. The event loop never runs sqlite3, and one commit (one
+fsync with synchronous=FULL) is shared by every action of the batch.
+
+Use (after `Database.migrate()`):
+
+    writer = await Writer.open(path)
+    def job(conn: sqlite3.Connection) -> int:           # runs on the writer's thread
+        ledger.append_transfer(conn, guild_id=g, kind="cash", amount=500,
+                               src=f"chips:{t}:{c}", dst=f"bank:{t}", reason="table.lost",
+                               now=now)
+        conn.execute("UPDATE card_tables SET state = ? WHERE id = ?", (state_json, t))
+        return 1
+    await writer.submit(job, deadline=deadline_after(2.5))   # returns what job returned
+    await writer.execute([(sql, params), ...], deadline=...) # a job made of statements
+    rows = await writer.reader.fetchall("SELECT …", params)  # read-only connection
+    await writer.close()
+
+The contract a job relies on:
+
+- **Answered only once on disk.** `submit` returns after the COMMIT of the job's batch
+  returned; a job's result is what its function returned.
+- **A job fails alone.** Each job runs inside its own SAVEPOINT: an exception from it
+  (a CHECK, `InsufficientFunds`, a `Refusal`) rolls back that job only and is raised to
+  its caller unchanged; the rest of the batch commits.
+- **A failed batch refuses everyone in it.** Disk full, an I/O error, a failed COMMIT:
+  the transaction rolls back and every job of the batch raises `WriteFailed`; nothing of
+  them is on disk. The owner of in-memory state reloads what those jobs touched.
+- **A deadline per job.** Another process holding the write lock never blocks the event
+  loop: the thread retries `BEGIN IMMEDIATE` in short busy-timeout slices, and at its
+  deadline a job is refused with `Busy` ("busy, try again") — by a timer on the loop,
+  even while the thread is still waiting. A refused job is never applied: the thread
+  re-checks every deadline just before COMMIT, and a batch holding a job past its
+  deadline (or withdrawn) rolls back and runs again without it.
+- **A job may run more than once** (that retry), so it only writes through the
+  connection it is given and keeps no Python side effects. Jobs run in the order they
+  were submitted; a caller that wants two writes ordered awaits the first.
+- **Cancelling** `submit` withdraws a job not yet committing; once its batch is
+  committing, the job commits (its result is dropped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Job = Callable[[sqlite3.Connection], T]
+Statement = tuple[str, Sequence[Any] | dict[str, Any]]
+
+BUSY_SLICE_MS = 50  # one wait for another process's lock; the loop re-checks deadlines after
+COMMIT_MARGIN_S = 0.02  # a job this close to its deadline is refused rather than committed
+MAX_BATCH = 256
+# Errors that are the database's, not a job's: SQLite may have rolled the whole transaction
+# back, so the batch fails (primary result codes, sqlite3.h).
+_BATCH_ERRORS = frozenset(
+    {
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_NOMEM,
+        sqlite3.SQLITE_CORRUPT,
+        sqlite3.SQLITE_NOTADB,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_INTERRUPT,
+    }
+)
+
+
+class WriteFailed(Exception):
+    """The job's batch did not commit (disk full, I/O error…): nothing of it is on disk."""
+
+
+class Busy(WriteFailed):
+    """The write lock was not free before the job's deadline: nothing applied; try again."""
+
+
+def deadline_after(seconds: float) -> float:
+    """A deadline `seconds` from now, on the clock `submit` uses (time.monotonic)."""
+    return time.monotonic() + seconds
+
+
+@dataclass(eq=False, slots=True)
+class _Job:
+    run: Callable[[sqlite3.Connection], Any]
+    deadline: float
+    future: asyncio.Future[Any]
+    withdrawn: bool = False  # refused (deadline, cancel): never to be committed
+    committing: bool = False  # in a batch past its deadline check: it will be committed
+    outcome: tuple[bool, Any] | None = None  # (ok, result or exception), set by the thread
+
+
+@dataclass(slots=True)
+class WriterStats:
+    """Counters for tests and benchmarks."""
+
+    batches: int = 0  # hops to the thread
+    commits: int = 0  # transactions committed
+    committed: int = 0  # jobs committed
+    failed: int = 0  # jobs that failed alone (their exception)
+    refused: int = 0  # jobs refused with WriteFailed or Busy
+    sizes: list[int] = field(default_factory=list)  # jobs per committed transaction
+
+
+class Reader:
+    """A read-only connection (its own aiosqlite thread) for pages and lists: in WAL mode
+    it reads the last commit and never waits for, nor holds up, the writer."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str]) -> Reader:
+        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        await conn.execute("PRAGMA query_only = ON")
+        return cls(conn)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def run(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `read` on the reader's thread: several SELECTs in one hop, one snapshot."""
+        conn = self._conn
+
+        def snapshot() -> T:
+            raw = conn._conn
+            raw.execute("BEGIN")
+            try:
+                return read(raw)
+            finally:
+                raw.execute("ROLLBACK")  # always ended: an open read would pin the WAL
+
+        return await conn._execute(snapshot)
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+
+class Writer:
+    """Owns the write connection; `submit` jobs, `close` when done."""
+
+    def __init__(self, conn: aiosqlite.Connection, reader: Reader, *, max_batch: int) -> None:
+        self._conn = conn
+        self.reader = reader
+        self.stats = WriterStats()
+        self._max_batch = max_batch
+        self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
+        self._lock = threading.Lock()  # guards withdrawn/committing between loop and thread
+        self._closing = False
+        self._task = asyncio.create_task(self._drain(), name="bondbot-writer")
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        synchronous: str = "FULL",
+        max_batch: int = MAX_BATCH,
+    ) -> Writer:
+        """Open the write connection (WAL, foreign keys on, a short busy timeout) and the
+        read-only one. The database must exist and be migrated."""
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError("synchronous must be NORMAL or FULL")
+        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        try:
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_SLICE_MS}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute(f"PRAGMA synchronous = {synchronous}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            reader = await Reader.open(path)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, reader, max_batch=max_batch)
+
+    async def submit(self, job: Job[T], *, deadline: float) -> T:
+        """Run `job` in the next batch; its result once committed. Raises what the job
+        raised (it alone rolled back), `WriteFailed` (its batch failed) or `Busy`."""
+        if self._closing:
+            raise WriteFailed("the writer is closed")
+        loop = asyncio.get_running_loop()
+        entry = _Job(job, deadline, loop.create_future())
+        self._queue.put_nowait(entry)
+        timer = loop.call_later(max(0.0, deadline - time.monotonic()), self._expire, entry)
+        try:
+            return await entry.future
+        except asyncio.CancelledError:
+            with self._lock:
+                if not entry.committing:
+                    entry.withdrawn = True
+            raise
+        finally:
+            timer.cancel()
+
+    async def execute(self, statements: Iterable[Statement], *, deadline: float) -> None:
+        """A job made of statements, run in order (one savepoint for all of them)."""
+        fixed = list(statements)
+
+        def run(conn: sqlite3.Connection) -> None:
+            for sql, params in fixed:
+                conn.execute(sql, params)
+
+        await self.submit(run, deadline=deadline)
+
+    async def close(self) -> None:
+        """Answer every job already submitted, then close both connections."""
+        self._closing = True
+        self._queue.put_nowait(None)
+        await self._task
+        await self.reader.close()
+        await self._conn.close()
+
+    async def __aenter__(self) -> Writer:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # -- on the loop -------------------------------------------------------------------------
+
+    def _expire(self, job: _Job) -> None:
+        """The job's deadline: refuse it now unless its batch is already committing."""
+        with self._lock:
+            if job.committing or job.future.done():
+                return
+            job.withdrawn = True
+        self.stats.refused += 1
+        job.future.set_exception(Busy("the database is busy: try again"))
+
+    async def _drain(self) -> None:
+        stopping = False
+        while not stopping:
+            first = await self._queue.get()
+            batch: list[_Job] = []
+            if first is None:
+                stopping = True
+            else:
+                batch.append(first)
+            while len(batch) < self._max_batch and not self._queue.empty():
+                more = self._queue.get_nowait()
+                if more is None:
+                    stopping = True
+                else:
+                    batch.append(more)
+            if stopping:  # the jobs submitted before close() still get their batch
+                while not self._queue.empty():
+                    leftover = self._queue.get_nowait()
+                    if leftover is not None:
+                        batch.append(leftover)
+            live = [job for job in batch if not job.future.done()]
+            if live:
+                await self._commit(live)
+
+    async def _commit(self, batch: list[_Job]) -> None:
+        self.stats.batches += 1
+        conn = self._conn
+        try:
+            committed = await conn._execute(lambda: self._run_batch(conn._conn, batch))
+        except Exception as exc:  # the hop itself failed (connection gone)
+            log.exception("writer batch failed")
+            for job in batch:
+                job.outcome = (False, WriteFailed(str(exc)))
+            committed = 0
+        if committed:
+            self.stats.commits += 1
+            self.stats.sizes.append(committed)
+        for job in batch:
+            if job.future.done() or job.outcome is None:
+                continue
+            ok, value = job.outcome
+            if ok:
+                self.stats.committed += 1
+                job.future.set_result(value)
+            else:
+                if isinstance(value, WriteFailed):
+                    self.stats.refused += 1
+                else:
+                    self.stats.failed += 1
+                job.future.set_exception(value)
+
+    # -- on the writer's thread -----------------------------------------------------------
+
+    def _run_batch(self, conn: sqlite3.Connection, batch: list[_Job]) -> int:
+        """BEGIN, every live job in its savepoint, check deadlines, COMMIT; retried without
+        the jobs whose deadline passed meanwhile. Returns how many jobs committed."""
+        pending = batch
+        while True:
+            pending = [job for job in pending if self._still_wanted(job)]
+            if not pending:
+                return 0
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                if _code(exc) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                    time.sleep(0.001)  # the busy handler waited its slice; never a spin
+                    continue  # another process holds the lock: retry until the deadlines
+                _refuse(pending, exc)
+                return 0
+            try:
+                for job in pending:
+                    _run_job(conn, job)
+                with self._lock:
+                    late = [job for job in pending if not self._still_wanted(job)]
+                    if not late:
+                        for job in pending:
+                            job.committing = True
+                if late:
+                    conn.execute("ROLLBACK")
+                    continue
+                conn.execute("COMMIT")
+            except Exception as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                _refuse(pending, exc)
+                return 0
+            return len(pending)
+
+    def _still_wanted(self, job: _Job) -> bool:
+        """Not refused yet, and far enough from its deadline to commit (else refused)."""
+        if job.withdrawn:
+            return False
+        if time.monotonic() + COMMIT_MARGIN_S >= job.deadline:
+            job.withdrawn = True
+            job.outcome = (False, Busy("the database is busy: try again"))
+            return False
+        return True
+
+
+def _run_job(conn: sqlite3.Connection, job: _Job) -> None:
+    """The job in its own savepoint: its exception rolls back only its writes."""
+    conn.execute("SAVEPOINT job")
+    try:
+        result = job.run(conn)
+    except sqlite3.Error as exc:
+        if _code(exc) in _BATCH_ERRORS or not conn.in_transaction:
+            raise  # the database's failure, not the job's: the whole batch
+        _undo(conn)
+        job.outcome = (False, exc)
+    except Exception as exc:
+        _undo(conn)
+        job.outcome = (False, exc)
+    else:
+        conn.execute("RELEASE job")
+        job.outcome = (True, result)
+
+
+def _code(exc: sqlite3.Error) -> int:
+    """SQLite's primary result code (0 for an error raised by the sqlite3 module itself)."""
+    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+
+
+def _undo(conn: sqlite3.Connection) -> None:
+    conn.execute("ROLLBACK TO job")
+    conn.execute("RELEASE job")
+
+
+def _refuse(jobs: list[_Job], exc: BaseException) -> None:
+    log.error("writer batch of %d jobs failed: %s", len(jobs), exc)
+    for job in jobs:
+        job.outcome = (False, WriteFailed(f"not saved: {exc}"))

@@ -1,0 +1,291 @@
+"""The group-commit writer on real SQLite files: batches, savepoints, failed batches,
+another process holding the lock, and the ledger's own rules."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bondbot.errors import Refusal
+from bondbot.storage import ledger
+from bondbot.storage.db import Database
+from bondbot.storage.writer import Busy, WriteFailed, Writer, deadline_after
+
+NOW = "2026-01-02T03:04:05.000+00:00"
+SOON = 2.5  # seconds: the deadline of an interaction's write
+
+
+@pytest.fixture
+async def path(tmp_path: Path) -> Path:
+    database = tmp_path / "writer.sqlite3"
+    async with await Database.open(database) as db:
+        await db.migrate()
+    return database
+
+
+@pytest.fixture
+async def writer(path: Path) -> AsyncIterator[Writer]:
+    async with await Writer.open(path) as opened:
+        yield opened
+
+
+def grant(account: str, amount: int = 100, kind: ledger.LedgerKind = "cash") -> Any:
+    def job(conn: sqlite3.Connection) -> int:
+        return ledger.append_transfer(
+            conn, guild_id=1, kind=kind, amount=amount, src=None, dst=account, reason="t", now=NOW
+        )
+
+    return job
+
+
+def move(src: str, dst: str, amount: int) -> Any:
+    def job(conn: sqlite3.Connection) -> int:
+        return ledger.append_transfer(
+            conn, guild_id=1, kind="cash", amount=amount, src=src, dst=dst, reason="t", now=NOW
+        )
+
+    return job
+
+
+async def rows(writer: Writer) -> list[tuple[Any, ...]]:
+    found = await writer.reader.fetchall("SELECT src, dst, amount FROM ledger ORDER BY id")
+    return [tuple(row) for row in found]
+
+
+async def balances(writer: Writer) -> dict[str, int]:
+    found = await writer.reader.fetchall(
+        "SELECT account, balance FROM balances WHERE kind = 'cash' AND balance != 0"
+    )
+    return dict(found)
+
+
+async def test_concurrent_jobs_commit_in_few_transactions(writer: Writer) -> None:
+    ids = await asyncio.gather(
+        *(
+            writer.submit(grant(f"sheet:{i}", i), deadline=deadline_after(SOON))
+            for i in range(1, 201)
+        )
+    )
+    assert sorted(ids) == list(range(1, 201))
+    assert writer.stats.committed == 200 and writer.stats.commits <= 3
+    assert sum(writer.stats.sizes) == 200
+    assert await balances(writer) == {f"sheet:{i}": i for i in range(1, 201)}
+
+
+async def test_a_failing_job_fails_alone_and_its_batch_commits(writer: Writer) -> None:
+    await writer.submit(grant("sheet:1", 100), deadline=deadline_after(SOON))
+
+    def wrote_then_refused(conn: sqlite3.Connection) -> None:
+        grant("sheet:2", 7)(conn)
+        raise Refusal("table.closed")
+
+    def bad_amount(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, created_at)"
+            " VALUES (1, 'cash', -5, NULL, 'sheet:3', 't', ?)",
+            (NOW,),
+        )
+
+    commits = writer.stats.commits
+    results = await asyncio.gather(
+        writer.submit(move("sheet:1", "sheet:4", 30), deadline=deadline_after(SOON)),
+        writer.submit(move("sheet:1", "sheet:5", 500), deadline=deadline_after(SOON)),
+        writer.submit(wrote_then_refused, deadline=deadline_after(SOON)),
+        writer.submit(bad_amount, deadline=deadline_after(SOON)),
+        writer.submit(move("sheet:1", "sheet:6", 20), deadline=deadline_after(SOON)),
+        return_exceptions=True,
+    )
+    assert writer.stats.commits == commits + 1  # one transaction for the five
+    first, overdraw, refused, check, last = results
+    assert isinstance(first, int) and isinstance(last, int)
+    assert isinstance(overdraw, ledger.InsufficientFunds) and overdraw.available == 70
+    assert isinstance(refused, Refusal) and refused.key == "table.closed"
+    assert isinstance(check, sqlite3.IntegrityError)
+    assert await balances(writer) == {"sheet:1": 50, "sheet:4": 30, "sheet:6": 20}
+    assert writer.stats.failed == 3
+
+
+async def test_a_failed_commit_refuses_the_whole_batch(writer: Writer) -> None:
+    """A deferred foreign key is checked at COMMIT: the COMMIT fails, so every job of the
+    batch is refused, including those that did nothing wrong."""
+    await writer.execute(
+        [
+            ("CREATE TABLE parent (id INTEGER PRIMARY KEY)", ()),
+            (
+                "CREATE TABLE child (parent_id INTEGER"
+                " REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)",
+                (),
+            ),
+        ],
+        deadline=deadline_after(SOON),
+    )
+    orphan = writer.execute([("INSERT INTO child VALUES (42)", ())], deadline=deadline_after(SOON))
+    results = await asyncio.gather(
+        writer.submit(grant("sheet:1"), deadline=deadline_after(SOON)),
+        orphan,
+        writer.submit(grant("sheet:2"), deadline=deadline_after(SOON)),
+        return_exceptions=True,
+    )
+    assert all(type(result) is WriteFailed for result in results), results
+    assert await rows(writer) == []
+    assert await writer.reader.fetchall("SELECT * FROM child") == []
+    await writer.submit(grant("sheet:3"), deadline=deadline_after(SOON))  # still writing
+    assert await rows(writer) == [(None, "sheet:3", 100)]
+
+
+async def test_a_full_disk_refuses_the_whole_batch(writer: Writer) -> None:
+    def cap(conn: sqlite3.Connection) -> None:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+
+    def huge(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, note, created_at)"
+            " VALUES (1, 'cash', 1, NULL, 'sheet:9', 't', ?, ?)",
+            ("x" * 1_000_000, NOW),
+        )
+
+    await writer.submit(cap, deadline=deadline_after(SOON))
+    results = await asyncio.gather(
+        writer.submit(grant("sheet:1"), deadline=deadline_after(SOON)),
+        writer.submit(huge, deadline=deadline_after(SOON)),
+        writer.submit(grant("sheet:2"), deadline=deadline_after(SOON)),
+        return_exceptions=True,
+    )
+    assert all(type(result) is WriteFailed for result in results), results
+    assert "full" in str(results[1])
+    assert await rows(writer) == []
+
+
+HOLDER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("INSERT INTO guild_settings (guild_id) VALUES (77)")
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+conn.execute("COMMIT")
+"""
+
+
+async def test_a_lock_held_elsewhere_refuses_by_the_deadline_and_never_applies_later(
+    path: Path, writer: Writer
+) -> None:
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLDER, str(path), "1.5", stdout=asyncio.subprocess.PIPE
+    )
+    assert holder.stdout is not None
+    assert await holder.stdout.readline() == b"holding\n"
+    ticks = 0
+
+    async def heartbeat() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    beating = asyncio.create_task(heartbeat())
+    late = asyncio.create_task(writer.submit(grant("sheet:9"), deadline=deadline_after(5.0)))
+    refused = await asyncio.gather(
+        *(writer.submit(grant(f"sheet:{i}"), deadline=deadline_after(0.3)) for i in range(1, 6)),
+        return_exceptions=True,
+    )
+    still_held = holder.returncode is None
+    ticks_while_held = ticks
+    assert all(type(result) is Busy for result in refused), refused
+    assert still_held  # refused at their deadline, not when the lock came free
+    assert ticks_while_held >= 10  # the loop kept running (a blocked loop ticks ~0 times)
+    assert await holder.wait() == 0
+    await late  # a job with time left commits once the lock is free
+    beating.cancel()
+    assert await rows(writer) == [(None, "sheet:9", 100)]  # none of the refused five
+    assert await writer.reader.fetchall("SELECT guild_id FROM guild_settings") == [(77,)]
+
+
+async def test_a_deadline_passing_mid_batch_is_never_committed(writer: Writer) -> None:
+    """A job whose deadline passes while its batch runs is refused, and the batch commits
+    again without it (the slow job runs twice, its row lands once)."""
+    runs = 0
+
+    def slow(conn: sqlite3.Connection) -> str:
+        nonlocal runs
+        runs += 1
+        grant("sheet:1")(conn)
+        time.sleep(0.3)
+        return "slow"
+
+    results = await asyncio.gather(
+        writer.submit(slow, deadline=deadline_after(SOON)),
+        writer.submit(grant("sheet:2"), deadline=deadline_after(0.15)),
+        return_exceptions=True,
+    )
+    assert results[0] == "slow" and type(results[1]) is Busy
+    assert runs == 2
+    assert await rows(writer) == [(None, "sheet:1", 100)]
+
+
+async def test_a_cancelled_job_is_not_applied(path: Path, writer: Writer) -> None:
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLDER, str(path), "0.5", stdout=asyncio.subprocess.PIPE
+    )
+    assert holder.stdout is not None
+    await holder.stdout.readline()
+    gone = asyncio.create_task(writer.submit(grant("sheet:1"), deadline=deadline_after(SOON)))
+    await asyncio.sleep(0.1)
+    gone.cancel()
+    await holder.wait()
+    await writer.submit(grant("sheet:2"), deadline=deadline_after(SOON))
+    assert gone.cancelled()
+    assert await rows(writer) == [(None, "sheet:2", 100)]
+
+
+async def test_the_ledger_rules_still_hold(writer: Writer) -> None:
+    await writer.submit(grant("sheet:1", 500), deadline=deadline_after(SOON))
+    await writer.submit(move("sheet:1", "chips:3:1", 200), deadline=deadline_after(SOON))
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await writer.execute([("UPDATE ledger SET amount = 1", ())], deadline=deadline_after(SOON))
+    with pytest.raises(ledger.InsufficientFunds):
+        await writer.submit(move("chips:3:1", "sheet:1", 201), deadline=deadline_after(SOON))
+
+    def check(conn: sqlite3.Connection) -> tuple[dict[Any, int], dict[Any, int]]:
+        stored = conn.execute("SELECT account, kind, balance FROM balances WHERE balance != 0")
+        computed = conn.execute(
+            "SELECT account, kind, SUM(delta) FROM ("
+            " SELECT src AS account, kind, -amount AS delta FROM ledger WHERE src IS NOT NULL"
+            " UNION ALL SELECT dst, kind, amount FROM ledger WHERE dst IS NOT NULL)"
+            " GROUP BY account, kind"
+        )
+        return (
+            {(a, k): b for a, k, b in stored.fetchall()},
+            {(a, k): b for a, k, b in computed.fetchall()},
+        )
+
+    stored, computed = await writer.reader.run(check)
+    assert stored == computed == {("sheet:1", "cash"): 300, ("chips:3:1", "cash"): 200}
+
+
+async def test_the_reader_reads_commits_and_cannot_write(writer: Writer) -> None:
+    await writer.submit(grant("sheet:1"), deadline=deadline_after(SOON))
+    assert await balances(writer) == {"sheet:1": 100}
+    with pytest.raises(sqlite3.OperationalError, match=r"readonly"):
+        await writer.reader.fetchall("DELETE FROM guild_settings")
+
+
+async def test_close_answers_every_job_submitted_before(path: Path) -> None:
+    writer = await Writer.open(path)
+    pending = [
+        asyncio.create_task(writer.submit(grant(f"sheet:{i}"), deadline=deadline_after(SOON)))
+        for i in range(1, 4)
+    ]
+    await asyncio.sleep(0)
+    await writer.close()
+    assert [task.result() for task in pending] == [1, 2, 3]
+    with pytest.raises(WriteFailed):
+        await writer.submit(grant("sheet:9"), deadline=deadline_after(SOON))
