@@ -28,7 +28,9 @@ Score games keep their score sheet in the engine's state.
 
 The alternative rule. A hand a PC lost *to the NPC* is reported as a `LostHand`: what one
 Hero Point would win back (`pay`, from the NPC to that PC; or `score` for a score game).
-Whether the PC may spend, and the payment itself, are the table's, in one place.
+Whether the PC may spend, and the payment itself, are the table's, in one place; a game
+that keeps its own account of the hand (a score sheet) offers a `won_back` move (seat
+None, target: the PC), which the table plays when he spends.
 
 Seats are keyed by strings: the table uses the character id (`"12"`), the NPC's too.
 """

@@ -434,6 +434,11 @@ class TableService:
                 raise Refusal("table.already_spent")
             ctx.spend_hero_point(offer.character_id, "spend.win_hand")
             ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
+            # A game that keeps its own account of the hand (a score sheet, who won the
+            # evening) is told, by its `won_back` move.
+            won_back = Move(kind="won_back", target=str(offer.character_id))
+            if "won_back" in ctx.state.engine.moves and ctx.state.engine.can(won_back):
+                ctx.play(won_back)
             offer.spent = True
             return Spent(
                 character_id=offer.character_id, name=seat.name, pay=offer.pay, hand=offer.hand
