@@ -111,7 +111,9 @@ class TableContext:
     def spend_hero_point(self, character_id: int, reason: str) -> None:
         self.money.spend_hero_point(character_id, reason)
 
-    def offer(self, character_id: int, label: str, pay: int) -> SpendOffer:
+    def offer(
+        self, character_id: int, label: str, pay: int, score: int | None = None
+    ) -> SpendOffer:
         """Open the Hero Point window on a hand this PC lost to the NPC."""
         offer = SpendOffer(
             id=self.state.new_id(),
@@ -119,6 +121,7 @@ class TableContext:
             hand=self.state.hand_no,
             label=label,
             pay=pay,
+            score=score,
             expires_at=iso(self.now + self.spend_window),
         )
         self.state.offers.append(offer)
@@ -149,7 +152,7 @@ class TableContext:
             state.offers = [o for o in state.offers if o.hand == engine.hand]
         for record in records:
             for lost in record.lost:
-                self.offer(int(lost.seat), lost.label, lost.pay)
+                self.offer(int(lost.seat), lost.label, lost.pay, lost.score)
         state.moves += 1
         self._time_turn(turn_before)
         return records

@@ -46,6 +46,7 @@ class SpendOffer(BaseModel):
     hand: int  # the number of the coup or round it belongs to
     label: str  # what was lost, for the table message (e.g. "banker 50")
     pay: int  # what the NPC pays the PC if he spends (his stake back plus the win)
+    score: int | None = None  # score games: what the deal is scored instead
     expires_at: str
     spent: bool = False
 
