@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import high_card
 import pytest
 from e2e_env import BotEnv
+from privacy import assert_never_seen
 from table_flow import (
     balances,
     bond,
@@ -78,14 +79,10 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         assert mine.ephemeral and mine.content == f"Your cards: {bonds_card.pretty}"
         outsider = await fake.click(world.player_fr, table_message(fake), button_id(fake, "mine"))
         assert outsider.ephemeral and "pas assis" in outsider.content
-        # Nothing public shows a card still face down.
-        public = [
-            str(m.embeds) + str(m.content)
-            for m in fake.channel_messages()
-            if m.ephemeral_for is None
-        ]
-        assert not any(c.pretty in text for text in public for c in (bonds_card, npc_card))
-
+        # Nothing the channel or another player could see shows a card still face down.
+        assert_never_seen(fake, None, [bonds_card, npc_card])
+        assert_never_seen(fake, world.player_fr, [bonds_card, npc_card])
+        assert_never_seen(fake, world.player, [npc_card])
         shown = await fake.click(world.gm, table_message(fake), button_id(fake, "show"))
         assert shown.content == "Cards shown."
         message = await fake.wait_for_message(
