@@ -13,6 +13,7 @@ from bondbot.errors import Refusal
 from bondbot.i18n import Lang, t
 from bondbot.money import Cents, format_amount
 from bondbot.rules.errors import IllegalAction
+from bondbot.storage.writer import Busy
 
 if TYPE_CHECKING:
     from bondbot.bot.client import BondBot
@@ -62,6 +63,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         key, params = "errors.missing_permissions", {}
     elif isinstance(error, app_commands.NoPrivateMessage):
         key, params = "errors.guild_only", {}
+    elif isinstance(error, Busy):  # another process held the database past the deadline
+        key, params = "errors.busy", {}
     else:
         log.error(
             "interaction %s by %s in guild %s failed: %r",

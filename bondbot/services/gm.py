@@ -21,9 +21,9 @@ from bondbot.services.sheets import Actor
 from bondbot.sheets import POINTS_MAX, clean_line
 from bondbot.storage import characters, ledger
 from bondbot.storage.characters import Character, CharacterNotFound
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
 from bondbot.storage.settings import GuildSettings
-from bondbot.storage.sqlite import Connection
 
 GRANT_REASON = "gm.grant"
 TAKE_REASON = "gm.take"

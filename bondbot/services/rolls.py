@@ -24,8 +24,8 @@ from bondbot.services.sheets import Actor
 from bondbot.sheets import resolve_skill
 from bondbot.storage import characters, ledger
 from bondbot.storage.characters import Character, CharacterNotFound
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
-from bondbot.storage.sqlite import Connection
 
 Characteristic = Literal["STR", "DEX", "WIL", "PER", "INT"]
 CHARACTERISTICS: Final[tuple[Characteristic, ...]] = ("STR", "DEX", "WIL", "PER", "INT")

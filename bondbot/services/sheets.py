@@ -20,8 +20,8 @@ from bondbot.errors import Refusal
 from bondbot.sheets import Kind, SheetInvalid, sheet_to_json, validate_sheet
 from bondbot.storage import characters
 from bondbot.storage.characters import Character, CharacterNotFound, CharacterSummary
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
-from bondbot.storage.sqlite import Connection
 
 IMPORT_MAX_BYTES = 64 * 1024
 # What the owner (or the GM) may change with /sheet edit and /sheet set.

@@ -1,11 +1,13 @@
 """The table service: runs a game at a table in a channel, one transaction per action.
 
 Each open table's latest state is kept in memory (this service is the only writer of
-tables). An action works on a copy of it and on the table's money in memory
-(`TableContext`): it checks who may do what, plays the game's move through the engine
-(`TableContext.play`), and returns; then the new state and the action's ledger rows are
-written in one transaction, and only then does the copy become the table's state. A
-refusal or a crash changes nothing, and a restart resumes every open table.
+tables; one action at a time per table). An action works on a copy of it and on the
+table's money in memory (`TableContext`), reading through the read-only connection: it
+checks who may do what, plays the game's move through the engine (`TableContext.play`),
+and returns; then the new state and the action's ledger rows go to the group-commit
+writer as one job, and only once they are on disk does the copy become the table's
+state. A refusal, a busy database or a crash changes nothing, and a restart resumes
+every open table.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import asyncio
 import logging
 import random
 import secrets
+import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from bondbot.errors import Refusal
 from bondbot.games.contract import Event, Move, Record
@@ -27,8 +30,9 @@ from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import SEED_BYTES
 from bondbot.storage import ledger
 from bondbot.storage import tables as stored
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
-from bondbot.storage.sqlite import Connection
+from bondbot.storage.writer import Busy, WriteFailed
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
@@ -51,6 +55,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 Listener = Callable[["TableSnapshot"], Awaitable[None]]
 Action = Callable[[TableContext], Awaitable[Event]]
+T = TypeVar("T")
 
 
 @dataclass
@@ -182,7 +187,7 @@ class TableService:
             options=game_options.model_dump(),
         )
         now = self.clock()
-        async with self.db.transaction() as conn:
+        async with self.db.read() as conn:
             npc = await load_person(conn, npc_id)
             if npc is None or npc.guild_id != guild_id or npc.kind != "NPC":
                 raise Refusal("table.not_an_npc")
@@ -193,31 +198,35 @@ class TableService:
                     raise Refusal("table.not_an_npc")
                 if other.id != npc.id:
                     others.append(NpcRef(id=other.id, name=other.name))
-            new = NewTable(
-                npc=str(npc.id), packs=packs, min_bet=min_bet, max_bet=max_bet, options=game_options
-            )
-            shoe = spec.live_shoe(new, self.seed_source())
-            state = TableState(
-                config=config,
-                npc_id=npc.id,
-                npc_name=npc.name,
-                engine=spec.new_engine(new, shoe),
-                shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
-                other_npcs=others,
-            )
-            saved = state.model_dump_json()
-            table_id = await stored.insert(
+        new = NewTable(
+            npc=str(npc.id), packs=packs, min_bet=min_bet, max_bet=max_bet, options=game_options
+        )
+        shoe = spec.live_shoe(new, self.seed_source())
+        state = TableState(
+            config=config,
+            npc_id=npc.id,
+            npc_name=npc.name,
+            engine=spec.new_engine(new, shoe),
+            shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
+            other_npcs=others,
+        )
+        saved = state.model_dump_json()
+
+        def job(conn: sqlite3.Connection) -> tuple[int, TableMoney]:
+            table_id = stored.insert(
                 conn, guild_id=guild_id, channel_id=channel_id, game=game, state=saved, now=iso(now)
             )
-            bank = accounts.bank(table_id)
             money = TableMoney(table_id, npc.id)
             if bankroll is None:
-                await ledger.set_unlimited(conn, bank, "cash")
-                money.unlimited.add((bank, "cash"))
+                ledger.mark_unlimited(conn, accounts.bank(table_id), "cash")
+                money.unlimited.add((accounts.bank(table_id), "cash"))
             else:
-                money.move(bankroll, None, bank, "table.bankroll")
-                await money.write(conn, guild_id=guild_id, actor_id=actor_id, now=iso(now))
-            row = stored.TableRow(table_id, guild_id, channel_id, None, "open", saved, 0)
+                money.move(bankroll, None, accounts.bank(table_id), "table.bankroll")
+                money.write(conn, guild_id=guild_id, actor_id=actor_id, now=iso(now))
+            return table_id, money
+
+        table_id, money = await self._commit(job)
+        row = stored.TableRow(table_id, guild_id, channel_id, None, "open", saved, 0)
         snapshot = self._snapshot(row, state, money, status="open", event=Opened())
         await self._notify(snapshot)
         return snapshot
@@ -245,8 +254,7 @@ class TableService:
         return await self._mutate(table_id, actor_id, run)
 
     async def set_message(self, table_id: int, message_id: int) -> None:
-        async with self.db.transaction() as conn:
-            await stored.set_message(conn, table_id, message_id)
+        await self._commit(lambda conn: stored.set_message(conn, table_id, message_id))
         if (cached := self._latest.get(table_id)) is not None:
             cached.message_id = message_id
 
@@ -576,14 +584,17 @@ class TableService:
         )
 
     async def _mutate(self, table_id: int, actor_id: int | None, run: Action) -> TableSnapshot:
+        """Run an action on a copy of the table, then commit what it wrote in one writer
+        job: the ledger rows, the new state (over the version it started from) and any
+        other write it asked for. Only once that is on disk does the copy become the
+        table, so a refused or failed action leaves the table as it was."""
         lock = self._locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             now = self.clock()
             cached = self._latest.get(table_id)
-            async with self.db.transaction() as conn:
+            async with self.db.read() as conn:
                 if cached is None:
                     row = await self._row(conn, table_id)
-                    state = TableState.model_validate_json(row.state)
                 else:
                     row = stored.TableRow(
                         cached.id,
@@ -594,7 +605,7 @@ class TableService:
                         cached.saved,
                         cached.version,
                     )
-                    state = TableState.model_validate_json(cached.saved)
+                state = TableState.model_validate_json(row.state)
                 settings = await self._guild_settings(conn, row.guild_id)
                 ctx = TableContext(
                     conn=conn,
@@ -609,20 +620,21 @@ class TableService:
                     rng=self.rng,
                 )
                 event = await run(ctx)
-                await ctx.money.write(conn, guild_id=row.guild_id, actor_id=actor_id, now=iso(now))
-                saved = state.model_dump_json()
-                try:
-                    await stored.save(
-                        conn,
-                        table_id,
-                        saved,
-                        version=row.version,
-                        now=iso(now),
-                        closed=ctx.closed,
-                    )
-                except stored.TableChanged:
-                    self._latest.pop(table_id, None)  # read it again next time
-                    raise
+            saved = state.model_dump_json()
+
+            def job(sql: sqlite3.Connection) -> None:
+                ctx.money.write(sql, guild_id=row.guild_id, actor_id=actor_id, now=iso(now))
+                for write in ctx.writes:
+                    write(sql)
+                stored.save(
+                    sql, table_id, saved, version=row.version, now=iso(now), closed=ctx.closed
+                )
+
+            try:
+                await self._commit(job)
+            except stored.TableChanged:
+                self._latest.pop(table_id, None)  # read it again next time
+                raise
             status = "closed" if ctx.closed else "open"
             row = replace(row, state=saved, version=row.version + 1)
             snapshot = self._snapshot(row, state, ctx.money, status=status, event=event)
@@ -631,6 +643,16 @@ class TableService:
             self._remember(snapshot)
         await self._notify(snapshot)
         return snapshot
+
+    async def _commit(self, job: Callable[[sqlite3.Connection], T]) -> T:
+        """A writer job, answered once on disk; a busy or failed database is a refusal."""
+        try:
+            return await self.db.submit(job)
+        except Busy:
+            raise Refusal("errors.busy") from None
+        except WriteFailed:
+            log.exception("a table write failed")
+            raise Refusal("errors.not_saved") from None
 
     # -- timers ----------------------------------------------------------------------------
 

@@ -91,19 +91,20 @@ async def test_no_user_query_scans_a_table(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "plans.sqlite3")
     try:
         await db.migrate()
-        raw = db._conn._conn  # the sqlite3 connection: its trace shows each statement's values
+        # The sqlite3 connections (writer and reader): their trace shows each statement.
+        connections = [db.writer.connection, db.writer.reader.connection]
         seen: list[str] = []
-        raw.set_trace_callback(seen.append)
+        for traced in connections:
+            await traced.set_trace_callback(seen.append)
         await _user_paths(db)
-        raw.set_trace_callback(None)
         # The storage functions no service calls yet, on the same data.
         async with db.read() as conn:
-            raw.set_trace_callback(seen.append)
             await ledger.account_states(conn, ["sheet:1", "chips:1:1"], ["pot:1:", "layout:1:"])
             await ledger.newer_cursor(conn, GUILD, 1, character_id=1, limit=3)
             await ledger.newer_cursor(conn, GUILD, 1, limit=3)
             await characters.list_summaries(conn, GUILD, kind="NPC", public_only=True)
-            raw.set_trace_callback(None)
+        for traced in connections:
+            await traced.set_trace_callback(None)
         queries = sorted({sql for sql in seen if STATEMENT.match(sql)})
         assert any("_character" in sql for sql in queries)  # the character ledger was traced
         async with db.read() as conn:
