@@ -13,6 +13,20 @@ from bondbot.rules.cards import cards_code
 from bondbot.rules.shoe import verify
 
 DEFAULT_CONFIG = Path("config.toml")
+PACKS_MIN, PACKS_MAX = 1, 8  # what a table's shoe can hold (Shoe.shuffled)
+
+
+def _packs(text: str) -> int:
+    """A pack count a table can have; argparse turns the ValueError into one usage line."""
+    try:
+        packs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of packs") from None
+    if not PACKS_MIN <= packs <= PACKS_MAX:
+        raise argparse.ArgumentTypeError(
+            f"a table's shoe holds {PACKS_MIN} to {PACKS_MAX} packs, not {packs}"
+        )
+    return packs
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,7 +42,12 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("verify", help="check a revealed shoe seed against its commitment")
     check.add_argument("seed", help="the revealed seed (hex)")
     check.add_argument("commitment", help="the SHA-256 commitment shown when the shoe opened")
-    check.add_argument("--packs", type=int, default=8, help="packs in the shoe (default 8)")
+    check.add_argument(
+        "--packs",
+        type=_packs,
+        default=8,
+        help=f"packs in the shoe, {PACKS_MIN} to {PACKS_MAX} as at a table (default 8)",
+    )
     return parser
 
 

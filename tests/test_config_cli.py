@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -80,3 +82,50 @@ def test_verify_checks_a_seed_against_its_commitment(capsys: pytest.CaptureFixtu
     assert out[1].split()[:3] == [shoe.deal().code, shoe.deal().code, shoe.deal().code]
     assert main(["verify", bytes(32).hex(), shoe.commitment or ""]) == 1
     assert "does not match" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("packs", ["0", "-3", "9", "20000", "six"])
+def test_verify_accepts_only_the_pack_counts_a_table_can_have(
+    packs: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shoe = Shoe.shuffled(1, bytes(32))
+    with pytest.raises(SystemExit) as stopped:
+        main(["verify", bytes(32).hex(), shoe.commitment or "", "--packs", packs])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --packs" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 2  # argparse's usage line and the reason
+
+
+def _readme_shoe(seed: bytes, packs: int) -> list[str]:
+    """The README's recipe ("Checking a shoe"), written from its text alone: no BondBot code."""
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+    cards = [rank + suit for _ in range(packs) for suit in "shdc" for rank in ranks]
+
+    def numbers() -> Iterator[int]:
+        counter = 0
+        while True:
+            block = hashlib.sha256(seed + counter.to_bytes(8, "big")).digest()
+            for start in (0, 8, 16, 24):
+                yield int.from_bytes(block[start : start + 8], "big")
+            counter += 1
+
+    draw = numbers()
+    for i in range(len(cards) - 1, 0, -1):
+        x = next(draw)
+        while x >= 2**64 - (2**64 % (i + 1)):
+            x = next(draw)
+        j = x % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+@pytest.mark.parametrize("packs", [1, 6, 8])
+def test_the_readme_recipe_gives_the_shoe_bondbot_verify_prints(
+    packs: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = hashlib.sha256(b"readme %d" % packs).digest()
+    commitment = hashlib.sha256(seed).hexdigest()
+    assert main(["verify", seed.hex(), commitment, "--packs", str(packs)]) == 0
+    printed = capsys.readouterr().out.splitlines()[1].split()
+    assert printed == _readme_shoe(seed, packs)
