@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
 from pathlib import Path
 
 from bondbot.config import ConfigError, Settings, load_settings
 from bondbot.rules.cards import cards_code
 from bondbot.rules.shoe import verify
+from bondbot.storage import preflight
 
 DEFAULT_CONFIG = Path("config.toml")
 PACKS_MIN, PACKS_MAX = 1, 8  # what a table's shoe can hold (Shoe.shuffled)
@@ -58,21 +60,34 @@ def _settings(args: argparse.Namespace, *, need_token: bool) -> Settings:
 
 
 async def _migrate(settings: Settings) -> list[int]:
-    from bondbot.storage.db import Database
-
-    db = await Database.open(settings.database)
+    db = await preflight.open_database(settings.database)
     try:
-        return await db.migrate()
+        return await preflight.migrate(db)
     finally:
         await db.close()
 
 
 async def _backup(settings: Settings, target: Path) -> None:
-    from bondbot.storage.db import Database
-
-    db = await Database.open(settings.database)
+    problem = preflight.backup_target_problem(settings.database, target)
+    if problem is not None:
+        raise preflight.DatabaseProblem(problem)
+    db = await preflight.open_database(settings.database)
     try:
         await db.backup(target)
+    except (OSError, sqlite3.Error) as exc:
+        raise preflight.DatabaseProblem(f"backup: cannot write {target}: {exc}") from None
+    finally:
+        await db.close()
+
+
+async def _prepare(settings: Settings) -> None:
+    """Before the bot connects: the database opens, is migrated and can be written."""
+    db = await preflight.open_database(settings.database)
+    try:
+        applied = await preflight.migrate(db)
+        if applied:
+            logging.getLogger(__name__).info("applied migrations %s", applied)
+        await preflight.check_writable(db)
     finally:
         await db.close()
 
@@ -86,6 +101,7 @@ def _run(settings: Settings) -> int:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    asyncio.run(_prepare(settings))
     bot = BondBot(settings)
     try:
         bot.run(settings.token, log_handler=None)
@@ -119,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"backed up {settings.database} to {args.path}")
         else:
             return _run(settings)
-    except ConfigError as exc:
+    except (ConfigError, preflight.DatabaseProblem) as exc:
         print(exc, file=sys.stderr)
         return 2
     return 0

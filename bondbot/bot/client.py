@@ -12,7 +12,7 @@ from discord.ext import commands
 from bondbot.bot.context import answer_error
 from bondbot.bot.router import Router
 from bondbot.bot.translator import CommandTranslator
-from bondbot.config import Settings
+from bondbot.config import ConfigError, Settings
 from bondbot.services import Services
 from bondbot.storage.db import Database
 
@@ -75,7 +75,13 @@ class BondBot(commands.Bot):
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound):
+                raise ConfigError(
+                    f"config: `dev_guild_id`: the bot is not in server {guild.id}: add it there"
+                    " (README, Creating the Discord application) or remove dev_guild_id"
+                ) from None
         else:
             await self.tree.sync()
 
