@@ -60,7 +60,7 @@ def _settings(args: argparse.Namespace, *, need_token: bool) -> Settings:
 
 
 async def _migrate(settings: Settings) -> list[int]:
-    db = await preflight.open_database(settings.database)
+    db = await preflight.open_database(settings.database, create=True)
     try:
         return await preflight.migrate(db)
     finally:
@@ -71,8 +71,9 @@ async def _backup(settings: Settings, target: Path) -> None:
     problem = preflight.backup_target_problem(settings.database, target)
     if problem is not None:
         raise preflight.DatabaseProblem(problem)
-    db = await preflight.open_database(settings.database)
+    db = await preflight.open_database(settings.database, create=False)
     try:
+        await preflight.require_bondbot_data(db)
         await db.backup(target)
     except (OSError, sqlite3.Error) as exc:
         raise preflight.DatabaseProblem(f"backup: cannot write {target}: {exc}") from None
@@ -82,7 +83,7 @@ async def _backup(settings: Settings, target: Path) -> None:
 
 async def _prepare(settings: Settings) -> None:
     """Before the bot connects: the database opens, is migrated and can be written."""
-    db = await preflight.open_database(settings.database)
+    db = await preflight.open_database(settings.database, create=True)
     try:
         applied = await preflight.migrate(db)
         if applied:

@@ -238,6 +238,23 @@ def test_backup_refuses_bad_targets_in_one_line(
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
+def test_backup_never_creates_the_database_it_was_asked_to_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Run from the wrong folder: no config.toml here, so the default database is
+    # ./bondbot.sqlite3, which does not exist.
+    with contextlib.chdir(tmp_path):
+        assert main(["backup", "copy.sqlite3"]) == 2
+    assert "there is no database at" in _one_line(capsys.readouterr().err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    # An empty file is not a BondBot database either: nothing is copied.
+    (tmp_path / "bondbot.sqlite3").touch()
+    with contextlib.chdir(tmp_path):
+        assert main(["backup", "copy.sqlite3"]) == 2
+    assert "holds no BondBot data" in _one_line(capsys.readouterr().err)
+    assert not (tmp_path / "copy.sqlite3").exists()
+
+
 def test_run_detects_a_read_only_database_at_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,7 +3,8 @@
 `bondbot run`, `migrate` and `backup` meet files the operator named: a path in a folder
 that does not exist, a folder, a file that is not SQLite, a read-only file, a schema from
 a newer BondBot. Each becomes a `DatabaseProblem` whose message names the file and what
-to do, instead of a traceback.
+to do, instead of a traceback; and a command that only copies a database never creates
+one (SQLite would create an empty file at any path it is asked to open).
 """
 
 from __future__ import annotations
@@ -52,9 +53,14 @@ def describe(path: Path, error: Exception) -> str:
     return f"database: {path}: {text}"
 
 
-async def open_database(path: Path) -> Database:
-    """Open `path` (created if missing, as SQLite does)."""
+async def open_database(path: Path, *, create: bool) -> Database:
+    """Open `path`; with `create=False` a missing file is a problem, never a new database."""
     problem = _where(path)
+    if problem is None and not create and not path.is_file():
+        problem = (
+            f"database: there is no database at {path.resolve()}: run this where config.toml "
+            "is, or name the bot's configuration with --config"
+        )
     if problem is not None:
         raise DatabaseProblem(problem)
     try:
@@ -86,6 +92,14 @@ async def check_writable(db: Database) -> None:
             await conn.execute(f"DROP TABLE {WRITE_CHECK}")
     except sqlite3.Error as exc:
         raise DatabaseProblem(describe(db.path, exc)) from None
+
+
+async def require_bondbot_data(db: Database) -> None:
+    """A database BondBot never migrated has nothing to copy."""
+    if not await db.schema_versions():
+        raise DatabaseProblem(
+            f"database: {db.path} holds no BondBot data: name the bot's database file"
+        )
 
 
 def backup_target_problem(source: Path, target: Path) -> str | None:
