@@ -426,7 +426,7 @@ async def hint(interaction: discord.Interaction, table: int) -> None:
     if current is None or current[0] != name or game.dealer_up is None:
         raise Refusal("blackjack.hint_not_your_turn")
     hand = game.hands(name)[current[1]]
-    move = basic_strategy(hand.cards, game.dealer_up, game.legal_actions(name))
+    move = basic_strategy(hand.cards, game.dealer_up, game.legal_actions(name), game.rules)
     await send(
         interaction,
         t(
