@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bondbot.errors import Refusal
-from bondbot.money import MAX_AMOUNT, Cents, parse_amount
+from bondbot.money import MAX_AMOUNT, Cents
 from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.services.guilds import GuildSettingsService
@@ -63,13 +63,6 @@ class LedgerView:
     character: Character | None
 
 
-def _cash_amount(text: str) -> int:
-    try:
-        return parse_amount(text)
-    except ValueError:
-        raise Refusal("errors.bad_amount", text=text.strip()[:32]) from None
-
-
 def _reason(text: str) -> str:
     reason = clean_line(text)
     if not reason:
@@ -108,21 +101,19 @@ class GmService:
         actor: Actor,
         character_id: int,
         kind: Kind,
-        amount: int | str,
+        amount: int,
         *,
         give: bool,
         reason: str,
     ) -> Movement:
-        """Give (from outside) or take (to outside) Hero Points or cash: one ledger row."""
+        """Give (from outside) or take (to outside) Hero Points or cash (in cents): one
+        ledger row. The Discord layer reads a typed cash amount with `money.amount_or_refuse`.
+        """
         _require_gm(actor)
-        if kind == "cash":
-            value = amount if isinstance(amount, int) else _cash_amount(amount)
-            if not 0 < value <= MAX_AMOUNT:
-                raise Refusal("errors.bad_amount", text=str(amount)[:32])
-        else:
-            value = amount if isinstance(amount, int) else _int(amount)
-            if not 0 < value <= POINTS_MAX:
-                raise Refusal("gm.bad_hero_amount", max=POINTS_MAX)
+        if kind == "cash" and not 0 < amount <= MAX_AMOUNT:
+            raise ValueError(f"a cash amount is 1 to {MAX_AMOUNT} cents, not {amount}")
+        if kind == "hero" and not 0 < amount <= POINTS_MAX:
+            raise Refusal("gm.bad_hero_amount", max=POINTS_MAX)
         note = _reason(reason)
         async with self.db.transaction() as conn:
             character = await _living(conn, actor.guild_id, character_id)
@@ -131,7 +122,7 @@ class GmService:
                     conn,
                     guild_id=actor.guild_id,
                     kind=kind,
-                    amount=value,
+                    amount=amount,
                     src=None if give else character.account,
                     dst=character.account if give else None,
                     reason=GRANT_REASON if give else TAKE_REASON,
@@ -145,7 +136,7 @@ class GmService:
                     f"gm.take_too_much_{kind}", name=character.name, available=available
                 ) from None
             balance = await ledger.balance(conn, character.account, kind)
-        return Movement(character, kind, value, give, balance, entry)
+        return Movement(character, kind, amount, give, balance, entry)
 
     # -- the ledger ------------------------------------------------------------------------
 
@@ -231,13 +222,6 @@ def _award_table(text: str) -> str | None:
     except IllegalAction as exc:
         code = exc.code.removeprefix("alternative.")
         raise Refusal(f"gm.{code}", **exc.params) from None
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise Refusal("gm.bad_hero_amount", max=POINTS_MAX) from None
 
 
 async def _living(conn: Connection, guild_id: int, character_id: int) -> Character:

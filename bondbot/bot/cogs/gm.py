@@ -19,7 +19,7 @@ from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.sheet_views import actor_of, refuse_invalid
 from bondbot.errors import Refusal
 from bondbot.i18n import Lang, has, t
-from bondbot.money import format_amount
+from bondbot.money import amount_or_refuse, format_amount
 from bondbot.services.gm import (
     GRANT_REASON,
     TAKE_REASON,
@@ -182,7 +182,7 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         kind: str,
         character: str,
         action: str,
-        amount: int | str,
+        amount: int,
         reason: str,
     ) -> None:
         await require_gm(interaction)
@@ -242,7 +242,9 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         amount: app_commands.Range[str, 1, 32],
         reason: app_commands.Range[str, 1, 200],
     ) -> None:
-        await self._move(interaction, "cash", character, action, amount, reason)
+        await require_gm(interaction)
+        cents = amount_or_refuse(amount, await lang_for(interaction))
+        await self._move(interaction, "cash", character, action, cents, reason)
 
     @app_commands.command(name="ledger", description="Read the ledger, newest first")
     @app_commands.describe(character="Only this character's movements (default: the server's)")

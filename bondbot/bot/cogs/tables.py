@@ -256,10 +256,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             actor_id=interaction.user.id,
             game=game,
             npc_id=npc_id,
-            min_bet=parse_amount_or_refuse(minimum),
-            max_bet=parse_amount_or_refuse(maximum),
+            min_bet=parse_amount_or_refuse(minimum, await lang_for(interaction)),
+            max_bet=parse_amount_or_refuse(maximum, await lang_for(interaction)),
             packs=packs,
-            bankroll=None if bankroll is None else parse_amount_or_refuse(bankroll),
+            bankroll=None
+            if bankroll is None
+            else parse_amount_or_refuse(bankroll, await lang_for(interaction)),
             options=options,
             other_npc_ids=others,
         )
@@ -275,7 +277,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         table = await self._table(interaction)
         character = await self._active(interaction)
         snapshot = await self.service.join(
-            table, interaction.user.id, character, parse_amount_or_refuse(buy_in)
+            table,
+            interaction.user.id,
+            character,
+            parse_amount_or_refuse(buy_in, await lang_for(interaction)),
         )
         await self._joined(interaction, snapshot)
 
@@ -312,7 +317,11 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.guild_id, character, kind="PC"
         )
         await self.service.join(
-            table, interaction.user.id, character_id, parse_amount_or_refuse(buy_in), by_gm=True
+            table,
+            interaction.user.id,
+            character_id,
+            parse_amount_or_refuse(buy_in, await lang_for(interaction)),
+            by_gm=True,
         )
         await say(interaction, "table.seated", name=character)
 
@@ -370,13 +379,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await require_gm(interaction)
         table = await self._table(interaction)
         snapshot = await self.service.pot_start(
-            table, interaction.user.id, parse_amount_or_refuse(stake), ease
+            table,
+            interaction.user.id,
+            parse_amount_or_refuse(stake, await lang_for(interaction)),
+            ease,
         )
         await say(interaction, "table.pot_started", players=snapshot.event["players"])
 
     async def _contest(self, interaction: discord.Interaction, table: int, stake: str) -> None:
         snapshot = await self.service.contest(
-            table, interaction.user.id, parse_amount_or_refuse(stake)
+            table, interaction.user.id, parse_amount_or_refuse(stake, await lang_for(interaction))
         )
         contest = next(c for c in snapshot.state.contests if c.id == snapshot.event["contest"])
         await self._show_contest(interaction, table, contest)
@@ -460,7 +472,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             await interaction.response.send_modal(amount_modal(lang, title, table, action))
         elif action == "join":
             character = await self._active(interaction)
-            amount = parse_amount_or_refuse(values.get("amount", ""))
+            amount = parse_amount_or_refuse(values.get("amount", ""), await lang_for(interaction))
             await self._joined(
                 interaction, await self.service.join(table, interaction.user.id, character, amount)
             )

@@ -329,7 +329,10 @@ class BlackjackUI:
 
 async def wager(interaction: discord.Interaction, table: int, amount: str) -> None:
     snapshot = await bot_of(interaction).services.tables.act(
-        table, interaction.user.id, "wager", {"amount": parse_amount_or_refuse(amount)}
+        table,
+        interaction.user.id,
+        "wager",
+        {"amount": parse_amount_or_refuse(amount, await lang_for(interaction))},
     )
     lang, money = await lang_for(interaction), await currency_for(interaction)
     await send(

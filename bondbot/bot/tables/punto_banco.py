@@ -118,7 +118,10 @@ class PuntoBancoUI:
 
 async def wager(interaction: discord.Interaction, table: int, on: str, amount: str) -> None:
     snapshot = await bot_of(interaction).services.tables.act(
-        table, interaction.user.id, "wager", {"bet": on, "amount": parse_amount_or_refuse(amount)}
+        table,
+        interaction.user.id,
+        "wager",
+        {"bet": on, "amount": parse_amount_or_refuse(amount, await lang_for(interaction))},
     )
     await placed(interaction, snapshot)
 
