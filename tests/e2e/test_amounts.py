@@ -19,6 +19,7 @@ from table_flow import (
     wait_table,
 )
 
+from bondbot.bot.context import ECHO_MAX, clip
 from bondbot.i18n import Lang, t
 from bondbot.money import EXAMPLES, MAX_AMOUNT, AmountError, format_amount, parse_amount
 
@@ -29,14 +30,15 @@ LONG = ["9" * 26, "9" * 400]
 
 
 def refusal(text: str, lang: Lang) -> str:
-    """What the bot must answer: the language's own message for why `text` is no amount."""
+    """What the bot must answer: the language's own message for why `text` is no amount
+    (quoting at most ECHO_MAX characters of it)."""
     try:
         parse_amount(text, lang)
     except AmountError as error:
         return t(
             f"errors.amount.{error.code}",
             lang,
-            text=text.strip(),
+            text=clip(text.strip(), ECHO_MAX),
             example=EXAMPLES[lang],
             max=format_amount(MAX_AMOUNT),
         )
