@@ -18,11 +18,11 @@ from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.services.guilds import GuildSettingsService
 from bondbot.services.sheets import Actor
-from bondbot.sheets import POINTS_MAX, clean_line
+from bondbot.sheets import POINTS_MAX, SheetInvalid, check_line, clean_line
 from bondbot.storage import characters, ledger
 from bondbot.storage.characters import Character, CharacterNotFound
 from bondbot.storage.db import Database
-from bondbot.storage.settings import GuildSettings
+from bondbot.storage.settings import GuildSettings, SettingsInvalid
 from bondbot.storage.sqlite import Connection
 
 GRANT_REASON = "gm.grant"
@@ -201,6 +201,10 @@ class GmService:
             changes["award_table"] = None if not text else _award_table(text)
         if isinstance(changes.get("currency"), str):
             changes["currency"] = changes["currency"].strip()
+            try:
+                check_line("currency", changes["currency"])
+            except SheetInvalid as error:
+                raise SettingsInvalid(error.field_errors) from None
         return await self.guilds.update(actor.guild_id, **changes)
 
 

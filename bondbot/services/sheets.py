@@ -21,6 +21,8 @@ from bondbot.sheets import (
     SKILLS_BY_KEY,
     Kind,
     SheetInvalid,
+    check_line,
+    clean_line,
     fold,
     sheet_to_json,
     validate_sheet,
@@ -229,6 +231,7 @@ class SheetService:
 
     async def set_skill(self, actor: Actor, character_id: int, skill: str, level: int) -> Character:
         """Set a skill level (owner or GM); level 0 takes the skill off the sheet."""
+        check_line("skills", clean_line(skill))
         async with self.db.transaction() as conn:
             current = await self._editable(conn, actor, character_id)
             return await characters.set_skill(
