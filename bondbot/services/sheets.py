@@ -8,10 +8,11 @@ only GM grants and play move them, through the ledger.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -28,7 +29,7 @@ from bondbot.sheets import (
     validate_sheet,
 )
 from bondbot.storage import characters
-from bondbot.storage.characters import Character, CharacterNotFound
+from bondbot.storage.characters import Character, CharacterNotFound, NameTaken
 from bondbot.storage.db import Database
 from bondbot.storage.sqlite import Connection
 
@@ -83,6 +84,18 @@ def export_filename(name: str) -> str:
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:48]
     return f"{slug or 'sheet'}.json"
+
+
+@contextlib.contextmanager
+def _names_unconfirmed(actor: Actor) -> Iterator[None]:
+    """A player is told only that a name is unavailable, never that a character holds it:
+    the holder may be an NPC the GM keeps hidden. The GM, who sees every sheet, is told."""
+    try:
+        yield
+    except NameTaken as taken:
+        if actor.is_gm:
+            raise
+        raise Refusal("characters.name_unavailable", name=taken.name) from None
 
 
 class SheetService:
@@ -205,11 +218,12 @@ class SheetService:
         if "survival_points" in extra and not actor.is_gm:
             raise Refusal("sheet.survival_gm_only")
         sheet = validate_sheet({**extra, "name": name, "kind": kind, "owner_id": owner_id})
-        async with self.db.transaction() as conn:
-            character = await characters.create_character(
-                conn, actor.guild_id, sheet, now=self.now(), actor_id=actor.user_id
-            )
-            await _activate_if_none(conn, character)
+        with _names_unconfirmed(actor):
+            async with self.db.transaction() as conn:
+                character = await characters.create_character(
+                    conn, actor.guild_id, sheet, now=self.now(), actor_id=actor.user_id
+                )
+                await _activate_if_none(conn, character)
         return character
 
     async def update(
@@ -223,11 +237,12 @@ class SheetService:
             raise Refusal("sheet.nothing_to_change")
         if "survival_points" in changes and not actor.is_gm:
             raise Refusal("sheet.survival_gm_only")
-        async with self.db.transaction() as conn:
-            current = await self._editable(conn, actor, character_id)
-            return await characters.update_character(
-                conn, current.id, dict(changes), now=self.now()
-            )
+        with _names_unconfirmed(actor):
+            async with self.db.transaction() as conn:
+                current = await self._editable(conn, actor, character_id)
+                return await characters.update_character(
+                    conn, current.id, dict(changes), now=self.now()
+                )
 
     async def set_skill(self, actor: Actor, character_id: int, skill: str, level: int) -> Character:
         """Set a skill level (owner or GM); level 0 takes the skill off the sheet."""
@@ -300,11 +315,12 @@ class SheetService:
                         dropped.append(name)
                 if data.pop("survival_points", None) not in (None, 0):
                     dropped.append("survival_points")
-        async with self.db.transaction() as conn:
-            character = await characters.import_character(
-                conn, actor.guild_id, data, now=self.now(), actor_id=actor.user_id
-            )
-            await _activate_if_none(conn, character)
+        with _names_unconfirmed(actor):
+            async with self.db.transaction() as conn:
+                character = await characters.import_character(
+                    conn, actor.guild_id, data, now=self.now(), actor_id=actor.user_id
+                )
+                await _activate_if_none(conn, character)
         return Imported(character, dropped)
 
     # -- helpers ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@ characters) are refused clearly, as is a player who is not in the server."""
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
@@ -83,4 +84,33 @@ async def test_a_player_who_is_not_in_the_server_gets_a_clear_answer(
         assert refused(created, "sheet.player_not_member", player=f"<@{stranger.id}>")
         assert refused(imported, "sheet.player_not_member", "fr", player=f"<@{stranger.id}>")
         assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+        assert await dump(bot) == before
+
+
+async def test_a_players_name_clash_never_confirms_a_hidden_npc(bot_env: BotEnv) -> None:
+    fake, w = bot_env.fake, bot_env.world
+    async with bot_env.run() as bot:
+        await make_gm_role(bot_env)
+        await fake.slash(w.gm, "sheet create", name="Mr Big", kind="NPC")
+        await fake.slash(w.player_fr, "sheet create", name="René Mathis")
+        await fake.slash(w.player, "sheet create", name="James Bond")
+        sheet = json.dumps(
+            {"format": "bondbot.sheet", "version": 1, "name": "MR BIG", "kind": "PC"}
+        )
+        before = await dump(bot)
+        # Whoever holds the name (a hidden NPC, or a PC anyone can see), a player gets the
+        # same answer, which says nothing of the holder.
+        hidden = await fake.slash(w.player, "sheet create", name="Mr Big")
+        assert refused(hidden, "characters.name_unavailable", name="Mr Big")
+        visible = await fake.slash(w.player, "sheet create", name="René Mathis")
+        assert refused(visible, "characters.name_unavailable", name="René Mathis")
+        renamed = await fake.slash(w.player, "sheet set", rename="mr big", _locale="fr")
+        assert refused(renamed, "characters.name_unavailable", "fr", name="mr big")
+        imported = await fake.slash(w.player, "sheet import", file=("big.json", sheet.encode()))
+        assert refused(imported, "characters.name_unavailable", name="MR BIG")
+        for answer in (hidden, renamed, imported):
+            assert "NPC" not in (answer.content or "") and "PNJ" not in (answer.content or "")
+        # The GM sees every sheet: he is told a character holds it.
+        gm = await fake.slash(w.gm, "sheet create", name="Mr Big", player=w.player_fr)
+        assert refused(gm, "characters.name_taken", name="Mr Big")
         assert await dump(bot) == before
