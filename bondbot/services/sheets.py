@@ -28,7 +28,7 @@ from bondbot.sheets import (
     sheet_to_json,
     validate_sheet,
 )
-from bondbot.storage import characters
+from bondbot.storage import characters, seating
 from bondbot.storage.characters import Character, CharacterNotFound, NameTaken
 from bondbot.storage.db import Database
 from bondbot.storage.sqlite import Connection
@@ -275,10 +275,23 @@ class SheetService:
                 conn, actor.guild_id, actor.user_id, character.id
             )
 
+    async def deletable(self, actor: Actor, name: str) -> Character:
+        """The character named, if the actor may delete it now (before asking to confirm)."""
+        async with self.db.read() as conn:
+            character = await self._target(conn, actor, name)
+            if not can_edit(actor, character):
+                raise Refusal("sheet.not_allowed", name=character.name)
+            await _refuse_at_table(conn, character)
+        return character
+
     async def delete(self, actor: Actor, character_id: int) -> Character:
-        """Retire a character (owner or GM): its name is free again, its ledger kept."""
+        """Retire a character (owner or GM): its name is free again, its ledger kept.
+
+        Not while he is at an open table: his chips would be cashed out to a deleted sheet
+        and stranded there, and a table would lose its NPC."""
         async with self.db.transaction() as conn:
             current = await self._editable(conn, actor, character_id)
+            await _refuse_at_table(conn, current)
             await characters.delete_character(conn, current.id, now=self.now())
         return current
 
@@ -340,6 +353,12 @@ async def _load(conn: Connection, actor: Actor, character_id: int) -> Character:
         return await characters.get_character(conn, character_id, guild_id=actor.guild_id)
     except CharacterNotFound:
         raise Refusal("sheet.gone") from None
+
+
+async def _refuse_at_table(conn: Connection, character: Character) -> None:
+    for at in await seating.open_tables_of(conn, character.id):
+        key = "sheet.delete_seated" if at.role == "seat" else "sheet.delete_table_npc"
+        raise Refusal(key, name=character.name, channel=f"<#{at.channel_id}>")
 
 
 async def _activate_if_none(conn: Connection, character: Character) -> None:

@@ -334,7 +334,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
     @app_commands.describe(character="The character to delete")
     @app_commands.autocomplete(character=editable_names)
     async def delete(self, interaction: discord.Interaction, character: str) -> None:
-        target = await self.service.editable(await actor_of(interaction), character)
+        target = await self.service.deletable(await actor_of(interaction), character)
         lang = await lang_for(interaction)
         view = view_of(
             [
