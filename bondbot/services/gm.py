@@ -7,6 +7,8 @@ holds is refused and writes nothing.
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,8 +20,8 @@ from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.services.guilds import GuildSettingsService
 from bondbot.services.sheets import Actor
-from bondbot.sheets import POINTS_MAX, SheetInvalid, check_line, clean_line
-from bondbot.storage import characters, ledger
+from bondbot.sheets import POINTS_MAX, SheetInvalid, check_line, clean_line, fold
+from bondbot.storage import characters, ledger, retired
 from bondbot.storage.characters import Character, CharacterNotFound
 from bondbot.storage.db import Database
 from bondbot.storage.settings import GuildSettings, SettingsInvalid
@@ -139,6 +141,32 @@ class GmService:
         return Movement(character, kind, amount, give, balance, entry)
 
     # -- the ledger ------------------------------------------------------------------------
+
+    async def ledger_character(self, actor: Actor, text: str) -> Character:
+        """Whose ledger the GM asks for: a living character by name, else `#id` (what the
+        autocomplete gives for a deleted one), else the latest deleted one of that name."""
+        _require_gm(actor)
+        wanted = text.strip()
+        async with self.db.read() as conn:
+            found = await characters.find_character(conn, actor.guild_id, wanted)
+            if found is None and (number := re.fullmatch(r"#(\d{1,18})", wanted)):
+                with contextlib.suppress(CharacterNotFound):
+                    found = await characters.get_character(
+                        conn, int(number[1]), guild_id=actor.guild_id, include_dead=True
+                    )
+            if found is None:
+                found = next(iter(await retired.deleted_named(conn, actor.guild_id, wanted)), None)
+        if found is None:
+            raise Refusal("characters.not_found", name=wanted)
+        return found
+
+    async def deleted_names(self, actor: Actor, typed: str) -> list[Character]:
+        """Autocomplete for the ledger: deleted characters whose name matches, newest first."""
+        _require_gm(actor)
+        wanted = fold(typed)
+        async with self.db.read() as conn:
+            gone = await retired.deleted_characters(conn, actor.guild_id)
+        return [c for c in gone if wanted in fold(c.name)]
 
     async def ledger(
         self,

@@ -84,11 +84,12 @@ def ledger_line(entry: LedgerEntry, names: dict[int, str], currency: str, lang: 
 
 
 def ledger_embed(view: LedgerView, currency: str, lang: Lang) -> discord.Embed:
-    title = (
-        t("gm.ledger_title_character", lang, name=view.character.name)
-        if view.character is not None
-        else t("gm.ledger_title", lang)
-    )
+    if view.character is None:
+        title = t("gm.ledger_title", lang)
+    elif view.character.alive:
+        title = t("gm.ledger_title_character", lang, name=view.character.name)
+    else:
+        title = t("gm.ledger_title_deleted", lang, name=view.character.name)
     lines = [ledger_line(e, view.names, currency, lang) for e in view.entries]
     description = "\n".join(lines) if lines else t("gm.ledger_empty", lang)
     return discord.Embed(title=title, description=description[:4000])
@@ -160,6 +161,26 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
             return []
         names = await self.bot.services.sheets.names(actor, current)
         return [Choice(name=name, value=name) for name in names]
+
+    async def ledger_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[str]]:
+        """Living characters by name, then deleted ones (marked, by `#id`: a deleted name
+        may have been taken again)."""
+        living = await self.character_names(interaction, current)
+        actor = await actor_of(interaction)
+        if not actor.is_gm:
+            return []
+        lang = await lang_for(interaction)
+        gone = await self.service.deleted_names(actor, current)
+        deleted = [
+            Choice(
+                name=t("gm.deleted_choice", lang, name=c.name, date=c.updated_at[:10])[:100],
+                value=f"#{c.id}",
+            )
+            for c in gone
+        ]
+        return [*living, *deleted][:25]
 
     async def _character(self, interaction: discord.Interaction, name: str) -> int:
         actor = await actor_of(interaction)
@@ -247,11 +268,16 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         await self._move(interaction, "cash", character, action, cents, reason)
 
     @app_commands.command(name="ledger", description="Read the ledger, newest first")
-    @app_commands.describe(character="Only this character's movements (default: the server's)")
-    @app_commands.autocomplete(character=character_names)
+    @app_commands.describe(
+        character="Only this character's movements, deleted ones too (default: the server's)"
+    )
+    @app_commands.autocomplete(character=ledger_names)
     async def ledger(self, interaction: discord.Interaction, character: str | None = None) -> None:
         await require_gm(interaction)
-        character_id = None if character is None else await self._character(interaction, character)
+        character_id = None
+        if character is not None:
+            actor = await actor_of(interaction)
+            character_id = (await self.service.ledger_character(actor, character)).id
         await self._show_ledger(interaction, character_id, None, edit=False)
 
     async def _show_ledger(
