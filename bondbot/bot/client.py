@@ -10,10 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bondbot.bot.context import answer_error
+from bondbot.bot.deliveries import Deliveries
 from bondbot.bot.router import Router
 from bondbot.bot.translator import CommandTranslator
 from bondbot.config import ConfigError, Settings
 from bondbot.services import Services
+from bondbot.services.gm import REPEAT_WINDOW
 from bondbot.storage.db import Database
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,7 @@ class BondBot(commands.Bot):
         self.settings = settings
         self.message_interval = message_interval  # the least time between two table edits
         self.router = Router()
+        self.deliveries = Deliveries(REPEAT_WINDOW.total_seconds())
         self._services_options = services_options
         self.db: Database | None = None
         self.services: Services

@@ -11,7 +11,7 @@ import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from bondbot.errors import Refusal
@@ -21,7 +21,7 @@ from bondbot.rules.errors import IllegalAction
 from bondbot.services.guilds import GuildSettingsService
 from bondbot.services.sheets import Actor
 from bondbot.sheets import POINTS_MAX, SheetInvalid, check_line, clean_line, fold
-from bondbot.storage import characters, ledger, retired
+from bondbot.storage import characters, ledger, repeats, retired
 from bondbot.storage.characters import Character, CharacterNotFound
 from bondbot.storage.db import Database
 from bondbot.storage.settings import GuildSettings, SettingsInvalid
@@ -32,6 +32,8 @@ TAKE_REASON = "gm.take"
 REASON_MAX = 200
 LEDGER_PAGE_SIZE = 10
 SETTINGS = frozenset({"locale", "currency", "spend_window_s", "turn_timer_s", "award_table"})
+# A move repeated this soon by the same GM is taken for a retry after a lost answer.
+REPEAT_WINDOW = timedelta(minutes=10)
 
 Kind = Literal["hero", "cash"]
 
@@ -46,6 +48,8 @@ class Movement:
     give: bool
     balance: int
     entry_id: int
+    note: str
+    at: str  # when the ledger row was written
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,13 @@ def _reason(text: str) -> str:
     if len(reason) > REASON_MAX:
         raise Refusal("gm.reason_too_long", max=REASON_MAX)
     return reason
+
+
+def _check_amount(kind: Kind, amount: int) -> None:
+    if kind == "cash" and not 0 < amount <= MAX_AMOUNT:
+        raise ValueError(f"a cash amount is 1 to {MAX_AMOUNT} cents, not {amount}")
+    if kind == "hero" and not 0 < amount <= POINTS_MAX:
+        raise Refusal("gm.bad_hero_amount", max=POINTS_MAX)
 
 
 def _require_gm(actor: Actor) -> None:
@@ -112,33 +123,96 @@ class GmService:
         ledger row. The Discord layer reads a typed cash amount with `money.amount_or_refuse`.
         """
         _require_gm(actor)
-        if kind == "cash" and not 0 < amount <= MAX_AMOUNT:
-            raise ValueError(f"a cash amount is 1 to {MAX_AMOUNT} cents, not {amount}")
-        if kind == "hero" and not 0 < amount <= POINTS_MAX:
-            raise Refusal("gm.bad_hero_amount", max=POINTS_MAX)
+        _check_amount(kind, amount)
         note = _reason(reason)
         async with self.db.transaction() as conn:
             character = await _living(conn, actor.guild_id, character_id)
-            try:
-                entry = await ledger.transfer(
-                    conn,
-                    guild_id=actor.guild_id,
-                    kind=kind,
-                    amount=amount,
-                    src=None if give else character.account,
-                    dst=character.account if give else None,
-                    reason=GRANT_REASON if give else TAKE_REASON,
-                    actor_id=actor.user_id,
-                    note=note,
-                    now=self.now(),
-                )
-            except ledger.InsufficientFunds as exc:
-                available: int = Cents(exc.available) if kind == "cash" else exc.available
-                raise Refusal(
-                    f"gm.take_too_much_{kind}", name=character.name, available=available
-                ) from None
+            return await self._apply(conn, actor, character, kind, amount, give, note)
+
+    async def _apply(
+        self,
+        conn: Connection,
+        actor: Actor,
+        character: Character,
+        kind: Kind,
+        amount: int,
+        give: bool,
+        note: str,
+    ) -> Movement:
+        now = self.now()
+        try:
+            entry = await ledger.transfer(
+                conn,
+                guild_id=actor.guild_id,
+                kind=kind,
+                amount=amount,
+                src=None if give else character.account,
+                dst=character.account if give else None,
+                reason=GRANT_REASON if give else TAKE_REASON,
+                actor_id=actor.user_id,
+                note=note,
+                now=now,
+            )
+        except ledger.InsufficientFunds as exc:
+            available: int = Cents(exc.available) if kind == "cash" else exc.available
+            raise Refusal(
+                f"gm.take_too_much_{kind}", name=character.name, available=available
+            ) from None
+        balance = await ledger.balance(conn, character.account, kind)
+        return Movement(character, kind, amount, give, balance, entry, note, now)
+
+    async def earlier_same_move(
+        self,
+        actor: Actor,
+        character_id: int,
+        kind: Kind,
+        amount: int,
+        *,
+        give: bool,
+        reason: str,
+    ) -> Movement | None:
+        """The same move by the same GM within REPEAT_WINDOW, with today's balance: what a
+        retry after a lost answer would do a second time (docs/decisions.md)."""
+        _require_gm(actor)
+        _check_amount(kind, amount)
+        note = _reason(reason)
+        since = (self.clock() - REPEAT_WINDOW).isoformat(timespec="milliseconds")
+        async with self.db.read() as conn:
+            character = await _living(conn, actor.guild_id, character_id)
+            entry = await repeats.latest_same_move(
+                conn,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                kind=kind,
+                amount=amount,
+                src=None if give else character.account,
+                dst=character.account if give else None,
+                reason=GRANT_REASON if give else TAKE_REASON,
+                note=note,
+                since=since,
+            )
+            if entry is None:
+                return None
             balance = await ledger.balance(conn, character.account, kind)
-        return Movement(character, kind, amount, give, balance, entry)
+        return Movement(character, kind, amount, give, balance, entry.id, note, entry.created_at)
+
+    async def move_again(self, actor: Actor, entry_id: int) -> Movement:
+        """Repeat the grant or take of ledger row `entry_id`, unless it was repeated already
+        (a second click on the same button does nothing twice)."""
+        _require_gm(actor)
+        async with self.db.transaction() as conn:
+            entry = await repeats.ledger_entry(conn, actor.guild_id, entry_id)
+            if entry is None or entry.reason not in (GRANT_REASON, TAKE_REASON):
+                raise Refusal("gm.unknown_action")
+            if await repeats.same_move_after(conn, entry):
+                raise Refusal("gm.already_repeated")
+            give = entry.reason == GRANT_REASON
+            character_id = character_of_account(entry.dst if give else entry.src)
+            assert character_id is not None
+            character = await _living(conn, actor.guild_id, character_id)
+            return await self._apply(
+                conn, actor, character, entry.kind, entry.amount, give, entry.note or ""
+            )
 
     # -- the ledger ------------------------------------------------------------------------
 

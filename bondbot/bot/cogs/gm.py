@@ -25,6 +25,7 @@ from bondbot.services.gm import (
     TAKE_REASON,
     GmService,
     LedgerView,
+    Movement,
     award_table_of,
     character_of_account,
 )
@@ -209,23 +210,62 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         await require_gm(interaction)
         actor = await actor_of(interaction)
         character_id = await self._character(interaction, character)
-        moved = await self.service.move(
-            actor, character_id, kind, amount, give=action == "give", reason=reason
+        give = action == "give"
+        earlier = await self.service.earlier_same_move(
+            actor, character_id, kind, amount, give=give, reason=reason
         )
+        if earlier is not None and not self.bot.deliveries.reached(f"ledger:{earlier.entry_id}"):
+            await self._ask_again(interaction, earlier)
+            return
+        moved = await self.service.move(actor, character_id, kind, amount, give=give, reason=reason)
         await self.bot.services.tables.character_changed(character_id)
+        await send(interaction, await self._moved(interaction, moved))
+        self.bot.deliveries.mark(f"ledger:{moved.entry_id}")
+
+    async def _amounts(self, interaction: discord.Interaction, moved: Movement) -> dict[str, str]:
         lang = await lang_for(interaction)
-        if kind == "cash":
+        if moved.kind == "cash":
             currency = await currency_for(interaction)
-            amount_text = format_amount(moved.amount, currency)
-            balance = format_amount(moved.balance, currency)
-        else:
-            amount_text = t("gm.hero_amount", lang, count=moved.amount)
-            balance = t("gm.hero_amount", lang, count=moved.balance)
+            return {
+                "amount": format_amount(moved.amount, currency),
+                "balance": format_amount(moved.balance, currency),
+            }
+        return {
+            "amount": t("gm.hero_amount", lang, count=moved.amount),
+            "balance": t("gm.hero_amount", lang, count=moved.balance),
+        }
+
+    async def _moved(self, interaction: discord.Interaction, moved: Movement) -> str:
         key = "gm.given" if moved.give else "gm.taken"
-        await send(
-            interaction,
-            t(key, lang, amount=amount_text, name=moved.character.name, balance=balance),
+        amounts = await self._amounts(interaction, moved)
+        return t(key, await lang_for(interaction), name=moved.character.name, **amounts)
+
+    async def _ask_again(self, interaction: discord.Interaction, earlier: Movement) -> None:
+        """The same move landed a moment ago and its answer may never have been seen: say
+        so, and do it again only on a click (docs/decisions.md)."""
+        lang = await lang_for(interaction)
+        when = int(datetime.fromisoformat(earlier.at).timestamp())
+        text = t(
+            "gm.repeat_given" if earlier.give else "gm.repeat_taken",
+            lang,
+            when=f"<t:{when}:R>",
+            name=earlier.character.name,
+            reason=earlier.note,
+            entry=earlier.entry_id,
+            **await self._amounts(interaction, earlier),
         )
+        again = "gm.btn_again_give" if earlier.give else "gm.btn_again_take"
+        view = view_of(
+            [
+                ButtonSpec(
+                    t(again, lang),
+                    custom_id(AREA, "again", earlier.entry_id),
+                    style=discord.ButtonStyle.danger,
+                ),
+                ButtonSpec(t("gm.btn_once", lang), custom_id(AREA, "once", earlier.entry_id)),
+            ]
+        )
+        await send(interaction, text, view=view)
 
     @app_commands.command(name="hero", description="Give or take Hero Points, with a reason")
     @app_commands.describe(
@@ -338,11 +378,22 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
     # -- buttons ---------------------------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
-        if args[0] != "ledger":
-            raise Refusal("gm.unknown_action")
         await require_gm(interaction)
-        character, cursor = int(args[1]), int(args[2])
-        await self._show_ledger(interaction, character or None, cursor or None, edit=True)
+        if args[0] == "ledger":
+            character, cursor = int(args[1]), int(args[2])
+            await self._show_ledger(interaction, character or None, cursor or None, edit=True)
+        elif args[0] == "again":
+            moved = await self.service.move_again(await actor_of(interaction), int(args[1]))
+            await self.bot.services.tables.character_changed(moved.character.id)
+            text = await self._moved(interaction, moved)
+            await interaction.response.edit_message(content=text, view=None)
+            self.bot.deliveries.mark(f"ledger:{moved.entry_id}")
+        elif args[0] == "once":
+            text = t("gm.repeat_dropped", await lang_for(interaction))
+            await interaction.response.edit_message(content=text, view=None)
+            self.bot.deliveries.mark(f"ledger:{args[1]}")
+        else:
+            raise Refusal("gm.unknown_action")
 
 
 async def setup(bot: BondBot) -> None:

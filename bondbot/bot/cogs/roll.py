@@ -7,6 +7,8 @@ a restart, and a second click on the same button is refused instead of spent.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -23,7 +25,7 @@ from bondbot.bot.sheet_views import (
 from bondbot.errors import Refusal
 from bondbot.i18n import Lang, t
 from bondbot.rules import gambling
-from bondbot.services.rolls import Roll, RollService
+from bondbot.services.rolls import Characteristic, Roll, RollService
 from bondbot.sheets import search_skills, skill_display
 
 AREA = "roll"
@@ -138,18 +140,25 @@ class Rolls(commands.Cog):
     ) -> None:
         actor = await actor_of(interaction)
         target = await self.bot.services.sheets.target(actor, character)
-        made = await self.service.roll(
-            actor,
-            target.id,
-            skill,
-            characteristic=characteristic,  # type: ignore[arg-type]
-            ease=ease,
-            secret=secret,
+        used: Characteristic | None = characteristic  # type: ignore[assignment]  # the choices
+        earlier = await self.service.earlier_same_roll(
+            actor, target.id, skill, characteristic=used, ease=ease, secret=secret
         )
         lang = await lang_for(interaction)
+        note = None
+        if earlier is not None and not self.bot.deliveries.reached(f"roll:{earlier.id}"):
+            # A retry after a lost answer: show the roll already made, never a second one.
+            made = earlier
+            when = int(datetime.fromisoformat(earlier.created_at).timestamp())
+            note = t("roll.redelivered", lang, when=f"<t:{when}:R>")
+        else:
+            made = await self.service.roll(
+                actor, target.id, skill, characteristic=used, ease=ease, secret=secret
+            )
         view = roll_view(made, lang)
         extra = {} if view is None else {"view": view}
-        await send(interaction, embed=roll_embed(made, lang), ephemeral=secret, **extra)
+        await send(interaction, note, embed=roll_embed(made, lang), ephemeral=made.secret, **extra)
+        self.bot.deliveries.mark(f"roll:{made.id}")
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
         if args[0] != "step" or interaction.guild_id is None:
