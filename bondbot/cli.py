@@ -97,7 +97,7 @@ def _run(settings: Settings) -> int:
     import aiohttp
     import discord
 
-    from bondbot.bot.client import BondBot
+    from bondbot.bot.client import BondBot, serve
 
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -105,7 +105,7 @@ def _run(settings: Settings) -> int:
     asyncio.run(_prepare(settings))
     bot = BondBot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:
         print("discord: the bot token was refused: check BONDBOT_TOKEN", file=sys.stderr)
         return 2
