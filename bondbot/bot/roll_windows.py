@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bondbot.bot.roll_views import roll_embed
@@ -57,7 +58,7 @@ class RollWindows:
         else:
             try:
                 message = await interaction.original_response()
-            except discord.HTTPException as exc:  # the roll was shown: a late click will do
+            except (discord.HTTPException, aiohttp.ClientError) as exc:  # a late click will do
                 log.info("roll %s: no message to close later: %s", roll.id, exc)
                 return
             entry = replace(entry, channel_id=message.channel.id, message_id=message.id)
