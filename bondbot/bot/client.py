@@ -21,8 +21,8 @@ from bondbot.bot.translator import CommandTranslator
 from bondbot.config import ConfigError, Settings
 from bondbot.i18n import t
 from bondbot.services import Services
-from bondbot.services.gm import REPEAT_WINDOW
 from bondbot.storage.db import Database
+from bondbot.storage.repeats import REPEAT_WINDOW
 
 log = logging.getLogger(__name__)
 # What a shutdown gives the interactions in flight: `docker stop` kills after 10 s.

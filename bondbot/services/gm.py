@@ -11,7 +11,7 @@ import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Literal
 
 from bondbot.errors import Refusal
@@ -32,8 +32,6 @@ TAKE_REASON = "gm.take"
 REASON_MAX = 200
 LEDGER_PAGE_SIZE = 10
 SETTINGS = frozenset({"locale", "currency", "spend_window_s", "turn_timer_s", "award_table"})
-# A move repeated this soon by the same GM is taken for a retry after a lost answer.
-REPEAT_WINDOW = timedelta(minutes=10)
 
 Kind = Literal["hero", "cash"]
 
@@ -176,7 +174,7 @@ class GmService:
         _require_gm(actor)
         _check_amount(kind, amount)
         note = _reason(reason)
-        since = (self.clock() - REPEAT_WINDOW).isoformat(timespec="milliseconds")
+        since = (self.clock() - repeats.REPEAT_WINDOW).isoformat(timespec="milliseconds")
         async with self.db.read() as conn:
             character = await _living(conn, actor.guild_id, character_id)
             entry = await repeats.latest_same_move(

@@ -30,8 +30,6 @@ from bondbot.storage.sqlite import Connection
 Characteristic = Literal["STR", "DEX", "WIL", "PER", "INT"]
 CHARACTERISTICS: Final[tuple[Characteristic, ...]] = ("STR", "DEX", "WIL", "PER", "INT")
 STEP_REASON = "roll.step"
-# A roll repeated this soon by the same user is taken for a retry after a lost answer.
-REPEAT_WINDOW = timedelta(minutes=10)
 
 # The characteristic a skill is rolled with unless the GM says otherwise (docs/decisions.md,
 # "Skill rolls"). Gambling uses Perception, as the rulebook says.
@@ -203,7 +201,7 @@ class RollService:
         """The same roll by the same user within REPEAT_WINDOW: what a retry after a lost
         answer would roll a second time (docs/decisions.md)."""
         key, wanted_ease = _intent(skill, characteristic, ease)
-        since = (self.clock() - REPEAT_WINDOW).isoformat(timespec="milliseconds")
+        since = (self.clock() - repeats.REPEAT_WINDOW).isoformat(timespec="milliseconds")
         async with self.db.read() as conn:
             roll_id = await repeats.latest_same_roll(
                 conn,

@@ -7,8 +7,14 @@ queries find what the first run already stored, so it is shown instead of done t
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from bondbot.storage.ledger import LedgerEntry
 from bondbot.storage.sqlite import Connection
+
+# How long an identical command counts as a retry: long enough for a restart and a
+# retry, short enough that the same reward a session later is not questioned.
+REPEAT_WINDOW = timedelta(minutes=10)
 
 _ENTRY = (
     "SELECT id, guild_id, kind, amount, src, dst, reason, table_id, actor_id, note, created_at"

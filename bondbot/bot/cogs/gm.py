@@ -204,10 +204,12 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         kind: str,
         character: str,
         action: str,
-        amount: int,
+        amount: int | str,
         reason: str,
     ) -> None:
         await require_gm(interaction)
+        if isinstance(amount, str):  # cash, as the GM's language writes it
+            amount = amount_or_refuse(amount, await lang_for(interaction))
         actor = await actor_of(interaction)
         character_id = await self._character(interaction, character)
         give = action == "give"
@@ -303,9 +305,7 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         amount: app_commands.Range[str, 1, 32],
         reason: app_commands.Range[str, 1, 200],
     ) -> None:
-        await require_gm(interaction)
-        cents = amount_or_refuse(amount, await lang_for(interaction))
-        await self._move(interaction, "cash", character, action, cents, reason)
+        await self._move(interaction, "cash", character, action, amount, reason)
 
     @app_commands.command(name="ledger", description="Read the ledger, newest first")
     @app_commands.describe(
