@@ -22,7 +22,7 @@ from bondbot.rules.errors import IllegalAction
 from bondbot.services.guilds import GuildSettingsService
 from bondbot.services.sheets import Actor
 from bondbot.sheets import resolve_skill
-from bondbot.storage import characters, ledger
+from bondbot.storage import characters, ledger, repeats
 from bondbot.storage.characters import Character, CharacterNotFound
 from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
@@ -147,13 +147,7 @@ class RollService:
         secret: bool = False,
     ) -> Roll:
         """Roll a skill for a character: his own PC for a player, anyone for the GM."""
-        try:
-            key = resolve_skill(skill)
-        except ValueError:
-            raise Refusal("roll.bad_skill") from None
-        if characteristic is not None and characteristic not in CHARACTERISTICS:
-            raise Refusal("roll.bad_characteristic")
-        wanted_ease = parse_ease(ease)
+        key, wanted_ease = _intent(skill, characteristic, ease)
         now = self.now()
         async with self.db.transaction() as conn:
             character = await _living(conn, actor.guild_id, character_id)
@@ -193,6 +187,34 @@ class RollService:
             await cursor.close()
             assert roll_id is not None
             return await _load(conn, roll_id, actor.guild_id)
+
+    async def earlier_same_roll(
+        self,
+        actor: Actor,
+        character_id: int,
+        skill: str,
+        *,
+        characteristic: Characteristic | None = None,
+        ease: float | int | str | Fraction = gambling.DEFAULT_EASE,
+        secret: bool = False,
+    ) -> Roll | None:
+        """The same roll by the same user within REPEAT_WINDOW: what a retry after a lost
+        answer would roll a second time (docs/decisions.md)."""
+        key, wanted_ease = _intent(skill, characteristic, ease)
+        since = (self.clock() - repeats.REPEAT_WINDOW).isoformat(timespec="milliseconds")
+        async with self.db.read() as conn:
+            roll_id = await repeats.latest_same_roll(
+                conn,
+                guild_id=actor.guild_id,
+                roller_id=actor.user_id,
+                character_id=character_id,
+                skill=key,
+                characteristic=characteristic or default_characteristic(key),
+                ease=str(wanted_ease),
+                secret=secret,
+                since=since,
+            )
+            return None if roll_id is None else await _load(conn, roll_id, actor.guild_id)
 
     async def get(self, guild_id: int, roll_id: int) -> Roll:
         async with self.db.read() as conn:
@@ -238,6 +260,19 @@ class RollService:
             if changed != 1:  # cannot happen under the write lock; undo the spend if it does
                 raise Refusal("roll.already_spent")
             return await _load(conn, roll_id, guild_id)
+
+
+def _intent(
+    skill: str, characteristic: str | None, ease: float | int | str | Fraction
+) -> tuple[str, Fraction]:
+    """The skill's key and the Ease Factor asked for, or the refusal of either."""
+    try:
+        key = resolve_skill(skill)
+    except ValueError:
+        raise Refusal("roll.bad_skill") from None
+    if characteristic is not None and characteristic not in CHARACTERISTICS:
+        raise Refusal("roll.bad_characteristic")
+    return key, parse_ease(ease)
 
 
 async def _living(conn: Connection, guild_id: int, character_id: int) -> Character:

@@ -92,14 +92,3 @@ async def open_in_channel(conn: Connection, channel_id: int) -> int | None:
 async def open_ids(conn: Connection) -> list[int]:
     cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'")
     return [int(row[0]) for row in await cursor.fetchall()]
-
-
-async def seating(conn: Connection, character_id: int, *, except_table: int = 0) -> list[int]:
-    """The open tables where this character sits (a PC sits at one at most)."""
-    cursor = await conn.execute(
-        "SELECT t.id FROM card_tables t, json_each(t.state, '$.seats') s "
-        "WHERE t.status = 'open' AND t.id != ? "
-        "AND json_extract(s.value, '$.character_id') = ?",
-        (except_table, character_id),
-    )
-    return [int(row[0]) for row in await cursor.fetchall()]

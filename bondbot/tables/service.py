@@ -110,6 +110,7 @@ class TableService:
         self.listeners: list[Listener] = []
         self.scheduler = Scheduler(clock)
         self._latest: dict[int, TableSnapshot] = {}
+        self._all_loaded = False  # every open table is in `_latest`
         # One action at a time per table: an action works on a copy of the latest state,
         # and two copies must never race to be the next one.
         self._locks: dict[int, asyncio.Lock] = {}
@@ -147,7 +148,9 @@ class TableService:
     async def open_tables(self) -> list[TableSnapshot]:
         async with self.db.read() as conn:
             ids = await stored.open_ids(conn)
-        return [await self.snapshot(table_id) for table_id in ids]
+        found = [await self.snapshot(table_id) for table_id in ids]
+        self._all_loaded = True
+        return found
 
     # -- opening and closing ---------------------------------------------------------------
 
@@ -279,6 +282,7 @@ class TableService:
         self, table_id: int, user_id: int, character_id: int, buy_in: int, *, by_gm: bool = False
     ) -> TableSnapshot:
         """Seat a PC with `buy_in` of his sheet's cash as chips (his owner, or the GM)."""
+        await self._load_all()  # where else he sits is read from memory
 
         async def run(ctx: TableContext) -> Event:
             person = await load_person(ctx.conn, character_id)
@@ -290,7 +294,7 @@ class TableService:
                 raise Refusal("table.not_your_character")
             if ctx.state.seat_of_character(character_id) is not None:
                 raise Refusal("table.already_seated")
-            if await stored.seating(ctx.conn, character_id, except_table=table_id):
+            if any(t.id != table_id for t in self._seating(character_id)):
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
@@ -536,10 +540,20 @@ class TableService:
 
     async def character_changed(self, character_id: int) -> None:
         """Redraw the table where this PC sits: his Hero Points decide his spend buttons."""
-        async with self.db.read() as conn:
-            tables = await stored.seating(conn, character_id)
-        for table_id in tables:
-            await self._notify(await self.snapshot(table_id, fresh=True))
+        await self._load_all()
+        for table in self._seating(character_id):
+            await self._notify(await self.snapshot(table.id, fresh=True))
+
+    async def _load_all(self) -> None:
+        """Every open table in memory (done at start by `resume`)."""
+        if not self._all_loaded:
+            await self.open_tables()
+
+    def _seating(self, character_id: int) -> list[TableSnapshot]:
+        """The open tables where this PC sits (at most one), once `_load_all` has run."""
+        return [
+            t for t in self._latest.values() if t.state.seat_of_character(character_id) is not None
+        ]
 
     @staticmethod
     async def _row(

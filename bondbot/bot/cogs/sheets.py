@@ -51,6 +51,16 @@ def split_height_weight(text: str) -> tuple[str, str]:
     return height.strip(), weight.strip()
 
 
+def _member_id(player: discord.Member | discord.User | None) -> int | None:
+    """The id of the player named, who must be a member of this server (Discord lets a
+    command name anyone it knows; it then sends a user without a member)."""
+    if player is None:
+        return None
+    if not isinstance(player, discord.Member):
+        raise Refusal("sheet.player_not_member", player=player.mention)
+    return player.id
+
+
 def characteristics_of(**values: int | None) -> dict[str, int]:
     return {code: value for code, value in values.items() if value is not None}
 
@@ -125,7 +135,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 100],
         kind: str = "PC",
-        player: discord.Member | None = None,
+        player: discord.Member | discord.User | None = None,
         rank: str | None = None,
         strength: Characteristic | None = None,
         dexterity: Characteristic | None = None,
@@ -148,7 +158,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
                 actor,
                 name=name,
                 kind="NPC" if kind == "NPC" else "PC",
-                owner_id=None if player is None else player.id,
+                owner_id=_member_id(player),
                 fields=fields,
             )
         await self._reply_sheet(interaction, "sheet.created", character)
@@ -324,7 +334,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
     @app_commands.describe(character="The character to delete")
     @app_commands.autocomplete(character=editable_names)
     async def delete(self, interaction: discord.Interaction, character: str) -> None:
-        target = await self.service.editable(await actor_of(interaction), character)
+        target = await self.service.deletable(await actor_of(interaction), character)
         lang = await lang_for(interaction)
         view = view_of(
             [
@@ -374,7 +384,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         self,
         interaction: discord.Interaction,
         file: discord.Attachment,
-        player: discord.Member | None = None,
+        player: discord.Member | discord.User | None = None,
     ) -> None:
         actor = await actor_of(interaction)
         lang = await lang_for(interaction)
@@ -382,9 +392,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
             raise Refusal("sheet.import_too_big", max=IMPORT_MAX_BYTES // 1024)
         raw = await file.read()
         with refuse_invalid(lang, "sheet.import_invalid", paths=True):
-            imported = await self.service.import_(
-                actor, raw, owner_id=None if player is None else player.id
-            )
+            imported = await self.service.import_(actor, raw, owner_id=_member_id(player))
         dropped = ""
         if imported.dropped:
             fields = ", ".join(t(f"sheet.fields.{name}", lang) for name in imported.dropped)

@@ -169,12 +169,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     @app_commands.describe(buy_in="Chips to bring from your character's cash")
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction, buy_in: str) -> None:
+        reply = await reply_to(interaction)
         table = await self._table(interaction)
         character = await self._active(interaction)
         snapshot = await self.service.join(
-            table, interaction.user.id, character, parse_amount_or_refuse(buy_in)
+            table, interaction.user.id, character, parse_amount_or_refuse(buy_in, reply.lang)
         )
-        await _joined(await reply_to(interaction), snapshot)
+        await _joined(reply, snapshot)
 
     @app_commands.command(name="leave", description="Leave the table with your chips")
     @app_commands.guild_only()
@@ -188,14 +189,14 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     @app_commands.guild_only()
     async def seat(self, interaction: discord.Interaction, character: str, buy_in: str) -> None:
         await require_gm(interaction)
+        reply = await reply_to(interaction)
         table = await self._table(interaction)
         character_id = await self.bot.services.sheets.find_id(
             interaction.guild_id, character, kind="PC"
         )
-        await self.service.join(
-            table, interaction.user.id, character_id, parse_amount_or_refuse(buy_in), by_gm=True
-        )
-        await (await reply_to(interaction)).say("table.seated", name=character)
+        amount = parse_amount_or_refuse(buy_in, reply.lang)
+        await self.service.join(table, interaction.user.id, character_id, amount, by_gm=True)
+        await reply.say("table.seated", name=character)
 
     @app_commands.command(name="unseat", description="Send a character away with his chips (GM)")
     @app_commands.autocomplete(character=pc_names)
@@ -249,12 +250,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         ease: app_commands.Range[int, 1, 10] = 5,
     ) -> None:
         await require_gm(interaction)
+        reply = await reply_to(interaction)
         table = await self._table(interaction)
         snapshot = await self.service.pot_start(
-            table, interaction.user.id, parse_amount_or_refuse(stake), ease
+            table, interaction.user.id, parse_amount_or_refuse(stake, reply.lang), ease
         )
         assert isinstance(snapshot.event, PotOpened)
-        await (await reply_to(interaction)).say("table.pot_started", players=snapshot.event.players)
+        await reply.say("table.pot_started", players=snapshot.event.players)
 
     @app_commands.command(name="pause", description="Pause or resume the table (GM)")
     @app_commands.guild_only()
@@ -319,7 +321,7 @@ async def _join(click: Click) -> None:
     character = await services.sheets.active(click.interaction.guild_id, click.user_id)
     if character is None:
         raise Refusal("table.no_active_character")
-    amount = parse_amount_or_refuse(click.values.get("amount", ""))
+    amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
     await _joined(
         click.reply, await services.tables.join(click.table, click.user_id, character, amount)
     )
@@ -442,7 +444,7 @@ async def _contest(reply: Reply, table: int, stake: str) -> None:
     if await _show_pending(reply, table):
         return
     snapshot = await bot_of(reply.interaction).services.tables.contest(
-        table, reply.interaction.user.id, parse_amount_or_refuse(stake)
+        table, reply.interaction.user.id, parse_amount_or_refuse(stake, reply.lang)
     )
     assert isinstance(snapshot.event, ContestRolled)
     contest = next(c for c in snapshot.state.contests if c.id == snapshot.event.contest)
