@@ -79,14 +79,14 @@ def test_any_play_keeps_the_invariants(
     desk = Desk(engine, stacks)
     money = sum(pcs) + (npc_stack or 0)
     coups: list[str] = []
-    start = engine.model_copy(deep=True)
+    start = engine.model_copy(deep=True)  # the state the current hand started from
 
     for _ in range(120):
         move = next_move(engine, rng)
         if move is None:
             break
         if engine.between_hands:
-            start = engine.model_copy(deep=True)
+            start = engine.model_copy(deep=True)  # the state the current hand started from
         banker = engine.banker
         record = desk.apply(move)
 
@@ -120,11 +120,16 @@ def test_any_play_keeps_the_invariants(
         if last is not None and banker == "npc" and last.winner == "banker":
             assert {lost.seat for lost in record.lost} == {r.seat for r in last.results}
 
-        # every state serialises and restores; the hand's history rebuilds it
+        # every state serialises and restores; at a hand's end its history rebuilds it
         assert ChemindeFer.model_validate_json(engine.model_dump_json()) == engine
-        rebuilt = replay(start, engine.history)
-        rebuilt.stacks = dict(engine.stacks)
-        assert rebuilt == engine
+        if record.hand_over:
+            rebuilt = replay(start, engine.history)
+            rebuilt.stacks = dict(engine.stacks)
+            assert rebuilt == engine
+
+    rebuilt = replay(start, engine.history)  # a hand cut off midway rebuilds too
+    rebuilt.stacks = dict(engine.stacks)
+    assert rebuilt == engine
 
     # no card dealt twice: the coups' cards are the shoe's, each position once
     dealt = [card.code for card in engine.shoe.dealt]
