@@ -222,9 +222,15 @@ class ChemindeFer(Engine):
         return self.settings.min_bank, self._stack(self.banker)
 
     def _banker_can_act(self) -> bool:
+        assert self.banker is not None
         if self.bank > 0:
-            return self._affords(self.banker, self.settings.min_bank)  # type: ignore[arg-type]
+            return self._affords(self.banker, self.settings.min_bank)
         return self._bank_bounds() is not None
+
+    def _decider(self) -> SeatKey:
+        """Who draws or stands now: the hand-holder at 5, else the banker."""
+        assert self.coup is not None and self.banker is not None
+        return self.coup.holder if self.phase == "ponte" else self.banker
 
     # -- what is legal -------------------------------------------------------------------
 
@@ -276,7 +282,7 @@ class ChemindeFer(Engine):
                 if self._affords(seat, self.bank):
                     found.append(Option(kind="banco", seat=seat))
             return found
-        seat = self.coup.holder if self.phase == "ponte" else banker  # type: ignore[union-attr]
+        seat = self._decider()
         return [Option(kind="draw", seat=seat), Option(kind="stand", seat=seat)]
 
     def turn(self) -> tuple[SeatKey, ...]:
@@ -286,9 +292,7 @@ class ChemindeFer(Engine):
             return (self.banker,) if self._banker_can_act() else ()
         if self.phase == "stakes":
             return tuple(seat for seat in self._eligible() if seat not in self.calls)
-        if self.phase == "ponte":
-            return (self.coup.holder,)  # type: ignore[union-attr]
-        return (self.banker,)
+        return (self._decider(),)
 
     def automation(self) -> Move | None:
         return self._due()
