@@ -20,7 +20,8 @@ Decisions where the rules are silent (also in docs/decisions.md):
 - Money: the bank stays in the banker's stack, stakes in the pontes'; the settlement moves
   each covered stake seat to seat. The bank is split right = the larger half (odd cent),
   left = the smaller. The bank and stakes are bounded by the stacks again at the deal.
-- A table nobody stakes on is not dealt. A banco stakes the two halves on the two tables and
+- A table decided by a natural is shown and decided at once; its chips move with the rest of
+  the coup's, in the settling move. A table nobody stakes on is not dealt. A banco stakes the two halves on the two tables and
   holds both hands; it wins for the bank when the caller's net is a loss. After a banco the
   bank won, its loser has priority for the second banco, then anyone in seat order; after
   the second banco a coup without banco must be played. The hand-holders' turn is kept
