@@ -13,7 +13,7 @@
    standard errors of the exact figure. Coups per second printed.
 3. The `DeuxTableaux` engine plays `--deux-coups` coups (3 packs): the NPC banks, one ponte
    stakes on each table (equal stakes), hand-holders draw at 5, the banker weighs the tables
-   (equal money: he stands when they pull opposite ways). Prints each table's win, loss and
+   (equal money: he draws when they pull opposite ways). Prints each table's win, loss and
    tie rates, the banker's edge per unit staked with its standard error, how often the two
    tables pulled opposite ways, and coups per second. No exact reference: figures only.
 """

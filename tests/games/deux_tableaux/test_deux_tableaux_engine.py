@@ -185,7 +185,7 @@ def test_a_hand_holder_stands_above_5_by_himself(total: int):
 
 
 @pytest.mark.parametrize(
-    ("right", "left", "draws"), [(300, 300, False), (400, 200, False), (200, 400, True)]
+    ("right", "left", "draws"), [(300, 300, True), (400, 200, False), (200, 400, True)]
 )
 def test_the_banker_decides_once_following_the_table_with_more_at_stake(
     right: int, left: int, draws: bool
@@ -462,7 +462,7 @@ def test_a_pc_bankers_timer_follows_the_table_with_more_at_stake():
     desk = pc_bank(cards)
     desk.auto()
     assert desk.engine.turn() == ("b",)
-    assert desk.engine.timeout_move("b") == Move(kind="stand", seat="b")  # equal: stand
+    assert desk.engine.timeout_move("b") == Move(kind="draw", seat="b")  # equal: draw
 
 
 # -- what each seat sees, seats between hands --------------------------------------------
