@@ -154,61 +154,64 @@ def split(amount: int, winners: Sequence[int], players: int) -> tuple[int, ...]:
     return tuple(shares)
 
 
-def _paid_by_pot(paid: Sequence[int], totals: Sequence[int]) -> list[tuple[int, ...]]:
-    """Each player's part of each pot: contributions cut at each distinct level, as pokerkit
-    cuts its pots (slices of equal eligibility merged), grouped to the pots' amounts."""
-    players = len(paid)
-    slices: list[list[int]] = []
+Cut = tuple[tuple[int, ...], tuple[int, ...]]  # a pot: each player's part, who is eligible
+
+
+def pots_of(paid: Sequence[int], live: Sequence[int]) -> list[Cut]:
+    """The pots of a finished hand as pokerkit cuts them (`State.pots`): contributions
+    sliced at each distinct level, each slice open to the live players who paid up to it
+    (the last player left, when the others folded, whatever he paid), consecutive slices
+    open to the same players merged."""
+    pots: list[Cut] = []
     previous = 0
     for level in sorted({amount for amount in paid if amount}):
-        slices.append([min(p, level) - min(p, previous) for p in paid])
+        part = tuple(min(p, level) - min(p, previous) for p in paid)
+        eligible = tuple(live) if len(live) == 1 else tuple(i for i in live if paid[i] >= level)
+        if pots and pots[-1][1] == eligible:
+            part = tuple(a + b for a, b in zip(pots.pop()[0], part, strict=True))
+        pots.append((part, eligible))
         previous = level
-    parts: list[tuple[int, ...]] = []
-    current = [0] * players
-    for piece in slices:
-        current = [a + b for a, b in zip(current, piece, strict=True)]
-        if sum(current) == totals[len(parts)]:
-            parts.append(tuple(current))
-            current = [0] * players
-            if len(parts) == len(totals):
-                break
-    assert len(parts) == len(totals) and not any(current), "pots do not match contributions"
-    return parts
+    return pots
 
 
 def outcome(state: State) -> list[PotOutcome]:
-    """The pots of a finished hand (pokerkit's order: main pot first), re-split by holdem.md.
+    """The pots of a finished hand (main pot first), re-split by holdem.md.
 
-    Eligibility is ours: pokerkit forgets the losers once it has killed their hands. A pot
-    is open to every player still in the hand who paid its full height (the last player
-    left, when the others folded, whatever he paid).
+    pokerkit forgets the losers once it has killed their hands, and then merges pots that
+    differed only by them: it paid the same winners for all of them. So the pots are cut
+    from the contributions as pokerkit cut them before, and each takes the winners of the
+    pokerkit pot it was merged into.
     """
     assert not state.status, "the hand is not over"
-    totals = [0] * len(list(state.pots))
-    recipients: list[set[int]] = [set() for _ in totals]
-    for push in state.operations:
-        if isinstance(push, ChipsPushing):
-            totals[push.pot_index] += sum(push.amounts)
-            recipients[push.pot_index].update(i for i, a in enumerate(push.amounts) if a)
+    paid = contributions(state)
     folded = {op.player_index for op in state.operations if isinstance(op, Folding)}
     live = [i for i in range(state.player_count) if i not in folded]
+    merged: dict[int, tuple[int, set[int]]] = {}
+    for push in state.operations:
+        if isinstance(push, ChipsPushing):
+            total, got = merged.get(push.pot_index, (0, set()))
+            got.update(i for i, amount in enumerate(push.amounts) if amount)
+            merged[push.pot_index] = (total + sum(push.amounts), got)
+    paid_out = iter(merged[index] for index in sorted(merged))
+    room, winners = 0, ()
     result = []
-    for total, got, part in zip(
-        totals, recipients, _paid_by_pot(contributions(state), totals), strict=True
-    ):
-        paid_all = [i for i in live if part[i] == max(part)]
-        eligible = tuple(live if len(live) == 1 else paid_all)
-        # Every pot holds at least one chip per eligible player, so pokerkit's split gives
-        # every winner something: those who got chips are exactly the winners.
-        winners = tuple(sorted(got))
-        assert set(winners) <= set(eligible), "a pot went to a player not eligible for it"
+    for part, eligible in pots_of(paid, live):
+        if room == 0:
+            room, got = next(paid_out)
+            # Every pot holds at least one chip per eligible player, so pokerkit's split
+            # gives every winner something: those who got chips are exactly the winners.
+            winners = tuple(sorted(got))
+        amount = sum(part)
+        room -= amount
+        assert room >= 0 and set(winners) <= set(eligible), "pots do not match pokerkit's"
         result.append(
             PotOutcome(
-                amount=total,
+                amount=amount,
                 paid=part,
                 eligible=eligible,
                 winners=winners,
-                shares=split(total, winners, state.player_count),
+                shares=split(amount, winners, state.player_count),
             )
         )
+    assert room == 0 and next(paid_out, None) is None, "pots do not match pokerkit's"
     return result
