@@ -1,11 +1,12 @@
 """Hand strength and hand names, from eval7 (a C evaluator, ~0.5 µs for seven cards).
 
-eval7 gives every hand of five to seven cards an integer (higher wins, equal ties); the
-bits say its category and the ranks that decide it, which is all a hand's name needs:
-"two pair, kings and sevens, queen kicker" is `two_pair`, ranks `K 7`, kicker `Q`. Names
-stay language-neutral (a category key and ranks); the Discord layer translates them.
-`bench/holdem_categories.py` checks the categories against holdem.md's counts over every
-seven-card hand.
+eval7 is our one evaluator: it names the hands, the NPC's Monte Carlo uses it, and pokerkit
+compares hands with it at the showdown (`hand.Eval7Hand`). It gives every hand of five to
+seven cards an integer (higher wins, equal ties) whose bits say its category and the ranks
+that decide it, which is all a hand's name needs: "two pair, kings and sevens, queen
+kicker" is `two_pair`, ranks `K 7`, kicker `Q`. Names stay language-neutral (a category key
+and ranks); the Discord layer translates them. `bench/holdem_categories.py` checks the
+categories against holdem.md's counts over every seven-card hand.
 """
 
 from __future__ import annotations
@@ -41,6 +42,14 @@ _EVAL7 = {card: eval7.Card(card.code) for card in Card.ALL}
 
 def eval7_cards(cards: Iterable[Card]) -> list[eval7.Card]:
     return [_EVAL7[card] for card in cards]
+
+
+_BY_CODE = {card.code: value for card, value in _EVAL7.items()}
+
+
+def eval7_value(codes: Iterable[str]) -> int:
+    """The value of the best five of these cards (`As`, `Td`), as `strength`."""
+    return eval7.evaluate([_BY_CODE[code] for code in codes])
 
 
 def strength(cards: Iterable[Card]) -> int:

@@ -1,4 +1,4 @@
-"""Hand names (eval7) and their agreement with pokerkit, which decides the showdowns."""
+"""Hand names (eval7), and eval7 against pokerkit's own evaluator, which it replaces."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import Label, StandardHighHand
 
+from bondbot.games.holdem.hand import Eval7Hand
 from bondbot.games.holdem.names import CATEGORIES, HandName, hand_name, strength
 from bondbot.rules.cards import Card, cards_code, parse_cards
 
@@ -43,15 +44,24 @@ nine_cards = st.lists(st.sampled_from(Card.ALL), min_size=9, max_size=9, unique=
 @settings(max_examples=300)
 @given(cards=nine_cards)
 def test_eval7_and_pokerkit_agree_on_categories_and_on_who_wins(cards: list[Card]) -> None:
-    """Two hands on one board: the category we name is pokerkit's, and the winner too."""
+    """Two hands on one board: pokerkit's own evaluator (StandardHighHand) gives the same
+    category and the same winner as eval7, and so as our hand type at the showdown."""
     board, mine, theirs = cards[:5], cards[5:7], cards[7:]
     ours = [strength([*mine, *board]), strength([*theirs, *board])]
+    plugged = [
+        Eval7Hand.from_game(cards_code(h).replace(" ", ""), cards_code(board))
+        for h in (mine, theirs)
+    ]
     kits = [
         StandardHighHand.from_game(cards_code(hole).replace(" ", ""), cards_code(board))
         for hole in (mine, theirs)
     ]
     assert hand_name([*mine, *board]).category == LABELS[kits[0].entry.label]
     assert (ours[0] > ours[1], ours[0] == ours[1]) == (kits[0] > kits[1], kits[0] == kits[1])
+    assert (plugged[0] > plugged[1], plugged[0] == plugged[1]) == (
+        ours[0] > ours[1],
+        ours[0] == ours[1],
+    )
 
 
 def test_categories_are_holdem_md_s_in_order() -> None:
