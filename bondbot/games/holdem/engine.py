@@ -48,7 +48,6 @@ from typing import Any, ClassVar, Literal
 
 from pokerkit import (
     BlindOrStraddlePosting,
-    BoardDealing,
     CheckingOrCalling,
     CompletionBettingOrRaisingTo,
     Folding,
@@ -192,14 +191,26 @@ class PotView(Frozen):
     eligible: tuple[SeatKey, ...]
 
 
-def winback_pay(lost: Sequence[HoldemLostHand], spenders: Collection[SeatKey]) -> dict[str, int]:
+def pot_claims(hand: LostHand) -> tuple[PotClaim, ...]:
+    """The pots of a hold'em lost hand, from its label when it was stored as a `LostHand`
+    (`pot:0=1200 pot:1=300`)."""
+    if isinstance(hand, HoldemLostHand):
+        return hand.pots
+    claims = []
+    for part in hand.label.split():
+        account, amount = part.split("=")
+        claims.append(PotClaim(pot=int(account.removeprefix("pot:")), amount=int(amount)))
+    return tuple(claims)
+
+
+def winback_pay(lost: Sequence[LostHand], spenders: Collection[SeatKey]) -> dict[str, int]:
     """What each spending PC of one hand gets: each pot's NPC share split equally between
     the spenders who lost it, odd chips one at a time in `lost`'s order (the engine lists
     lost hands from the first player left of the button)."""
     claims: dict[int, list[tuple[SeatKey, int]]] = {}
     for hand in lost:
         if hand.seat in spenders:
-            for claim in hand.pots:
+            for claim in pot_claims(hand):
                 claims.setdefault(claim.pot, []).append((hand.seat, claim.amount))
     pay = {hand.seat: 0 for hand in lost if hand.seat in spenders}
     for claimants in claims.values():
@@ -484,7 +495,7 @@ class Holdem(Engine):
     # -- what each seat may see -----------------------------------------------------------
 
     def private_cards(self, seat: SeatKey) -> Sequence[Card]:
-        return parse_cards(" ".join(self.holes.get(seat, ())))
+        return [Card.parse(code) for code in self.holes.get(seat, ())]
 
     def hidden_cards(self) -> set[Card]:
         return {
@@ -579,54 +590,28 @@ class Holdem(Engine):
         assert move.seat is not None
         state = self._poker()
         index = self._index_of(move.seat)
-        bet, stack = state.bets[index], state.stacks[index]
+        bet, stack, done = state.bets[index], state.stacks[index], len(state.operations)
         player = f"p{index + 1}"
         if move.kind == "fold":
             self._act(f"{player} f")
-            return Acted(seat=move.seat, action="fold", to=bet)
-        if move.kind in ("check", "call"):
-            self._act(f"{player} cc")
-        elif move.kind in ("bet", "raise"):
-            self._act(f"{player} cbr {move.amount}")
-        elif stack <= max(state.bets) - bet:  # all-in for a call
-            self._act(f"{player} cc")
+        elif move.kind in ("check", "call") or stack <= max(state.bets) - bet:
+            self._act(f"{player} cc")  # an all-in for no more than the call is a call
         else:
-            self._act(f"{player} cbr {stack + bet}")
-        added = self._last_added(index)
+            self._act(f"{player} cbr {stack + bet if move.kind == 'all_in' else move.amount}")
+        operation = state.operations[done]  # what pokerkit did next is not his
+        if isinstance(operation, CheckingOrCalling):
+            added = operation.amount
+        elif isinstance(operation, CompletionBettingOrRaisingTo):
+            added = operation.amount - bet
+        else:
+            added = 0
         return Acted(
             seat=move.seat,
             action=move.kind,  # type: ignore[arg-type]
             amount=added,
             to=bet + added,
-            all_in=added == stack,
+            all_in=added > 0 and added == stack,
         )
-
-    def _last_added(self, index: int) -> int:
-        """The chips the player's last action put in."""
-        for operation in reversed(self._poker().operations):
-            if getattr(operation, "player_index", None) != index:
-                continue
-            if isinstance(operation, CheckingOrCalling):
-                return operation.amount
-            if isinstance(operation, CompletionBettingOrRaisingTo):
-                return operation.amount - self._bet_before(operation)
-        raise AssertionError("no action to read")
-
-    def _bet_before(self, raise_to: CompletionBettingOrRaisingTo) -> int:
-        """The player's bet in the round just before this raise of his."""
-        operations = self._poker().operations
-        at = operations.index(raise_to)
-        bet = 0
-        for operation in reversed(operations[:at]):
-            if isinstance(operation, BoardDealing):
-                break
-            if getattr(operation, "player_index", None) != raise_to.player_index:
-                continue
-            if isinstance(operation, CompletionBettingOrRaisingTo):
-                return bet + operation.amount
-            if isinstance(operation, CheckingOrCalling | BlindOrStraddlePosting):
-                bet += operation.amount
-        return bet
 
     def _show(self) -> list[Event]:
         state = self._poker()

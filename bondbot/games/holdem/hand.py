@@ -2,7 +2,7 @@
 
 pokerkit keeps the hand: blinds, whose turn, legal amounts, uncalled bets, main and side
 pots and who is eligible for each, the showdown and who wins each pot (comparing hands
-with eval7 through `Eval7Hand`, ~1000 times faster than its own evaluator). We drive it with
+with eval7 through `Eval7Hand`, hundreds of times faster than its own evaluator). We drive it with
 hand-history actions (the PHH notation pokerkit parses: `d dh p1 AsKd`, `p2 cbr 600`,
 `d db 9h8d2c`, `p1 sm -`), so the list of a hand's actions is all it takes to rebuild its
 `State` after a restart. Players are numbered as pokerkit seats them: p1 is the first

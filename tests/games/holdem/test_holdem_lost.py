@@ -5,7 +5,13 @@ from __future__ import annotations
 from holdem_helpers import act, deal, events, table
 
 from bondbot.games.contract import Record
-from bondbot.games.holdem.engine import Holdem, HoldemLostHand, PotClaim, winback_pay
+from bondbot.games.holdem.engine import (
+    Holdem,
+    HoldemLostHand,
+    PotClaim,
+    pot_claims,
+    winback_pay,
+)
 
 
 def check_down(game: Holdem) -> list[Record]:
@@ -61,6 +67,11 @@ def test_two_pcs_who_lose_one_pot_split_it_when_both_spend() -> None:
     assert list(claims) == ["leiter", "bond"]
     assert winback_pay(list(claims.values()), {"bond", "leiter"}) == {"leiter": 38, "bond": 37}
     assert winback_pay(list(claims.values()), {"bond"}) == {"bond": 75}
+    # A record stored and read back keeps the pots in the label.
+    stored = [Record.model_validate_json(r.model_dump_json()) for r in records]
+    plain = [hand for record in stored for hand in record.lost]
+    assert [pot_claims(hand) for hand in plain] == [claims["leiter"].pots, claims["bond"].pots]
+    assert winback_pay(plain, {"bond", "leiter"}) == {"leiter": 38, "bond": 37}
 
 
 def test_a_pc_all_in_short_cannot_win_back_the_side_pot_he_was_not_in() -> None:
