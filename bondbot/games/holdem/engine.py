@@ -18,7 +18,8 @@ Decisions where holdem.md is silent:
 - The first hand's button is the first seat dealt in; then the button moves to the next
   seat dealt in. Seats sitting out or without chips are skipped; no dead or missed blinds:
   a player who comes back plays his next hand with no blind owed.
-- A player with fewer chips than a blind posts what he has (all-in).
+- A player with fewer chips than a blind posts what he has (all-in); the others call what
+  he posted (pokerkit's rule), and a raise adds at least a big blind to it.
 - An NPC with an unlimited bankroll plays each hand with as many chips as the deepest
   other stack (never less than the big blind): he covers everyone, and chips beyond that
   could never be bet against anyone.
@@ -35,9 +36,11 @@ Decisions where holdem.md is silent:
   its winners. Uncalled bets never move.
 - A lost hand: a PC still in at the showdown (all-in included) who did not win a pot the
   NPC won and he was eligible for. `HoldemLostHand.pots` lists those pots with the NPC's
-  share; `pay` is their sum (what he gets if he alone spends). When several PCs spend on
-  the same pot they split the NPC's share of it equally, odd chips from the first left of
-  the button: `winback_pay`. Folded hands and pots lost to other PCs are never lost hands.
+  share, and the label says the same (`pot:0=1200 pot:1=300`: a stored record keeps only
+  `LostHand`'s fields); `pay` is their sum (what he gets if he alone spends). When several
+  PCs spend on the same pot they split the NPC's share of it equally, odd chips from the
+  first left of the button: `winback_pay`. Folded hands and pots lost to other PCs are
+  never lost hands.
 """
 
 from __future__ import annotations
