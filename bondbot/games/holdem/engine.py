@@ -82,7 +82,6 @@ from bondbot.rules.shoe import Shoe
 MAX_SEATS = 10
 STREETS = {0: "flop", 3: "turn", 4: "river"}  # board size before the deal -> its name
 DEALS = {"flop": 3, "turn": 1, "river": 1}
-PLAYER_MOVES = ("fold", "check", "call", "bet", "raise", "all_in")
 
 
 class BlindLevel(Frozen):
