@@ -266,9 +266,11 @@ class Holdem(Engine):
     _kit: _Kit = PrivateAttr(default_factory=_Kit)
 
     @model_validator(mode="after")
-    def _one_pack(self) -> Holdem:
+    def _one_pack_ten_seats(self) -> Holdem:
         if self.shoe.packs > 1:
             raise ValueError("hold'em deals from one pack")
+        if len(self.seats) > MAX_SEATS:
+            raise ValueError(f"a hold'em table seats at most {MAX_SEATS}")
         return self
 
     # -- the pokerkit state ---------------------------------------------------------------

@@ -248,6 +248,8 @@ def test_a_table_seats_at_most_ten() -> None:
     game = table({str(n): 1000 for n in range(MAX_SEATS)})
     with pytest.raises(IllegalAction):
         game.sit("eleven")
+    with pytest.raises(ValueError):
+        table({str(n): 1000 for n in range(MAX_SEATS + 1)})
 
 
 def test_a_seat_in_the_hand_cannot_stand_up_but_one_sitting_out_can() -> None:
