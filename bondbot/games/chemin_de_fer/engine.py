@@ -146,6 +146,22 @@ class ChemindeFer(Engine):
     """A chemin de fer table: seats, the banker and his bank, the pontes' calls, the coup."""
 
     key: ClassVar[str] = "chemin_de_fer"
+    moves: ClassVar[frozenset[str]] = frozenset(
+        {
+            "bank",
+            "stake",
+            "banco",
+            "pass",
+            "deal",
+            "no_play",
+            "draw",
+            "stand",
+            "keep",
+            "withdraw",
+            "pass_bank",
+            "refuse",
+        }
+    )
 
     settings: Settings = Field(default_factory=Settings)
     shoe: ShoeField
@@ -322,7 +338,7 @@ class ChemindeFer(Engine):
     def play(self, move: Move) -> Record:
         if self.between_hands:
             self.between_hands = False
-            self.history.clear()
+            self.begin_hand()
             self.hand += 1
         handler = getattr(self, f"_play_{move.kind}")
         return handler(move)
@@ -612,14 +628,14 @@ class ChemindeFer(Engine):
 
     def sit(self, seat: SeatKey) -> None:
         if self.in_hand():
-            raise IllegalAction("game.in_hand", seat=seat)
+            raise IllegalAction("games.in_hand", seat=seat)
         super().sit(seat)
         if self.banker is None:
             self.banker = seat
 
     def stand_up(self, seat: SeatKey) -> None:
         if self.in_hand() and seat in self.seats:
-            raise IllegalAction("game.in_hand", seat=seat)
+            raise IllegalAction("games.in_hand", seat=seat)
         if seat not in self.seats:
             return
         if seat == self.banker:

@@ -166,6 +166,25 @@ class DeuxTableaux(Engine):
     """A deux tableaux table: the banker and his bank, two tables of stakes, the coup."""
 
     key: ClassVar[str] = "deux_tableaux"
+    moves: ClassVar[frozenset[str]] = frozenset(
+        {
+            "open_auction",
+            "bid",
+            "close_auction",
+            "default_bank",
+            "bank",
+            "stake",
+            "banco",
+            "pass",
+            "deal",
+            "no_play",
+            "draw",
+            "stand",
+            "withdraw",
+            "keep",
+            "refuse",
+        }
+    )
 
     settings: Settings = Field(default_factory=Settings)
     shoe: ShoeField
@@ -402,7 +421,7 @@ class DeuxTableaux(Engine):
     def play(self, move: Move) -> Record:
         if self.between_hands:
             self.between_hands = False
-            self.history.clear()
+            self.begin_hand()
             self.hand += 1
         if move.kind == "pass" and self.phase == "auction":
             return self._play_no_bid(move)
@@ -746,12 +765,12 @@ class DeuxTableaux(Engine):
 
     def sit(self, seat: SeatKey) -> None:
         if self.in_hand():
-            raise IllegalAction("game.in_hand", seat=seat)
+            raise IllegalAction("games.in_hand", seat=seat)
         super().sit(seat)
 
     def stand_up(self, seat: SeatKey) -> None:
         if self.in_hand() and seat in self.seats:
-            raise IllegalAction("game.in_hand", seat=seat)
+            raise IllegalAction("games.in_hand", seat=seat)
         if seat not in self.seats:
             return
         for table in TABLES:

@@ -247,6 +247,23 @@ class Holdem(Engine):
     """A no-limit hold'em table; seats play in `seats` order (clockwise)."""
 
     key: ClassVar[str] = "holdem"
+    moves: ClassVar[frozenset[str]] = frozenset(
+        {
+            "deal",
+            "flop",
+            "turn",
+            "river",
+            "show",
+            "fold",
+            "check",
+            "call",
+            "bet",
+            "raise",
+            "all_in",
+            "sit_out",
+            "sit_in",
+        }
+    )
 
     rules: HoldemOptions = Field(default_factory=HoldemOptions)
     shoe: ShoeField
@@ -362,7 +379,7 @@ class Holdem(Engine):
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if not self.over:
-            raise IllegalAction("game.in_hand")
+            raise IllegalAction("games.in_hand")
         if shoe.packs > 1:
             raise ValueError("hold'em deals from one pack")
         self.shoe = shoe
@@ -376,7 +393,7 @@ class Holdem(Engine):
 
     def stand_up(self, seat: SeatKey) -> None:
         if not self.over and seat in self.players:
-            raise IllegalAction("game.in_hand", seat=seat)
+            raise IllegalAction("games.in_hand", seat=seat)
         if seat not in self.seats:
             return
         if seat == self.button:  # the next button is the seat after the one who left
@@ -553,7 +570,7 @@ class Holdem(Engine):
             raise
 
         self.hand += 1
-        self.history.clear()
+        self.begin_hand()
         self.button, self.players, self.starting, self.blinds = button, players, starting, blinds
         self.holes, self.actions, self.shown, self.over = holes, actions, [], False
         self._kit.state, self._kit.count, self._kit.owner = state, len(actions), id(self)
