@@ -44,13 +44,18 @@ class ButtonSpec:
     emoji: str | None = None
 
 
+LABEL_MAX = 80  # Discord's limit for a button's label
+
+
 def view_of(buttons: Sequence[ButtonSpec]) -> discord.ui.View:
-    """A stopped view holding these buttons: layout only, answered by the router."""
+    """A stopped view holding these buttons: layout only, answered by the router. A label
+    longer than Discord allows (a long name in it) is cut."""
     view = discord.ui.View(timeout=None)
     for spec in buttons:
+        label = spec.label if len(spec.label) <= LABEL_MAX else spec.label[: LABEL_MAX - 1] + "…"
         view.add_item(
             discord.ui.Button(
-                label=spec.label,
+                label=label,
                 custom_id=spec.custom_id,
                 style=spec.style,
                 disabled=spec.disabled,
