@@ -89,6 +89,19 @@ async def open_in_channel(conn: Connection, channel_id: int) -> int | None:
     return None if row is None else int(row[0])
 
 
+async def closed_undrawn(conn: Connection) -> list[int]:
+    """Closed tables whose message may still show them open (see `mark_drawn`)."""
+    cursor = await conn.execute(
+        "SELECT id FROM card_tables WHERE status = 'closed' AND closed_drawn = 0"
+    )
+    return [int(row[0]) for row in await cursor.fetchall()]
+
+
+def mark_drawn(conn: sqlite3.Connection, table_id: int) -> None:
+    """The closed table's message now shows it closed (in a writer job)."""
+    conn.execute("UPDATE card_tables SET closed_drawn = 1 WHERE id = ?", (table_id,))
+
+
 async def open_ids(conn: Connection) -> list[int]:
     cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'")
     return [int(row[0]) for row in await cursor.fetchall()]

@@ -685,11 +685,18 @@ class TableService:
         )
 
     async def resume(self) -> list[TableSnapshot]:
-        """At start: every open table, with its timers armed again."""
+        """At start: every open table, with its timers armed again, and every closed table
+        whose message was not yet redrawn closed (the bot stopped in between)."""
         snapshots = await self.open_tables()
         for snapshot in snapshots:
             self.arm(snapshot)
-        return snapshots
+        async with self.db.read() as conn:
+            closed = await stored.closed_undrawn(conn)
+        return snapshots + [await self.snapshot(table_id) for table_id in closed]
+
+    async def closed_drawn(self, table_id: int) -> None:
+        """The closed table's message shows it closed: nothing to redraw at the next start."""
+        await self._commit(lambda conn: stored.mark_drawn(conn, table_id))
 
     async def run_timer(self, table_id: int, deadline: str) -> TableSnapshot | None:
         """The scheduler's job: the timed move, quietly skipped if it was overtaken."""

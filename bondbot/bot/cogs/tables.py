@@ -97,10 +97,14 @@ class TableMessages:
         self._shown[snapshot.id] = snapshot
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         if snapshot.message_id is None:
-            message = await channel.send(embed=embed, view=view)
+            # The nonce makes Discord return the message already posted if the bot stopped
+            # after posting it and before saving its id: never two table messages.
+            message = await channel.send(embed=embed, view=view, nonce=f"table{snapshot.id}")
             await self.bot.services.tables.set_message(snapshot.id, message.id)
         else:
             await channel.get_partial_message(snapshot.message_id).edit(embed=embed, view=view)
+        if not snapshot.open:
+            await self.bot.services.tables.closed_drawn(snapshot.id)
 
     def _arm(self, snapshot: TableSnapshot) -> None:
         """Redraw when the next Hero Point window closes, so its button disappears."""
