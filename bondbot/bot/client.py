@@ -4,6 +4,7 @@ and shuts down cleanly on SIGTERM (what `docker stop` and systemd send)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 from typing import Any
@@ -58,6 +59,7 @@ class BondBot(commands.Bot):
         *,
         guild_ready_timeout: float = 2.0,
         message_interval: float = 1.0,
+        freeze_gc: bool = True,
         **services_options: Any,
     ) -> None:
         if settings.discord_api_base:
@@ -72,6 +74,7 @@ class BondBot(commands.Bot):
         )
         self.settings = settings
         self.message_interval = message_interval  # the least time between two table edits
+        self.freeze_gc = freeze_gc
         self.router = Router()
         self.deliveries = Deliveries(REPEAT_WINDOW.total_seconds())
         self._services_options = services_options
@@ -104,6 +107,12 @@ class BondBot(commands.Bot):
                 ) from None
         else:
             await self.tree.sync()
+        if self.freeze_gc:
+            # What start-up built (cogs, commands, tables, catalogs) lives as long as the
+            # bot: out of the collector's reach, its full passes walk only what play makes
+            # (bench/load.py --gc: the longest gen-2 pause halves). Tests start many bots in
+            # one process and leave it off.
+            gc.freeze()
 
     async def admit(self, interaction: discord.Interaction) -> bool:
         """Count this interaction as in flight, or, while shutting down, say so and drop it."""

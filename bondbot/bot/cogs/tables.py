@@ -34,6 +34,7 @@ from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
 
 log = logging.getLogger(__name__)
+RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
 
 
 class TableMessages:
@@ -49,8 +50,21 @@ class TableMessages:
         self.bot = bot
         self._running: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
+        self._resuming: asyncio.Task[None] | None = None
         self._shown: dict[int, TableSnapshot] = {}  # what each table message shows now
         self._writing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def resume(self, snapshots: list[TableSnapshot]) -> None:
+        """Redraw the tables found at start, a few a second: their messages may be stale
+        (a timer ran out while the bot was down), but a thousand edits at once would meet
+        Discord's rate limits and stall the bot."""
+
+        async def pace() -> None:
+            for snapshot in snapshots:
+                await self.changed(snapshot)
+                await asyncio.sleep(1 / RESUMED_PER_SECOND)
+
+        self._resuming = asyncio.create_task(pace())
 
     async def changed(self, snapshot: TableSnapshot) -> None:
         self._dirty.add(snapshot.id)
@@ -120,6 +134,8 @@ class TableMessages:
 
     async def stop(self) -> None:
         """Let edits already under way finish (the service's scheduler holds the timers)."""
+        if self._resuming is not None:
+            self._resuming.cancel()
         if self._running:
             await asyncio.wait(list(self._running.values()), timeout=5)
 
@@ -138,8 +154,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         bot.router.register(AREA, self.on_component)
 
     async def cog_load(self) -> None:
-        for snapshot in await self.service.resume():
-            await self.messages.changed(snapshot)
+        self.messages.resume(await self.service.resume())
 
     async def cog_unload(self) -> None:
         await self.messages.stop()
