@@ -28,6 +28,7 @@ from bondbot.games.registry import NewTable, spec_for
 from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import SEED_BYTES
+from bondbot.scheduler import Scheduler
 from bondbot.storage import ledger
 from bondbot.storage import tables as stored
 from bondbot.storage.conn import Connection
@@ -39,7 +40,6 @@ from bondbot.tables.context import TableContext, iso
 from bondbot.tables.events import Chose, Closed, Joined, Left, Opened, Paused, Played, Spent
 from bondbot.tables.money import TableMoney
 from bondbot.tables.people import load_person
-from bondbot.tables.scheduler import Scheduler
 from bondbot.tables.state import (
     Choice,
     NpcRef,
@@ -101,6 +101,7 @@ class TableService:
         guild_settings: Callable[[Connection, int], Awaitable[Any]],
         rng: random.Random | None = None,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
+        scheduler: Scheduler | None = None,
     ) -> None:
         self.db = db
         self.seed_source = seed_source
@@ -108,7 +109,7 @@ class TableService:
         self._guild_settings = guild_settings
         self.rng = rng or random.SystemRandom()
         self.listeners: list[Listener] = []
-        self.scheduler = Scheduler(clock)
+        self.scheduler = scheduler or Scheduler(clock)
         self._latest: dict[int, TableSnapshot] = {}
         self._all_loaded = False  # every open table is in `_latest`
         # One action at a time per table: an action works on a copy of the latest state,

@@ -122,7 +122,7 @@ class TableMessages:
 
     def _arm(self, snapshot: TableSnapshot) -> None:
         """Redraw when the next Hero Point window closes, so its button disappears."""
-        scheduler = self.bot.services.tables.scheduler
+        scheduler = self.bot.services.scheduler
         key = ("redraw", snapshot.id)
         now = self.bot.services.clock()
         deadlines = [o.expires_at for o in snapshot.state.open_offers(iso(now))]
