@@ -17,7 +17,7 @@ from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.sheet_views import actor_of
-from bondbot.bot.tables.actions import Click, TableActions, convert
+from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
@@ -310,9 +310,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.channel_id,
         ):
             raise Refusal("table.not_this_table")
-        route = common.route(name) or ui_for(snapshot.state.config.game).actions.route(name)
-        if route is None:
-            raise Refusal("table.unknown_action")
+        actions = common if common.route(name) else ui_for(snapshot.state.config.game).actions
         submitted = interaction.type is discord.InteractionType.modal_submit
         click = Click(
             interaction,
@@ -320,7 +318,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             table,
             modal_values(interaction) if submitted else {},
         )
-        await route.handler(click, *convert(route, raw))
+        await actions.dispatch(click, name, raw)
 
 
 common = TableActions()
