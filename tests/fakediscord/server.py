@@ -397,6 +397,10 @@ class FakeDiscord(ScriptingMixin):
         self.channels[channel.id] = channel
         return channel
 
+    def add_bot_message(self, channel: FakeChannel | int, content: str) -> FakeMessage:
+        """A message the bot posted before it (re)starts: a world built for a restart."""
+        return self._create_message(self._channel_of(channel), {"content": content}, [])
+
     def add_user(
         self,
         id: int | None,
