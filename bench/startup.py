@@ -65,8 +65,9 @@ async def build(path: Path, fake: FakeDiscord, tables: int) -> None:
 
         npc = await make("Le Chiffre")
 
-        async def settings(conn: object, guild: int) -> object:
-            return await get_settings(conn, guild)  # type: ignore[arg-type]
+        async def settings(guild: int) -> object:
+            async with db.read() as conn:
+                return await get_settings(conn, guild)
 
         service = TableService(db, clock=_now, guild_settings=settings)
         for index in range(tables):

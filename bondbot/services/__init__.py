@@ -46,7 +46,7 @@ class Services:
         self.tables = TableService(
             db,
             clock=clock,
-            guild_settings=self.guilds.read,
+            guild_settings=self.guilds.get,
             rng=rng,
             scheduler=self.scheduler,
             **extra,

@@ -1,9 +1,10 @@
 """What one table action may do, and the loop that plays a game move at the table.
 
 An action works on a copy of the table's state and on the table's money in memory
-(`TableMoney`), reading through the read-only connection (`conn`); the service writes
-both, with the ledger rows, in one writer job only if the action returns. A refusal
-anywhere discards the copy: nothing changed.
+(`TableMoney`, kept with the table between actions), reading the database only when it
+must (a character joining or rolling); the service writes both, with the ledger rows, in
+one writer job only if the action returns. A refusal anywhere discards the copy: nothing
+changed.
 
 `play` is how every game move happens, whoever makes it (a player, the GM, a timer, the
 NPC's automatic play): the engine is told each seat's stack, applies the move, then the
@@ -25,9 +26,10 @@ from bondbot.errors import Refusal
 from bondbot.games.contract import Move, Record
 from bondbot.money import Cents
 from bondbot.rules.errors import IllegalAction
-from bondbot.storage.conn import Connection
+from bondbot.storage.db import Database
 from bondbot.tables import accounts
 from bondbot.tables.money import TableMoney
+from bondbot.tables.people import Person, load_person
 from bondbot.tables.state import SpendOffer, TableState, TimerKind
 
 AUTOMATIC_STEPS_MAX = 1_000  # a game whose automation never ends is our bug, not a hang
@@ -39,7 +41,7 @@ def iso(moment: datetime) -> str:
 
 @dataclass
 class TableContext:
-    conn: Connection
+    db: Database  # for the few reads an action needs (a character joining, rolling)
     table_id: int
     guild_id: int
     state: TableState
@@ -54,6 +56,11 @@ class TableContext:
     # Writes besides the ledger rows and the table's state (an NPC's Survival Points),
     # committed with them as part of the same writer job.
     writes: list[Callable[[sqlite3.Connection], None]] = field(default_factory=list)
+
+    async def person(self, character_id: int) -> Person | None:
+        """A character's table-relevant facts, read on the read-only connection."""
+        async with self.db.read() as conn:
+            return await load_person(conn, character_id)
 
     # -- chips between a PC and the NPC (contests and pots) --------------------------------
 

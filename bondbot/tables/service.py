@@ -73,6 +73,7 @@ class TableSnapshot:
     hero_points: dict[int, int] = field(default_factory=dict)
     held: dict[str, int] = field(default_factory=dict)  # chips in pots and on the layout
     event: Event | None = None
+    money: TableMoney | None = None  # the balances after the action, for the next one
     version: int = 0  # the saved state's version (see storage.tables.save)
     # The state as saved: the next action starts from a copy parsed from it (four times
     # cheaper than a deep copy), so nothing ever changes `state`, which listeners hold.
@@ -98,7 +99,7 @@ class TableService:
         db: Database,
         *,
         clock: Clock,
-        guild_settings: Callable[[Connection, int], Awaitable[Any]],
+        guild_settings: Callable[[int], Awaitable[Any]],
         rng: random.Random | None = None,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
         scheduler: Scheduler | None = None,
@@ -286,7 +287,7 @@ class TableService:
         await self._load_all()  # where else he sits is read from memory
 
         async def run(ctx: TableContext) -> Event:
-            person = await load_person(ctx.conn, character_id)
+            person = await ctx.person(character_id)
             if person is None or person.guild_id != ctx.guild_id:
                 raise Refusal("sheet.not_found")
             if person.kind != "PC":
@@ -299,7 +300,8 @@ class TableService:
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
-            await ctx.money.include(ctx.conn, character_id)
+            async with self.db.read() as conn:
+                await ctx.money.include(conn, character_id)
             ctx.move(
                 buy_in,
                 accounts.sheet(character_id),
@@ -365,8 +367,8 @@ class TableService:
             award = 0
             if choice == "simulate":
                 self._sit(ctx, seat.character_id)
-                person = await load_person(ctx.conn, seat.character_id)
-                settings = await self._guild_settings(ctx.conn, ctx.guild_id)
+                person = await ctx.person(seat.character_id)
+                settings = await self._guild_settings(ctx.guild_id)
                 awards = (
                     alternative.parse_award_table(settings.award_table)
                     if settings.award_table
@@ -543,7 +545,9 @@ class TableService:
         """Redraw the table where this PC sits: his Hero Points decide his spend buttons."""
         await self._load_all()
         for table in self._seating(character_id):
-            await self._notify(await self.snapshot(table.id, fresh=True))
+            async with self._locks.setdefault(table.id, asyncio.Lock()):  # not under an action
+                fresh = await self.snapshot(table.id, fresh=True)
+            await self._notify(fresh)
 
     async def _load_all(self) -> None:
         """Every open table in memory (done at start by `resume`)."""
@@ -594,6 +598,7 @@ class TableService:
             },
             held={**money.held("pot"), **money.held("layout")},
             event=event,
+            money=money,
             version=row.version,
             saved=row.state,
         )
@@ -607,34 +612,37 @@ class TableService:
         async with lock:
             now = self.clock()
             cached = self._latest.get(table_id)
-            async with self.db.read() as conn:
-                if cached is None:
+            if cached is None:  # read once; then the table lives in memory
+                async with self.db.read() as conn:
                     row = await self._row(conn, table_id)
-                else:
-                    row = stored.TableRow(
-                        cached.id,
-                        cached.guild_id,
-                        cached.channel_id,
-                        cached.message_id,
-                        "open",
-                        cached.saved,
-                        cached.version,
-                    )
-                state = TableState.model_validate_json(row.state)
-                settings = await self._guild_settings(conn, row.guild_id)
-                ctx = TableContext(
-                    conn=conn,
-                    table_id=table_id,
-                    guild_id=row.guild_id,
-                    state=state,
-                    money=await self._money(conn, table_id, state),
-                    now=now,
-                    actor_id=actor_id,
-                    spend_window=timedelta(seconds=settings.spend_window_s),
-                    turn_timer=timedelta(seconds=settings.turn_timer_s),
-                    rng=self.rng,
+                    state = TableState.model_validate_json(row.state)
+                    money = await self._money(conn, table_id, state)
+            else:
+                row = stored.TableRow(
+                    cached.id,
+                    cached.guild_id,
+                    cached.channel_id,
+                    cached.message_id,
+                    "open",
+                    cached.saved,
+                    cached.version,
                 )
-                event = await run(ctx)
+                state = TableState.model_validate_json(row.state)
+                money = cached.money.copy()
+            settings = await self._guild_settings(row.guild_id)
+            ctx = TableContext(
+                db=self.db,
+                table_id=table_id,
+                guild_id=row.guild_id,
+                state=state,
+                money=money,
+                now=now,
+                actor_id=actor_id,
+                spend_window=timedelta(seconds=settings.spend_window_s),
+                turn_timer=timedelta(seconds=settings.turn_timer_s),
+                rng=self.rng,
+            )
+            event = await run(ctx)
             saved = state.model_dump_json()
 
             def job(sql: sqlite3.Connection) -> None:
@@ -647,8 +655,8 @@ class TableService:
 
             try:
                 await self._commit(job)
-            except stored.TableChanged:
-                self._latest.pop(table_id, None)  # read it again next time
+            except Refusal:  # the database disagreed (a balance, the version): read it again
+                self._latest.pop(table_id, None)
                 raise
             status = "closed" if ctx.closed else "open"
             row = replace(row, state=saved, version=row.version + 1)
