@@ -722,8 +722,8 @@ class TableService:
             if state.deadline_action == "timeout":
                 for seat in engine.turn():
                     move = engine.timeout_move(seat) if seat in engine.turn() else None
-                    if move is not None:
-                        records += ctx.play(move)
+                    if move is not None:  # marked, so the table can say a timer played it
+                        records += ctx.play(move.model_copy(update={"auto": "timeout"}))
             elif (scheduled := engine.scheduled()) is not None:
                 self._fresh_shoe(ctx)
                 records += ctx.play(scheduled[1])

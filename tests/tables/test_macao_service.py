@@ -139,6 +139,35 @@ async def coup_rows(db: Database, after: int) -> tuple[list[tuple[str, str, int]
     return [(src, dst, amount) for _, reason, src, dst, amount in rows if "macao" in reason], last
 
 
+# -- timeouts -------------------------------------------------------------------------
+
+
+async def test_a_timeout_plays_the_recommended_move_and_the_table_says_so(db: Database) -> None:
+    clock = Clock()
+    tables, table = await seated(db, clock, next(seeds(bond_draws_alone)))
+    await tables.act(table, GM, "deal", as_gm=True)
+    await tables.act(table, BOND_OWNER, "wager", amount=1_000, target="own")
+    clock.advance(91)  # the server's turn timer: 90 s for the wagers, all at once
+    await tables.run_due()
+    snapshot = await tables.snapshot(table)
+    assert snapshot.state.engine.turn() == (BOND,)
+    clock.advance(91)
+    await tables.run_due()
+    snapshot = await tables.snapshot(table)
+    engine = snapshot.state.engine
+    assert isinstance(engine, Macao)
+    assert [(m.kind, m.seat, m.auto) for m in engine.history if m.seat] == [
+        ("wager", BOND, None),
+        ("pass", VESPER, "timeout"),
+        ("draw", BOND, "timeout"),
+        *((m.kind, m.seat, m.auto) for m in engine.history[5:] if m.seat),
+    ]
+    story = fields(snapshot, clock)["Coup 1"]
+    third = engine.players[0].cards[2].pretty
+    assert "Vesper Lynd did not decide in time: passes." in story
+    assert f"James Bond did not act in time: draws, as advised: {third}." in story
+
+
 # -- the end of the evening ----------------------------------
 
 
