@@ -511,16 +511,17 @@ class TableService:
             return
         self._reveal(state)
         spec = spec_for(state.config.game)
+        packs = engine.shoe_packs(state.config.packs)
         new = NewTable(
             npc=state.npc_key,
-            packs=state.config.packs,
+            packs=packs,
             min_bet=state.config.min_bet,
             max_bet=state.config.max_bet,
             options=spec.options.model_validate(state.config.options),
         )
         shoe = spec.live_shoe(new, self.seed_source())
         engine.replace_shoe(shoe)
-        state.shoes.append(ShoeRecord(commitment=shoe.commitment or "", packs=state.config.packs))
+        state.shoes.append(ShoeRecord(commitment=shoe.commitment or "", packs=packs))
 
     @staticmethod
     def _reveal(state: TableState) -> None:

@@ -12,6 +12,7 @@ from table_helpers import (
     VESPER_OWNER,
     Clock,
     assert_conserved,
+    make_character,
     open_table,
 )
 
@@ -168,7 +169,25 @@ async def test_a_timeout_plays_the_recommended_move_and_the_table_says_so(db: Da
     assert f"James Bond did not act in time: draws, as advised: {third}." in story
 
 
-# -- the end of the evening ----------------------------------
+# -- packs by table size, and the end of the evening ----------------------------------
+
+
+async def test_a_sixth_hand_brings_a_two_pack_shoe(db: Database) -> None:
+    clock = Clock()
+    tables, table, ids = await open_table(db, clock, [b"1" * 32, b"2" * 32], game="macao")
+    owners = [BOND_OWNER, VESPER_OWNER, 21, 22, 23]
+    characters = [ids["bond"], ids["vesper"]]
+    for owner in owners[2:]:
+        characters.append(await make_character(db, f"Agent {owner}", owner=owner, cash=10_000))
+    for owner, character in zip(owners, characters, strict=True):
+        await tables.join(table, owner, character, 5_000)
+        await tables.choose(table, owner, "simulate")
+    dealt = await tables.act(table, GM, "deal", as_gm=True)
+    shoes = dealt.state.shoes
+    assert [shoe.packs for shoe in shoes] == [1, 2]
+    assert shoes[0].seed == (b"1" * 32).hex()  # the one-pack shoe, revealed as it goes
+    assert dealt.state.engine.current_shoe().packs == 2
+    assert fields(dealt, clock)["Table"].startswith("Wagers $10 to $500 · 2 packs")
 
 
 async def test_the_evening_ends_after_its_coups_with_its_winner(db: Database) -> None:

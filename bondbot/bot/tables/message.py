@@ -99,7 +99,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             lang,
             min=format_amount(config.min_bet, money),
             max=format_amount(config.max_bet, money),
-            packs=config.packs,
+            packs=state.shoes[-1].packs if state.shoes else config.packs,
             bank=bank,
         ),
         inline=False,
