@@ -140,6 +140,70 @@ async def coup_rows(db: Database, after: int) -> tuple[list[tuple[str, str, int]
     return [(src, dst, amount) for _, reason, src, dst, amount in rows if "macao" in reason], last
 
 
+# -- the GM plays the NPC -------------------------------------------------------------
+
+
+def banker_decides_twice(seed: bytes) -> bool:
+    """Two coups where Bond alone draws as advised, then the NPC banker has a decision
+    to make (and, the first time, stands)."""
+    engine = live_engine(seed, NPC, [BOND])
+    for _ in range(2):
+        engine.apply(Move(kind="deal"))
+        engine.apply(Move(kind="wager", seat=BOND, amount=1_000, target="own"))
+        engine.apply(Move(kind="naturals"))
+        if engine.phase is not Phase.DRAWS or engine.timeout_move(BOND) != Move(
+            kind="draw", seat=BOND
+        ):
+            return False
+        engine.apply(Move(kind="draw", seat=BOND))
+        if engine.phase is not Phase.BANKER:
+            return False
+        engine.apply(Move(kind="stand", seat=NPC))
+        engine.apply(Move(kind="showdown"))
+    return True
+
+
+async def test_the_gm_plays_the_npc_banker_then_hands_it_back(db: Database) -> None:
+    clock = Clock()
+    seed = next(seeds(banker_decides_twice))
+    tables, table, ids = await open_table(db, clock, [seed], game="macao")
+    await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
+    await tables.choose(table, BOND_OWNER, "simulate")
+    await tables.set_npc_auto(table, GM, False)
+    with pytest.raises(Refusal) as again:
+        await tables.set_npc_auto(table, GM, False)
+    assert again.value.key == "table.npc_already_gm"
+
+    await tables.act(table, GM, "deal", as_gm=True)
+    await tables.act(table, BOND_OWNER, "wager", amount=1_000, target="own")
+    waiting = await tables.act(table, BOND_OWNER, "draw")
+    engine = waiting.state.engine
+    assert engine.turn() == (NPC,) and waiting.state.deadline is not None
+    shown = fields(waiting, clock)
+    assert "Le Chiffre is played by the GM." in shown["Table"]
+    assert "The banker, **Le Chiffre**, may draw" in shown["Macao"]
+    note = UI.hand_note(waiting, NPC, "en")
+    assert note is not None and "You may draw or stand" in note
+    with pytest.raises(Refusal) as not_his:
+        await tables.act(table, BOND_OWNER, "stand")
+    assert not_his.value.key == "macao.not_your_turn"
+    assert not_his.value.params == {"name": "Le Chiffre"}
+
+    played = await tables.act(table, GM, "stand", as_gm=True, for_npc=True)
+    assert played.state.engine.phase is Phase.IDLE
+    assert "Le Chiffre (banker) stands." in fields(played, clock)["Coup 1"]
+
+    # Handed back while it is the NPC's turn, it plays at once.
+    await tables.act(table, GM, "deal", as_gm=True)
+    await tables.act(table, BOND_OWNER, "wager", amount=1_000, target="own")
+    await tables.act(table, BOND_OWNER, "draw")
+    handed = await tables.set_npc_auto(table, GM, True)
+    assert handed.state.engine.phase is Phase.IDLE
+    last = handed.state.engine.history[-2]  # before the showdown
+    assert last.seat == NPC and last.auto == "npc"
+    await assert_conserved(db)
+
+
 # -- timeouts -------------------------------------------------------------------------
 
 
