@@ -271,7 +271,7 @@ class TableText:
         )
 
     def results(self) -> list[str]:
-        """Each settled wager, with its Hero Point offer when the NPC banker won it."""
+        """Each settled wager, and a Hero Point spent on it."""
         engine, state = self.engine, self.snapshot.state
         offers = {o.character_id: o for o in state.offers if o.hand == engine.hand}
         lines = []
@@ -289,13 +289,10 @@ class TableText:
                 target=self.t(f"target_{hand.wager.target}"),
                 outcome=self.outcome(hand.net),
             )
+            # An open offer is in the table's Hero Points field, with its button.
             offer = offers.get(int(hand.seat)) if hand.seat != state.npc_key else None
             if offer is not None and offer.spent:
-                line += " — " + self.t("won_back", name=name)
-            elif offer is not None and self.snapshot.hero_points.get(offer.character_id):
-                line += " — " + self.t(
-                    "may_win_back", pay=self.amount(offer.pay), when=when(offer.expires_at)
-                )
+                line += " — " + self.t("won_back", name=name, pay=self.amount(offer.pay))
             lines.append(line)
         return lines
 
