@@ -149,18 +149,8 @@ class TableText:
                 else self.t("coup_of", coup=coup, coups=rules.coups)
             )
         lines.append(self.status())
-        if engine.in_hand():
-            banker = self.name(engine.banker)
-            lines.append(
-                self.t(
-                    "banker_shown",
-                    name=banker,
-                    cards=cards_pretty(engine.bank_cards),
-                    total=total_text(engine, engine.bank_cards, self.lang),
-                )
-                if engine.bank_shown
-                else self.t("banker_hidden", name=banker)
-            )
+        if engine.in_hand():  # shown only when the coup ends: see `results`
+            lines.append(self.t("banker_hidden", name=self.name(engine.banker)))
         return lines
 
     def status(self) -> str:
@@ -271,10 +261,18 @@ class TableText:
         )
 
     def results(self) -> list[str]:
-        """Each settled wager, and a Hero Point spent on it."""
+        """The banker's hand once shown, each settled wager, and a Hero Point spent on it."""
         engine, state = self.engine, self.snapshot.state
         offers = {o.character_id: o for o in state.offers if o.hand == engine.hand}
         lines = []
+        if engine.bank_shown:
+            lines.append(
+                self.t(
+                    "banker_shown",
+                    name=self.name(engine.banker),
+                    hand=hand_text(engine, engine.bank_cards, self.lang),
+                )
+            )
         for hand in engine.players:
             if hand.net is None or hand.wager is None:
                 continue
