@@ -176,6 +176,19 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         told = await opened.wait_followup()
         assert "a wager on his own hand: the bank loses 1.13%" in told.content
         assert "takes about **83.92%** of every stake" in told.content
+        table_fr = fake.command("table", world.guild)
+        macao_fr = next(
+            o
+            for group in table_fr["options"]
+            for o in group.get("options", [])
+            if o["name"] == "macao"
+        )
+        assert {o.get("name_localizations", {}).get("fr") for o in macao_fr["options"]} >= {
+            "compte",
+            "banque_tenue_par",
+            "egalite_paie",
+            "coups",
+        }
         table = await wait_table(fake, "Counting **minus 9**")
         assert table.embeds[0]["title"] == "Macao — Le Chiffre holds the bank"
 
