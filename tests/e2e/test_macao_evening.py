@@ -222,6 +222,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert_never_seen(fake, None, [*c1[BOND], *c1[MATHIS], *c1["bank"]])
         assert_never_seen(fake, world.player_fr, [*c1[BOND], *c1["bank"]])
         assert_never_seen(fake, world.player, [*c1[MATHIS], *c1["bank"]])
+        assert_never_seen(fake, world.gm, [*c1[BOND], *c1[MATHIS]])  # he sees the NPC's only
 
         modal = await fake.click(
             world.player_fr, table_message(fake), button_id(fake, "wager", "tie")
@@ -283,6 +284,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert_never_seen(fake, None, [*c2[BOND], *c2[MATHIS], *c2["bank"]])
         assert_never_seen(fake, world.player_fr, [*c2[BOND], *c2["bank"]])
         assert_never_seen(fake, world.player, [*c2[MATHIS], *c2["bank"]])
+        assert_never_seen(fake, world.gm, [*c2[BOND], *c2[MATHIS]])
 
         bot_env.clock.advance(TURN_TIMER + 1)
         await bot.services.tables.run_due()
