@@ -13,30 +13,6 @@ from bondbot.rules.cards import cards_pretty, parse_cards
 from bondbot.tables.service import TableSnapshot
 
 AREA = "tbl"
-FIELD_MAX = 1024  # Discord's limit on an embed field's value
-MORE = "\u200b"  # the name of a field that continues the one before (zero-width space)
-
-
-def line_fields(name: str, lines: list[str]) -> list[tuple[str, str]]:
-    """Lines as embed fields of at most `FIELD_MAX` characters each, cut between lines:
-    the first field has `name`, the ones continuing it none that shows."""
-    fields: list[tuple[str, str]] = []
-    chunk = ""
-    for line in lines:
-        line = shorten(line, FIELD_MAX)
-        if chunk and len(chunk) + 1 + len(line) > FIELD_MAX:
-            fields.append((MORE if fields else name, chunk))
-            chunk = line
-        else:
-            chunk = f"{chunk}\n{line}" if chunk else line
-    if chunk:
-        fields.append((MORE if fields else name, chunk))
-    return fields
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters, an ellipsis showing the cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def cards(codes: str) -> str:

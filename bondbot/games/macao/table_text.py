@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bondbot.bot.tables.common import line_fields, names
+from bondbot.bot.tables.common import names, short
 from bondbot.games.contract import Move
 from bondbot.games.macao.counting import card_value, hand_total, is_bust, natural_of
 from bondbot.games.macao.drawing import allowing_third
@@ -121,8 +121,8 @@ class TableText:
         found = [(self.t("field"), "\n".join(self.header()))]
         engine = self.engine
         if engine.hand:
-            story = [*self.story(), *self.results()]
-            found += line_fields(self.t("this_coup", coup=engine.hand), story)
+            story = [*self.story(), *self.results()]  # the table message splits it if long
+            found.append((self.t("this_coup", coup=engine.hand), "\n".join(story)))
         if engine.phase is Phase.OVER:
             found.append((self.t("evening"), "\n".join(self.standings())))
         return found
@@ -316,10 +316,10 @@ class TableText:
         is counted."""
         snapshot, engine = self.snapshot, self.engine
         rows = [
-            (seat.name, snapshot.chips.get(seat.character_id, 0))
+            (short(seat.name), snapshot.chips.get(seat.character_id, 0))
             for seat in snapshot.state.seats
             if str(seat.character_id) in engine.seats
         ]
         if engine.rules.bank is Bank.ROTATE and snapshot.bank is not None:
-            rows.append((snapshot.state.npc_name, snapshot.bank))
+            rows.append((short(snapshot.state.npc_name), snapshot.bank))
         return rows

@@ -183,7 +183,9 @@ async def _end(click: Click) -> None:
 
 
 async def wager(reply: Reply, table: int, target: str, amount: str) -> None:
-    await play(reply, table, "wager", target=target, amount=parse_amount_or_refuse(amount))
+    await play(
+        reply, table, "wager", target=target, amount=parse_amount_or_refuse(amount, reply.lang)
+    )
 
 
 async def play(
