@@ -143,11 +143,11 @@ async def coup_rows(db: Database, after: int) -> tuple[list[tuple[str, str, int]
 # -- the GM plays the NPC -------------------------------------------------------------
 
 
-def banker_decides_twice(seed: bytes) -> bool:
-    """Two coups where Bond alone draws as advised, then the NPC banker has a decision
-    to make (and, the first time, stands)."""
+def banker_decides_thrice(seed: bytes) -> bool:
+    """Three coups where Bond alone draws as advised, then the NPC banker has a decision
+    to make: it stands (the GM), then plays the advice (its timer, then the bot)."""
     engine = live_engine(seed, NPC, [BOND])
-    for _ in range(2):
+    for coup in range(3):
         engine.apply(Move(kind="deal"))
         engine.apply(Move(kind="wager", seat=BOND, amount=1_000, target="own"))
         engine.apply(Move(kind="naturals"))
@@ -158,14 +158,15 @@ def banker_decides_twice(seed: bytes) -> bool:
         engine.apply(Move(kind="draw", seat=BOND))
         if engine.phase is not Phase.BANKER:
             return False
-        engine.apply(Move(kind="stand", seat=NPC))
+        banker = Move(kind="stand", seat=NPC) if coup == 0 else engine.timeout_move(NPC)
+        engine.apply(banker)  # type: ignore[arg-type]
         engine.apply(Move(kind="showdown"))
     return True
 
 
 async def test_the_gm_plays_the_npc_banker_then_hands_it_back(db: Database) -> None:
     clock = Clock()
-    seed = next(seeds(banker_decides_twice))
+    seed = next(seeds(banker_decides_thrice))
     tables, table, ids = await open_table(db, clock, [seed], game="macao")
     await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
     await tables.choose(table, BOND_OWNER, "simulate")
@@ -192,6 +193,19 @@ async def test_the_gm_plays_the_npc_banker_then_hands_it_back(db: Database) -> N
     played = await tables.act(table, GM, "stand", as_gm=True, for_npc=True)
     assert played.state.engine.phase is Phase.IDLE
     assert "Le Chiffre (banker) stands." in fields(played, clock)["Coup 1"]
+
+    # The GM lets its timer run out: it plays the advice, and the table says so.
+    await tables.act(table, GM, "deal", as_gm=True)
+    await tables.act(table, BOND_OWNER, "wager", amount=1_000, target="own")
+    await tables.act(table, BOND_OWNER, "draw")
+    clock.advance(91)
+    await tables.run_due()
+    timed = await tables.snapshot(table)
+    assert timed.state.engine.phase is Phase.IDLE
+    assert (
+        "Le Chiffre (banker) did not act in time: plays as advised."
+        in (fields(timed, clock)["Coup 2"])
+    )
 
     # Handed back while it is the NPC's turn, it plays at once.
     await tables.act(table, GM, "deal", as_gm=True)

@@ -136,7 +136,7 @@ class TableText:
             )
         ]
         if rules.bank is Bank.NPC:
-            lines.append(self.t("bank_npc", npc=state.npc_name))
+            lines.append(self.t("bank_npc", npc=self.name(state.npc_key)))
         elif engine.in_hand():
             lines.append(self.t("bank_rotate", banker=self.name(engine.banker)))
         elif (upcoming := engine.next_banker()) is not None:
@@ -193,10 +193,13 @@ class TableText:
                 return [self.t("log_pass_timeout" if timeout else "log_pass", name=name)]
             case "naturals":
                 return self.naturals()
-            case "draw" if move.seat == engine.banker:
-                return [self.banker_drew()]
-            case "stand" if move.seat == engine.banker:
-                return [self.t("log_banker_stand", name=name)]
+            case "draw" | "stand" if move.seat == engine.banker:
+                told = (
+                    self.banker_drew()
+                    if move.kind == "draw"
+                    else self.t("log_banker_stand", name=name)
+                )
+                return [self.t("log_banker_timeout", name=name), told] if timeout else [told]
             case "draw":
                 return [self.player_drew(move, name)]
             case "stand":
