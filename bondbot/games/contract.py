@@ -250,6 +250,11 @@ class Engine(BaseModel):
     def replace_shoe(self, shoe: Shoe) -> None:
         raise IllegalAction("games.no_shoe")
 
+    def shoe_packs(self, table_packs: int) -> int:
+        """How many packs the next shoe holds: the table's, unless the game counts them by
+        how many play (Macao: one pack per five hands)."""
+        return table_packs
+
     # -- what each seat may see ----------------------------------------------------------
 
     def private_cards(self, seat: SeatKey) -> Sequence[Card]:

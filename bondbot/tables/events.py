@@ -52,6 +52,13 @@ class Paused(Event):
     kind: Literal["paused", "resumed"]
 
 
+class NpcControl(Event):
+    """Who makes the NPC's decisions now: the bot (`auto`) or the GM with the buttons."""
+
+    kind: Literal["npc_control"] = "npc_control"
+    auto: bool
+
+
 class Played(Event):
     """A game move and the automatic steps it set off, in order."""
 
@@ -89,6 +96,7 @@ __all__ = [
     "ContestStep",
     "Joined",
     "Left",
+    "NpcControl",
     "Opened",
     "Paused",
     "Played",

@@ -37,7 +37,17 @@ from bondbot.storage.writer import Busy, WriteFailed
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
-from bondbot.tables.events import Chose, Closed, Joined, Left, Opened, Paused, Played, Spent
+from bondbot.tables.events import (
+    Chose,
+    Closed,
+    Joined,
+    Left,
+    NpcControl,
+    Opened,
+    Paused,
+    Played,
+    Spent,
+)
 from bondbot.tables.money import TableMoney
 from bondbot.tables.people import load_person
 from bondbot.tables.state import (
@@ -278,6 +288,26 @@ class TableService:
 
         return await self._mutate(table_id, actor_id, run)
 
+    async def set_npc_auto(self, table_id: int, actor_id: int, auto: bool) -> TableSnapshot:
+        """The NPC's decisions: the bot's automatic play, or the GM with the game's buttons.
+
+        Handing it back to the bot while the NPC is to act plays its move at once.
+        """
+
+        async def run(ctx: TableContext) -> Event:
+            state = ctx.state
+            if state.npc_auto == auto:
+                raise Refusal("table.npc_already_auto" if auto else "table.npc_already_gm")
+            state.npc_auto = auto
+            engine = state.engine
+            if auto and not state.paused and state.npc_key in engine.turn():
+                move = engine.npc_move(ctx.rng)
+                if move is not None:
+                    ctx.play(move.model_copy(update={"auto": "npc"}))
+            return NpcControl(auto=auto)
+
+        return await self._mutate(table_id, actor_id, run)
+
     # -- seats -----------------------------------------------------------------------------
 
     async def join(
@@ -513,16 +543,17 @@ class TableService:
             return
         self._reveal(state)
         spec = spec_for(state.config.game)
+        packs = engine.shoe_packs(state.config.packs)
         new = NewTable(
             npc=state.npc_key,
-            packs=state.config.packs,
+            packs=packs,
             min_bet=state.config.min_bet,
             max_bet=state.config.max_bet,
             options=spec.options.model_validate(state.config.options),
         )
         shoe = spec.live_shoe(new, self.seed_source())
         engine.replace_shoe(shoe)
-        state.shoes.append(ShoeRecord(commitment=shoe.commitment or "", packs=state.config.packs))
+        state.shoes.append(ShoeRecord(commitment=shoe.commitment or "", packs=packs))
 
     @staticmethod
     def _reveal(state: TableState) -> None:
@@ -730,8 +761,8 @@ class TableService:
             if state.deadline_action == "timeout":
                 for seat in engine.turn():
                     move = engine.timeout_move(seat) if seat in engine.turn() else None
-                    if move is not None:
-                        records += ctx.play(move)
+                    if move is not None:  # marked, so the table can say a timer played it
+                        records += ctx.play(move.model_copy(update={"auto": "timeout"}))
             elif (scheduled := engine.scheduled()) is not None:
                 self._fresh_shoe(ctx)
                 records += ctx.play(scheduled[1])

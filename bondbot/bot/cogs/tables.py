@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bondbot.bot.client import BondBot
-from bondbot.bot.context import bot_of, require_gm
+from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.sheet_views import actor_of
@@ -284,6 +284,17 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self.service.pause(await self._table(interaction), interaction.user.id, paused)
         await (await reply_to(interaction)).say("table.paused_reply" if paused else "table.resumed")
 
+    @app_commands.command(name="npc", description="Who plays the NPC: the bot, or you (GM)")
+    @app_commands.describe(auto="True: the bot plays the NPC; false: you play it with the buttons")
+    @app_commands.guild_only()
+    async def npc(self, interaction: discord.Interaction, auto: bool) -> None:
+        await require_gm(interaction)
+        snapshot = await self.service.set_npc_auto(
+            await self._table(interaction), interaction.user.id, auto
+        )
+        key = "table.npc_auto_reply" if auto else "table.npc_gm_reply"
+        await (await reply_to(interaction)).say(key, npc=snapshot.state.npc_name)
+
     @app_commands.command(name="close", description="Close the table: cash everyone out (GM)")
     @app_commands.guild_only()
     async def close(self, interaction: discord.Interaction) -> None:
@@ -379,15 +390,24 @@ async def _spend(click: Click, offer: int) -> None:
 
 @common.on("mine")
 async def _my_cards(click: Click) -> None:
-    """The clicker's own cards, answered to him alone."""
+    """The clicker's own cards, answered to him alone; to the GM who sits at no seat, the
+    NPC's (he plays it). A game may add a note on the hand (its total, what it may do)."""
     snapshot = await _service(click).snapshot(click.table)
-    seat = snapshot.state.seat_of_user(click.user_id)
-    if seat is None:
+    state = snapshot.state
+    seat = state.seat_of_user(click.user_id)
+    if seat is None and not await is_gm(click.interaction):
         raise Refusal("table.not_seated")
-    hand = snapshot.state.engine.private_cards(str(seat.character_id))
+    key = state.npc_key if seat is None else str(seat.character_id)
+    hand = state.engine.private_cards(key)
     if not hand:
-        raise Refusal("table.no_cards")
-    await click.reply.say("table.your_cards", cards=cards_pretty(list(hand)))
+        raise Refusal("table.no_cards" if seat else "table.npc_no_cards", npc=state.npc_name)
+    if seat is None:
+        text = click.reply.t("table.npc_cards", npc=state.npc_name, cards=cards_pretty(list(hand)))
+    else:
+        text = click.reply.t("table.your_cards", cards=cards_pretty(list(hand)))
+    note = getattr(ui_for(state.config.game), "hand_note", None)
+    extra = note(snapshot, key, click.reply.lang) if note else None
+    await click.reply.send(f"{text}\n{extra}" if extra else text)
 
 
 @common.on("contest")

@@ -92,18 +92,17 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         if snapshot.bank is None
         else format_amount(snapshot.bank, money)
     )
-    embed.add_field(
-        name=t("table.limits", lang),
-        value=t(
-            "table.limits_value",
-            lang,
-            min=format_amount(config.min_bet, money),
-            max=format_amount(config.max_bet, money),
-            packs=config.packs,
-            bank=bank,
-        ),
-        inline=False,
+    limits = t(
+        "table.limits_value",
+        lang,
+        min=format_amount(config.min_bet, money),
+        max=format_amount(config.max_bet, money),
+        packs=state.shoes[-1].packs if state.shoes else config.packs,
+        bank=bank,
     )
+    if not state.npc_auto:
+        limits += "\n" + t("table.npc_by_gm", lang, npc=state.npc_name)
+    embed.add_field(name=t("table.limits", lang), value=limits, inline=False)
     seat_lines = []
     for seat in state.seats:
         line = t(
