@@ -129,15 +129,15 @@ class TableContext:
 
     # -- playing the game ------------------------------------------------------------------
 
-    def play(self, move: Move) -> list[Record]:
-        """Apply `move` and every automatic step after it; refuse (changing nothing) if illegal."""
+    def play(self, move: Move | None) -> list[Record]:
+        """Apply `move` and every automatic step after it (None: only the steps due now, as
+        when the NPC's automatic play is switched back on); refuse (changing nothing) if
+        illegal. The service replaces a finished shoe before a move that may deal."""
         state = self.state
         engine = state.engine
-        if not engine.in_hand() and engine.needs_new_shoe:
-            raise Refusal("table.shoe_finished")  # the service replaces shoes before moves
         turn_before = engine.turn()
         hand_before = engine.hand
-        records = [self._apply(move)]
+        records = [] if move is None else [self._apply(move)]
         for _ in range(AUTOMATIC_STEPS_MAX):
             step = engine.automation()
             if step is None and state.npc_auto and state.npc_key in engine.turn():
@@ -148,6 +148,8 @@ class TableContext:
             records.append(self._apply(step))
         else:
             raise RuntimeError(f"table {self.table_id}: automatic play did not stop")
+        if not records:
+            return records
         if engine.hand != hand_before:  # a new hand closes the older hands' offers
             state.offers = [o for o in state.offers if o.hand == engine.hand]
         for record in records:
@@ -198,7 +200,8 @@ class TableContext:
         return Refusal(illegal.code, **params)
 
     def _time_turn(self, turn_before: tuple[str, ...]) -> None:
-        """Give the seats whose turn it is the server's turn timer, or arm the game's own.
+        """Give the seats whose turn it is the server's turn timer, or arm the game's own
+        delayed move, or its move for when the last hand's Hero Point offers have closed.
 
         The clock restarts after every decision, except while several seats answer the
         same question at once (an insurance): their one clock runs on. Deadlines only grow,
@@ -212,10 +215,16 @@ class TableContext:
                 self._set_deadline(self.now + self.turn_timer, "timeout")
             return
         scheduled = engine.scheduled()
-        if scheduled is None:
+        if scheduled is not None:
+            if state.deadline_action != "scheduled":
+                self._set_deadline(self.now + timedelta(seconds=scheduled[0]), "scheduled")
+        elif engine.after_offers() is not None:
+            if state.deadline_action != "offers":
+                now = iso(self.now)
+                closing = max((o.expires_at for o in state.open_offers(now)), default=now)
+                self._set_deadline(datetime.fromisoformat(closing), "offers")
+        else:
             state.deadline = state.deadline_action = None
-        elif state.deadline_action != "scheduled":
-            self._set_deadline(self.now + timedelta(seconds=scheduled[0]), "scheduled")
 
     def _set_deadline(self, deadline: datetime, action: TimerKind) -> None:
         state = self.state

@@ -46,6 +46,16 @@ class Spent(Event):
     name: str
     pay: int
     hand: int
+    score: int | None = None  # score games: what the deal is scored instead
+
+
+class NpcAuto(Event):
+    """The NPC's decisions went to automatic play (`auto`) or to the GM; switching them
+    back on plays the NPC's turn at once (`records`)."""
+
+    kind: Literal["npc_auto"] = "npc_auto"
+    auto: bool
+    records: tuple[Record, ...] = ()
 
 
 class Paused(Event):
@@ -89,6 +99,7 @@ __all__ = [
     "ContestStep",
     "Joined",
     "Left",
+    "NpcAuto",
     "Opened",
     "Paused",
     "Played",

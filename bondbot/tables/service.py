@@ -32,7 +32,17 @@ from bondbot.storage.sqlite import Connection
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
-from bondbot.tables.events import Chose, Closed, Joined, Left, Opened, Paused, Played, Spent
+from bondbot.tables.events import (
+    Chose,
+    Closed,
+    Joined,
+    Left,
+    NpcAuto,
+    Opened,
+    Paused,
+    Played,
+    Spent,
+)
 from bondbot.tables.money import TableMoney
 from bondbot.tables.people import load_person
 from bondbot.tables.scheduler import Scheduler
@@ -80,7 +90,7 @@ class TableSnapshot:
     @property
     def records(self) -> tuple[Record, ...]:
         """The game moves this action made (none for a seat, choice or spend)."""
-        return self.event.records if isinstance(self.event, Played) else ()
+        return self.event.records if isinstance(self.event, Played | NpcAuto) else ()
 
     def spendable_offers(self, now: str) -> list[SpendOffer]:
         """Open offers whose PC has a Hero Point to spend: those get a button."""
@@ -226,6 +236,11 @@ class TableService:
         """Cash every PC out, settle the bank, reveal the shoe's seed."""
 
         async def run(ctx: TableContext) -> Event:
+            # A game with an end of its own plays it first, so the chips it holds in pots or
+            # on the layout go back to the players before they are cashed out.
+            end = Move(kind="end")
+            if "end" in ctx.state.engine.moves and ctx.state.engine.can(end):
+                ctx.play(end)
             if pot.open_pot(ctx.state) is not None:
                 await pot.settle(ctx)
             for seat in list(ctx.state.seats):
@@ -372,9 +387,24 @@ class TableService:
     def _sit(ctx: TableContext, character_id: int) -> None:
         """A simulating PC takes his place in the game, in the table's seat order."""
         engine = ctx.state.engine
-        engine.sit(str(character_id))
+        try:
+            engine.sit(str(character_id))
+        except IllegalAction as illegal:
+            raise ctx.refusal(illegal) from None
         order = {str(seat.character_id): i for i, seat in enumerate(ctx.state.seats)}
         engine.seats.sort(key=lambda key: order.get(key, -1))
+
+    async def set_npc_auto(self, table_id: int, actor_id: int, auto: bool) -> TableSnapshot:
+        """The GM takes the NPC's decisions (off) or gives them back to automatic play (on),
+        which then plays at once if the NPC is to act."""
+
+        async def run(ctx: TableContext) -> Event:
+            if ctx.state.npc_auto == auto:
+                raise Refusal("table.npc_auto_on" if auto else "table.npc_auto_off")
+            ctx.state.npc_auto = auto
+            return NpcAuto(auto=auto, records=tuple(ctx.play(None)))
+
+        return await self._mutate(table_id, actor_id, run)
 
     # -- play ------------------------------------------------------------------------------
 
@@ -434,14 +464,22 @@ class TableService:
                 raise Refusal("table.already_spent")
             ctx.spend_hero_point(offer.character_id, "spend.win_hand")
             ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
+            offer.spent = True  # paid: no longer owed by the bank
             # A game that keeps its own account of the hand (a score sheet, who won the
-            # evening) is told, by its `won_back` move.
-            won_back = Move(kind="won_back", target=str(offer.character_id))
-            if "won_back" in ctx.state.engine.moves and ctx.state.engine.can(won_back):
+            # evening) is told, by its `won_back` move; if it no longer takes it (the GM
+            # ended the game), the hand is closed.
+            engine = ctx.state.engine
+            if "won_back" in engine.moves:
+                won_back = Move(kind="won_back", target=str(offer.character_id))
+                if not engine.can(won_back):
+                    raise Refusal("table.offer_closed")
                 ctx.play(won_back)
-            offer.spent = True
             return Spent(
-                character_id=offer.character_id, name=seat.name, pay=offer.pay, hand=offer.hand
+                character_id=offer.character_id,
+                name=seat.name,
+                pay=offer.pay,
+                hand=offer.hand,
+                score=offer.score,
             )
 
         return await self._mutate(table_id, user_id, run)
@@ -679,7 +717,11 @@ class TableService:
                 for seat in engine.turn():
                     move = engine.timeout_move(seat) if seat in engine.turn() else None
                     if move is not None:
-                        records += ctx.play(move)
+                        # Marked, so the game can tell the table it was not the player's.
+                        records += ctx.play(move.model_copy(update={"auto": "timeout"}))
+            elif state.deadline_action == "offers":
+                if (move := engine.after_offers()) is not None:
+                    records += ctx.play(move)
             elif (scheduled := engine.scheduled()) is not None:
                 self._fresh_shoe(ctx)
                 records += ctx.play(scheduled[1])

@@ -355,7 +355,18 @@ async def _choose(click: Click, choice: str) -> None:
 async def _spend(click: Click, offer: int) -> None:
     snapshot = await _service(click).spend(click.table, click.user_id, offer)
     assert isinstance(snapshot.event, Spent)
-    await click.reply.say("table.spent", pay=click.reply.money(snapshot.event.pay))
+    if snapshot.event.score is not None:
+        await click.reply.say("table.spent_score", score=snapshot.event.score)
+    else:
+        await click.reply.say("table.spent", pay=click.reply.money(snapshot.event.pay))
+
+
+@common.on("npc", int)
+async def _npc_auto(click: Click, auto: int) -> None:
+    """The GM takes the NPC's decisions, or gives them back to automatic play."""
+    await require_gm(click.interaction)
+    await _service(click).set_npc_auto(click.table, click.user_id, bool(auto))
+    await click.reply.say("table.npc_auto_reply_on" if auto else "table.npc_auto_reply_off")
 
 
 @common.on("mine")
