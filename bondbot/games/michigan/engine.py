@@ -157,6 +157,7 @@ class Michigan(Engine):
     layout: dict[str, int] = Field(default_factory=lambda: dict.fromkeys(PAY_CARDS, 0))
     net: dict[SeatKey, int] = Field(default_factory=dict)  # cents over the game
     offers: dict[SeatKey, int] = Field(default_factory=dict)  # open won-back pays, cents
+    last: RoundOver | None = None  # the last round's end, shown until the next one ends
 
     # -- reading the state ---------------------------------------------------------------
 
@@ -388,9 +389,10 @@ class Michigan(Engine):
                 pay = (paid[seat] + owed) * chip
                 self.offers[seat] = pay
                 lost.append(LostHand(seat=seat, label=f"{owed} cards", pay=pay))
-        events.append(
-            RoundOver(seat=winner, cards_left=cards_left, paid=paid, widow=tuple(self.widow))
+        self.last = RoundOver(
+            seat=winner, cards_left=cards_left, paid=paid, widow=tuple(self.widow)
         )
+        events.append(self.last)
         self._clear_round()
         return Record(
             move=move,
