@@ -200,6 +200,9 @@ class Makao(Engine):
         needed = number * len(self.seats) + (number < self.cycle)
         return self.shoe_used or self.shoe.remaining < needed
 
+    def current_shoe(self) -> Shoe:
+        return self.shoe
+
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.in_hand():
             raise IllegalAction("games.in_hand")

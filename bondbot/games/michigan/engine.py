@@ -165,6 +165,9 @@ class Michigan(Engine):
     def needs_new_shoe(self) -> bool:
         return self.shoe.remaining < PACK
 
+    def current_shoe(self) -> Shoe:
+        return self.shoe
+
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.in_hand():
             raise IllegalAction("games.in_hand")
