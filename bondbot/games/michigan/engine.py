@@ -128,7 +128,7 @@ class GameOver(Event):
     shares: dict[SeatKey, int]  # pay-card chips each seat took back at the end
 
 
-def _next_card(code: str) -> str | None:
+def next_card(code: str) -> str | None:
     """The card above `code` in its suit (None above an Ace)."""
     rank = RANKS.index(code[0])
     return None if rank == len(RANKS) - 1 else RANKS[rank + 1] + code[1]
@@ -353,7 +353,7 @@ class Michigan(Engine):
             events.append(PayCardWon(seat=seat, card=card, chips=chips))
         if not self.hands[seat]:
             return self._round_over(move, seat, events, transfers)
-        following = _next_card(card)
+        following = next_card(card)
         if following is not None and self.holder(following) is not None:
             self.phase = "run"
             self.pending = following
