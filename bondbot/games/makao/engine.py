@@ -435,6 +435,11 @@ class Makao(Engine):
         seat = self.bidder() or self.player()
         return () if seat is None else (seat,)
 
+    def after_offers(self) -> Move | None:
+        """The cycle's end, once the last deal's Hero Point offers have closed: a spend on
+        that deal must count before the pot is paid."""
+        return Move(kind="end") if self.phase == "done" else None
+
     def timeout_move(self, seat: SeatKey) -> Move | None:
         if seat == self.bidder():
             return Move(kind="bid", seat=seat, amount=0)
