@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from limits import assert_within_limits, long_name
 from table_helpers import (
     BOND_OWNER,
     GM,
@@ -15,6 +16,7 @@ from table_helpers import (
     assert_conserved,
     balance,
     event_of,
+    make_character,
     open_table,
 )
 
@@ -202,3 +204,21 @@ async def test_closing_mid_round_gives_back_the_pay_cards_chips(db: Database) ->
     assert sum([await balance(db, f"layout:{table}:{card}") for card in PAY_CARDS]) == 0
     assert closed.state.shoes[-1].seed == seed.hex()  # the pack's seed is revealed
     await assert_conserved(db)
+
+
+async def test_eight_players_with_long_names_fit_the_table_message(db: Database) -> None:
+    clock = Clock()
+    tables, table, _ = await seated(db, clock, seed_where(lambda game, end: True))
+    for n in range(5):
+        agent = await make_character(db, long_name(f"Agent {n}"), owner=100 + n, cash=10_000)
+        await tables.join(table, 100 + n, agent, BUY_IN)
+        await tables.choose(table, 100 + n, "simulate")
+    snapshot = await tables.act(table, GM, "deal", as_gm=True)
+    assert len(snapshot.state.engine.seats) == 8
+    while snapshot.state.engine.in_hand():
+        assert_within_limits(snapshot, clock.now)
+        clock.advance(91)
+        await tables.run_due()
+        snapshot = await tables.snapshot(table)
+    assert_within_limits(snapshot, clock.now)
+    assert "goes out first" in fields(snapshot, clock.now)["Round 1"]

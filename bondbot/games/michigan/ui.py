@@ -230,7 +230,7 @@ def _last_round(snapshot: TableSnapshot, last: RoundOver, lang: Lang, money: str
 
 def _game_over(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
     game = engine_of(snapshot)
-    winners = ", ".join(_name(snapshot, seat) for seat in game.winners())
+    winners = ", ".join(names(snapshot).get(int(seat), "?") for seat in game.winners())
     lines = [t("michigan.winners", lang, names=winners or "—")]
     for seat, net in sorted(game.net.items(), key=lambda item: -item[1]):
         sign = "+" if net > 0 else ""
