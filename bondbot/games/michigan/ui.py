@@ -169,9 +169,11 @@ def _round_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
             lines.append(t("michigan.log_pay_card", lang, name=name, card=cards(play.card)))
     starts = [i for i, play in enumerate(played) if play.lead]
     runs = [played[a:b] for a, b in pairwise([*starts, len(played)])]
+    # The last lead someone decided (not the NPC's automatic play): was it a timeout?
+    decided = next((run[0] for run in reversed(runs) if run[0].auto != "npc"), None)
+    if decided is not None and decided.auto == "timeout":
+        lines.append(t("michigan.log_timeout", lang, name=_name(snapshot, decided.seat)))
     for run in runs[-RUNS_SHOWN:]:
-        if run[0].auto == "timeout":
-            lines.append(t("michigan.log_timeout", lang, name=_name(snapshot, run[0].seat)))
         line = _run_line(snapshot, run, lang)
         if run is not runs[-1] or game.phase == "lead":  # a finished run: how it stopped
             line += " — " + _stop_text(snapshot, _derived_stop(game, run[-1]), lang)
