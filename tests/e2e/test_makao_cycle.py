@@ -172,6 +172,8 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
             await join(fake, users[key], "50")
             await fake.click(users[key], table_message(fake), button_id(fake, "choose", "simulate"))
         await wait_table(fake, "4 players in the game: a cycle of 13 deals.")
+        no_bets = await fake.slash(world.player, "table bet", amount="10")
+        assert no_bets.ephemeral and no_bets.content.startswith("Makao has no bets")
 
         # Deal 1: one card each, a trump turned; bids from the panels and a timeout.
         table = await deal(bot, 1)

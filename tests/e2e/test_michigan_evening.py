@@ -5,7 +5,8 @@ first dealer; the pack comes from a seed chosen by playing the round first on th
 engine, every lead the automatic one: forced plays, stops by a card in the widow and by
 one played earlier, a pay card won, and the NPC out first. Leiter lets his first lead's
 timer run out (the table leads for him and says so); Bond and Mathis lead from their
-private panels; the bot restarts in the middle of the round. When the NPC goes out first,
+private panels; the bot restarts in the middle of the round, and the GM takes the NPC's
+leads from then on, from the same panel. When the NPC goes out first,
 Bond spends a Hero Point and is paid what he would have paid; the GM ends the game and
 the close shows the winner. Nothing anyone but a hand's holder could see ever showed one
 of its cards.
@@ -43,6 +44,8 @@ from bondbot.storage.db import Database
 TURN_TIMER = 30
 BUY_IN = 5_000  # 50 chips of $1
 SEATS = ["npc", "bond", "mathis", "leiter"]  # the game's order: the NPC, then who joined
+NAMES = {"npc": "Le Chiffre", "bond": "James Bond", "mathis": "René Mathis"}
+NAMES["leiter"] = "Felix Leiter"
 
 
 def leiter(owner: FakeUser) -> dict[str, object]:
@@ -87,6 +90,7 @@ def find_round(dealer: str) -> tuple[bytes, Michigan, list[tuple[str, list[objec
             and any(isinstance(e, PayCardWon) for e in events)
             and {seat for seat, _ in leads} == set(SEATS)
             and leads[0][0] == "leiter"
+            and "npc" in {seat for seat, _ in leads[len(leads) // 2 :]}
         ):
             return seed, game, leads
     raise AssertionError("no seed for this round")
@@ -130,28 +134,29 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
             watch.check(user, hidden - set(game.private_cards(str(ids[key]))))
 
     async def lead(bot: BondBot, key: str, turn: int) -> None:
-        """`key` leads from his panel the suit the automatic play would choose."""
+        """`key` leads from his panel (the GM from the NPC's) the suit the automatic play
+        would choose."""
         game = (await bot.services.tables.snapshot(1)).state.engine
         assert isinstance(game, Michigan)
         hand = game.hands[str(ids[key])]
-        panel = await fake.click(users[key], table_message(fake), button_id(fake, "hand"))
+        user = world.gm if key == "npc" else users[key]
+        panel = await fake.click(user, table_message(fake), button_id(fake, "hand"))
         assert panel.ephemeral
         pretty = " ".join(Card.parse(c).pretty for c in hand)
-        intro = "Votre main :" if key == "mathis" else "Your hand:"
+        intro = {"npc": "Le Chiffre's hand:", "mathis": "Votre main :"}.get(key, "Your hand:")
         assert panel.content.startswith(f"{intro} {pretty}\n")
         suits = sorted({c[1] for c in hand})
         assert sorted(cid.split(":")[4] for cid in panel.custom_ids()) == suits  # his suits only
         suit = best_lead(hand, game.dead_cards())
         advised = [b for b in panel.buttons() if b["style"] == 3]  # green
         assert [b["custom_id"] for b in advised] == [panel_button(panel, suit)]
-        led = await fake.click(users[key], panel, panel_button(panel, suit))
+        led = await fake.click(user, panel, panel_button(panel, suit))
         assert led.response_type == 7 and led.ephemeral  # the panel, redrawn in place
         seat, events = leads[turn]
         assert seat_of[str(ids[seat])] == key
         first = next(e for e in events if isinstance(e, Played))
-        name = {"bond": "James Bond", "mathis": "René Mathis", "leiter": "Felix Leiter"}[key]
         verb = "entame" if key == "mathis" else "leads"
-        assert led.content.startswith(f"{name} {verb} {Card.parse(first.card).pretty}")
+        assert led.content.startswith(f"{NAMES[key]} {verb} {Card.parse(first.card).pretty}")
         for event in events:  # each forced card, by whoever held it, followed by itself
             if isinstance(event, Played) and not event.lead:
                 assert Card.parse(event.card).pretty in led.content
@@ -176,10 +181,8 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         not_gm = await fake.click(world.player, table_message(fake), button_id(fake, "newhand"))
         assert not_gm.ephemeral and "GM" in (not_gm.content or "")
         dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "newhand"))
-        names = {"npc": "Le Chiffre", "bond": "James Bond", "mathis": "René Mathis"}
-        names["leiter"] = "Felix Leiter"
-        assert dealt.content == f"Round 1 dealt: {names[dealer]} deals."
-        table = await wait_table(fake, f"Round 1 — {names[dealer]} deals")
+        assert dealt.content == f"Round 1 dealt: {NAMES[dealer]} deals."
+        table = await wait_table(fake, f"Round 1 — {NAMES[dealer]} deals")
         embed = str(table.embeds[0])
         assert "Jack of spades: 5 chips" in embed  # 1 from each player, 2 from the dealer
         assert "Widow: 10 cards" in embed
@@ -202,13 +205,19 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
             turn += 1
 
     async with bot_env.run() as bot:  # a restart in the middle of the round
-        table = await wait_table(fake, f"Round 1 — {names[dealer]} deals")
+        table = await wait_table(fake, f"Round 1 — {NAMES[dealer]} deals")
         await check_privacy(bot)
+        # From now on the GM leads for the NPC, from the same panel.
+        refused = await fake.click(world.player, table, button_id(fake, "npc", 0))
+        assert "GM" in (refused.content or "")
+        gm = await fake.click(world.gm, table_message(fake), button_id(fake, "npc", 0))
+        assert gm.content.startswith("You play for the NPC now")
+        await fake.wait_for_message(
+            predicate=lambda m: m.embeds and "Automatic NPC" in m.button_labels()
+        )
         while turn < len(leads):
-            seat = leads[turn][0]
-            if seat != "npc":
-                await lead(bot, seat, turn)
-                await check_privacy(bot)
+            await lead(bot, leads[turn][0], turn)
+            await check_privacy(bot)
             turn += 1
 
         table = await wait_table(fake, "**Le Chiffre** goes out first.")
@@ -246,7 +255,7 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         table = await wait_table(fake, "Game over")
         game = (await bot.services.tables.snapshot(1)).state.engine
         assert isinstance(game, Michigan)
-        winners = ", ".join(names[seat_of[seat]] for seat in game.winners())
+        winners = ", ".join(NAMES[seat_of[seat]] for seat in game.winners())
         assert f"Winner: **{winners}**" in str(table.embeds[0])
         chips = (await bot.services.tables.snapshot(1)).chips
         closed = await fake.slash(world.gm, "table close")
