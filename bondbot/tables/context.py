@@ -129,15 +129,14 @@ class TableContext:
 
     # -- playing the game ------------------------------------------------------------------
 
-    def play(self, move: Move | None) -> list[Record]:
-        """Apply `move` and every automatic step after it (None: only the steps due now, as
-        when the NPC's automatic play is switched back on); refuse (changing nothing) if
+    def play(self, move: Move) -> list[Record]:
+        """Apply `move` and every automatic step after it; refuse (changing nothing) if
         illegal. The service replaces a finished shoe before a move that may deal."""
         state = self.state
         engine = state.engine
         turn_before = engine.turn()
         hand_before = engine.hand
-        records = [] if move is None else [self._apply(move)]
+        records = [self._apply(move)]
         for _ in range(AUTOMATIC_STEPS_MAX):
             step = engine.automation()
             if step is None and state.npc_auto and state.npc_key in engine.turn():
@@ -148,8 +147,6 @@ class TableContext:
             records.append(self._apply(step))
         else:
             raise RuntimeError(f"table {self.table_id}: automatic play did not stop")
-        if not records:
-            return records
         if engine.hand != hand_before:  # a new hand closes the older hands' offers
             state.offers = [o for o in state.offers if o.hand == engine.hand]
         for record in records:

@@ -49,17 +49,15 @@ class Spent(Event):
     score: int | None = None  # score games: what the deal is scored instead
 
 
-class NpcAuto(Event):
-    """The NPC's decisions went to automatic play (`auto`) or to the GM; switching them
-    back on plays the NPC's turn at once (`records`)."""
-
-    kind: Literal["npc_auto"] = "npc_auto"
-    auto: bool
-    records: tuple[Record, ...] = ()
-
-
 class Paused(Event):
     kind: Literal["paused", "resumed"]
+
+
+class NpcControl(Event):
+    """Who makes the NPC's decisions now: the bot (`auto`) or the GM with the buttons."""
+
+    kind: Literal["npc_control"] = "npc_control"
+    auto: bool
 
 
 class Played(Event):
@@ -99,7 +97,7 @@ __all__ = [
     "ContestStep",
     "Joined",
     "Left",
-    "NpcAuto",
+    "NpcControl",
     "Opened",
     "Paused",
     "Played",

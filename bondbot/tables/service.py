@@ -37,7 +37,7 @@ from bondbot.tables.events import (
     Closed,
     Joined,
     Left,
-    NpcAuto,
+    NpcControl,
     Opened,
     Paused,
     Played,
@@ -90,7 +90,7 @@ class TableSnapshot:
     @property
     def records(self) -> tuple[Record, ...]:
         """The game moves this action made (none for a seat, choice or spend)."""
-        return self.event.records if isinstance(self.event, Played | NpcAuto) else ()
+        return self.event.records if isinstance(self.event, Played) else ()
 
     def spendable_offers(self, now: str) -> list[SpendOffer]:
         """Open offers whose PC has a Hero Point to spend: those get a button."""
@@ -280,6 +280,26 @@ class TableService:
 
         return await self._mutate(table_id, actor_id, run)
 
+    async def set_npc_auto(self, table_id: int, actor_id: int, auto: bool) -> TableSnapshot:
+        """The NPC's decisions: the bot's automatic play, or the GM with the game's buttons.
+
+        Handing it back to the bot while the NPC is to act plays its move at once.
+        """
+
+        async def run(ctx: TableContext) -> Event:
+            state = ctx.state
+            if state.npc_auto == auto:
+                raise Refusal("table.npc_already_auto" if auto else "table.npc_already_gm")
+            state.npc_auto = auto
+            engine = state.engine
+            if auto and not state.paused and state.npc_key in engine.turn():
+                move = engine.npc_move(ctx.rng)
+                if move is not None:
+                    ctx.play(move.model_copy(update={"auto": "npc"}))
+            return NpcControl(auto=auto)
+
+        return await self._mutate(table_id, actor_id, run)
+
     # -- seats -----------------------------------------------------------------------------
 
     async def join(
@@ -393,18 +413,6 @@ class TableService:
             raise ctx.refusal(illegal) from None
         order = {str(seat.character_id): i for i, seat in enumerate(ctx.state.seats)}
         engine.seats.sort(key=lambda key: order.get(key, -1))
-
-    async def set_npc_auto(self, table_id: int, actor_id: int, auto: bool) -> TableSnapshot:
-        """The GM takes the NPC's decisions (off) or gives them back to automatic play (on),
-        which then plays at once if the NPC is to act."""
-
-        async def run(ctx: TableContext) -> Event:
-            if ctx.state.npc_auto == auto:
-                raise Refusal("table.npc_auto_on" if auto else "table.npc_auto_off")
-            ctx.state.npc_auto = auto
-            return NpcAuto(auto=auto, records=tuple(ctx.play(None)))
-
-        return await self._mutate(table_id, actor_id, run)
 
     # -- play ------------------------------------------------------------------------------
 
@@ -716,15 +724,13 @@ class TableService:
             if state.deadline_action == "timeout":
                 for seat in engine.turn():
                     move = engine.timeout_move(seat) if seat in engine.turn() else None
-                    if move is not None:
-                        # Marked, so the game can tell the table it was not the player's.
+                    if move is not None:  # marked, so the table can say a timer played it
                         records += ctx.play(move.model_copy(update={"auto": "timeout"}))
-            elif state.deadline_action == "offers":
-                if (move := engine.after_offers()) is not None:
-                    records += ctx.play(move)
             elif (scheduled := engine.scheduled()) is not None:
                 self._fresh_shoe(ctx)
                 records += ctx.play(scheduled[1])
+            elif state.deadline_action == "offers" and (end := engine.after_offers()):
+                records += ctx.play(end)
             if not records:
                 raise Refusal("table.timer_stale")
             return Played(records=tuple(records))

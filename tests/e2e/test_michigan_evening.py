@@ -211,7 +211,7 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         refused = await fake.click(world.player, table, button_id(fake, "npc", 0))
         assert "GM" in (refused.content or "")
         gm = await fake.click(world.gm, table_message(fake), button_id(fake, "npc", 0))
-        assert gm.content.startswith("You play for the NPC now")
+        assert gm.content.startswith("You play Le Chiffre now")
         await fake.wait_for_message(
             predicate=lambda m: m.embeds and "Automatic NPC" in m.button_labels()
         )

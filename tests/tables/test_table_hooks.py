@@ -23,7 +23,7 @@ from bondbot.bot.tables.message import table_view
 from bondbot.errors import Refusal
 from bondbot.games import registry
 from bondbot.storage.db import Database
-from bondbot.tables.events import NpcAuto, Spent
+from bondbot.tables.events import NpcControl, Spent
 from bondbot.tables.service import TableService
 
 STAKE = toy_score.STAKE
@@ -67,16 +67,16 @@ async def test_timeouts_the_npc_and_the_end_after_the_last_offers(db: Database) 
     assert [(m.seat, m.amount, m.auto) for m in engine(timed).history[2:]] == [(bond, 0, "timeout")]
 
     off = await tables.set_npc_auto(table, GM, False)
-    assert isinstance(off.event, NpcAuto) and not off.state.npc_auto and off.records == ()
+    assert isinstance(off.event, NpcControl) and not off.state.npc_auto
     with pytest.raises(Refusal) as again:
         await tables.set_npc_auto(table, GM, False)
-    assert again.value.key == "table.npc_auto_off"
+    assert again.value.key == "table.npc_already_gm"
     await tables.act(table, VESPER_OWNER, "call", amount=1)  # Bond missed the NPC's call
     second = await tables.act(table, GM, "deal", as_gm=True)
     assert engine(second).turn() == (npc,)  # the GM plays it now: nothing happens by itself
     assert second.state.deadline_action == "timeout"
-    on = await tables.set_npc_auto(table, GM, True)
-    assert [(r.move.seat, r.move.auto) for r in on.records] == [(npc, "npc")]
+    on = await tables.set_npc_auto(table, GM, True)  # it plays at once
+    assert [(m.seat, m.auto) for m in engine(on).history[1:]] == [(npc, "npc")]
     assert engine(on).turn() == (bond,)
 
     await tables.act(table, BOND_OWNER, "call", amount=0)
