@@ -111,42 +111,48 @@ class Trace:
 
     def install(self) -> None:
         """Wrap the functions to watch (before the bot loads its cogs)."""
+        import aiosqlite
+
         from bondbot.bot.tables import message
         from bondbot.rules import shoe
-        from bondbot.storage import sqlite
         from bondbot.storage.db import Database
         from bondbot.tables.state import TableState
 
         trace = self
-        exclusive = Database._exclusive
         transaction = Database.transaction
         read = Database.read
+        submit = Database.submit
 
-        @contextlib.asynccontextmanager
-        async def traced_exclusive(db: Database) -> AsyncIterator[Any]:
-            asked = time.perf_counter()
-            async with exclusive(db) as conn:
-                got = time.perf_counter()
-                trace.waits.append(got - asked)
-                statements = trace.calls["statement"]
-                try:
-                    yield conn
-                finally:
-                    kind = trace.kind.get()
-                    trace.holds[kind].append(time.perf_counter() - got)
-                    trace.calls[f"{kind} statements"] += trace.calls["statement"] - statements
+        def held(kind: str, original: Callable[..., Any]) -> Callable[..., Any]:
+            """How long a read or a transaction waits for its connection, and holds it."""
 
-        def labelled(kind: str, original: Callable[..., Any]) -> Callable[..., Any]:
             @contextlib.asynccontextmanager
-            async def wrapper(db: Database) -> AsyncIterator[Any]:
+            async def wrapper(db: Database, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
                 token = trace.kind.set(kind)
+                asked = time.perf_counter()
                 try:
-                    async with original(db) as conn:
-                        yield conn
+                    async with original(db, *args, **kwargs) as conn:
+                        got = time.perf_counter()
+                        trace.waits.append(got - asked)
+                        statements = trace.calls["statement"]
+                        try:
+                            yield conn
+                        finally:
+                            trace.holds[kind].append(time.perf_counter() - got)
+                            done = trace.calls["statement"] - statements
+                            trace.calls[f"{kind} statements"] += done
                 finally:
                     trace.kind.reset(token)
 
             return wrapper
+
+        async def traced_submit(db: Database, job: Any, **kwargs: Any) -> Any:
+            """A writer job, from its submission to its batch on disk."""
+            started = time.perf_counter()
+            try:
+                return await submit(db, job, **kwargs)
+            finally:
+                trace.holds["writer job"].append(time.perf_counter() - started)
 
         def traced_statement(original: Callable[..., Any]) -> Callable[..., Any]:
             @functools.wraps(original)
@@ -159,11 +165,13 @@ class Trace:
 
             return wrapper
 
-        Database._exclusive = traced_exclusive  # type: ignore[method-assign]
-        Database.transaction = labelled("transaction", transaction)  # type: ignore[method-assign]
-        Database.read = labelled("read", read)  # type: ignore[method-assign]
+        Database.transaction = held("transaction", transaction)  # type: ignore[method-assign]
+        Database.read = held("read", read)  # type: ignore[method-assign]
+        Database.submit = traced_submit  # type: ignore[method-assign]
         for name in ("execute", "execute_fetchall", "execute_insert"):
-            setattr(sqlite.Connection, name, traced_statement(getattr(sqlite.Connection, name)))
+            setattr(
+                aiosqlite.Connection, name, traced_statement(getattr(aiosqlite.Connection, name))
+            )
         shoe.shuffle_order = self.timed("shuffle_order (Shoe.from_dict)", shoe.shuffle_order)
         validate = TableState.model_validate_json
         TableState.model_validate_json = self.timed(  # type: ignore[method-assign]

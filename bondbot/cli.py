@@ -5,14 +5,30 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
 from pathlib import Path
 
 from bondbot.config import ConfigError, Settings, load_settings
 from bondbot.rules.cards import cards_code
 from bondbot.rules.shoe import verify
+from bondbot.storage import preflight
 
 DEFAULT_CONFIG = Path("config.toml")
+PACKS_MIN, PACKS_MAX = 1, 8  # what a table's shoe can hold (Shoe.shuffled)
+
+
+def _packs(text: str) -> int:
+    """A pack count a table can have; argparse turns the ValueError into one usage line."""
+    try:
+        packs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of packs") from None
+    if not PACKS_MIN <= packs <= PACKS_MAX:
+        raise argparse.ArgumentTypeError(
+            f"a table's shoe holds {PACKS_MIN} to {PACKS_MAX} packs, not {packs}"
+        )
+    return packs
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,7 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("verify", help="check a revealed shoe seed against its commitment")
     check.add_argument("seed", help="the revealed seed (hex)")
     check.add_argument("commitment", help="the SHA-256 commitment shown when the shoe opened")
-    check.add_argument("--packs", type=int, default=8, help="packs in the shoe (default 8)")
+    check.add_argument(
+        "--packs",
+        type=_packs,
+        default=8,
+        help=f"packs in the shoe, {PACKS_MIN} to {PACKS_MAX} as at a table (default 8)",
+    )
     return parser
 
 
@@ -39,21 +60,35 @@ def _settings(args: argparse.Namespace, *, need_token: bool) -> Settings:
 
 
 async def _migrate(settings: Settings) -> list[int]:
-    from bondbot.storage.db import Database
-
-    db = await Database.open(settings.database)
+    db = await preflight.open_database(settings.database, create=True)
     try:
-        return await db.migrate()
+        return await preflight.migrate(db)
     finally:
         await db.close()
 
 
 async def _backup(settings: Settings, target: Path) -> None:
-    from bondbot.storage.db import Database
-
-    db = await Database.open(settings.database)
+    problem = preflight.backup_target_problem(settings.database, target)
+    if problem is not None:
+        raise preflight.DatabaseProblem(problem)
+    db = await preflight.open_database(settings.database, create=False)
     try:
+        await preflight.require_bondbot_data(db)
         await db.backup(target)
+    except (OSError, sqlite3.Error) as exc:
+        raise preflight.DatabaseProblem(f"backup: cannot write {target}: {exc}") from None
+    finally:
+        await db.close()
+
+
+async def _prepare(settings: Settings) -> None:
+    """Before the bot connects: the database opens, is migrated and can be written."""
+    db = await preflight.open_database(settings.database, create=True)
+    try:
+        applied = await preflight.migrate(db)
+        if applied:
+            logging.getLogger(__name__).info("applied migrations %s", applied)
+        await preflight.check_writable(db)
     finally:
         await db.close()
 
@@ -62,14 +97,15 @@ def _run(settings: Settings) -> int:
     import aiohttp
     import discord
 
-    from bondbot.bot.client import BondBot
+    from bondbot.bot.client import BondBot, serve
 
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    asyncio.run(_prepare(settings))
     bot = BondBot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:
         print("discord: the bot token was refused: check BONDBOT_TOKEN", file=sys.stderr)
         return 2
@@ -100,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"backed up {settings.database} to {args.path}")
         else:
             return _run(settings)
-    except ConfigError as exc:
+    except (ConfigError, preflight.DatabaseProblem) as exc:
         print(exc, file=sys.stderr)
         return 2
     return 0

@@ -7,6 +7,7 @@ newcomer never has to read a traceback to get the bot running.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Literal
@@ -14,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 TOKEN_ENV = "BONDBOT_TOKEN"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 class ConfigError(Exception):
@@ -29,7 +31,7 @@ class Settings(BaseModel):
     database: Path = Path("bondbot.sqlite3")
     default_locale: Literal["fr", "en"] = "fr"
     currency: str = Field(default="$", min_length=1, max_length=4)
-    dev_guild_id: int | None = Field(default=None, gt=0)
+    dev_guild_id: int | None = Field(default=None, gt=0, le=2**63 - 1)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     discord_api_base: str | None = None
 
@@ -37,6 +39,27 @@ class Settings(BaseModel):
     @classmethod
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("database")
+    @classmethod
+    def _usable_path(cls, value: Path) -> Path:
+        if _CONTROL.search(str(value)):
+            raise ValueError("the path contains a control character")
+        return value.expanduser()
+
+    @field_validator("currency")
+    @classmethod
+    def _printable_currency(cls, value: str) -> str:
+        if _CONTROL.search(value) or not value.strip():
+            raise ValueError("must be printable characters")
+        return value
+
+    @field_validator("discord_api_base")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value
 
     @field_validator("token")
     @classmethod
@@ -56,6 +79,7 @@ _HINTS = {
     "currency": 'a short symbol, e.g. currency = "$"',
     "dev_guild_id": "the numeric id of your test server (Developer Mode → Copy Server ID)",
     "log_level": 'one of "DEBUG", "INFO", "WARNING", "ERROR"',
+    "discord_api_base": "no value: leave it unset (the test suite sets it)",
 }
 
 
@@ -83,11 +107,19 @@ def load_settings(
     environ = dict(os.environ) if environ is None else environ
     data: dict[str, object] = {}
     if path is not None:
+        if path.is_dir():
+            raise ConfigError(f"config: {path} is a folder: name the configuration file")
         if path.exists():
             try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
+                data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
             except tomllib.TOMLDecodeError as exc:
                 raise ConfigError(f"config: {path} is not valid TOML: {exc}") from None
+            except UnicodeDecodeError as exc:
+                raise ConfigError(
+                    f"config: {path} is not UTF-8 text (byte {exc.start}): save it as UTF-8"
+                ) from None
+            except OSError as exc:
+                raise ConfigError(f"config: cannot read {path}: {exc.strerror}") from None
         elif must_exist:
             raise ConfigError(f"config: {path} does not exist")
     if environ.get(TOKEN_ENV):

@@ -107,6 +107,28 @@ STANDARD_SKILLS: Final[tuple[Skill, ...]] = (
 SKILLS_BY_KEY: Final[dict[str, Skill]] = {skill.key: skill for skill in STANDARD_SKILLS}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _CONTROL_KEEP_NEWLINES = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+# Discord renders `[text](url)` as a link named `text`, also outside embeds.
+_MASKED_LINK = re.compile(r"\[[^\]]*\]\(")
+# Letters Discord draws as nothing at all (fillers, blank Braille), beyond the format
+# characters (zero-width spaces and joiners) and separators Unicode calls invisible.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u034f")
+
+
+def is_invisible(char: str) -> bool:
+    """A character that shows nothing: a space, a format character, a blank filler."""
+    return char in _BLANK_LETTERS or unicodedata.category(char) in ("Zs", "Zl", "Zp", "Cf", "Cc")
+
+
+def text_problem(value: str) -> str | None:
+    """Why one line of text cannot name something on Discord (an error code), if it cannot:
+    control characters, nothing visible, or a masked link (`[text](url)`)."""
+    if _CONTROL.search(value):
+        return "control_characters"
+    if value and all(is_invisible(char) for char in value):
+        return "invisible"
+    if _MASKED_LINK.search(value):
+        return "masked_link"
+    return None
 
 
 def fold(text: str) -> str:
@@ -147,7 +169,7 @@ def resolve_skill(text: str, locale: Locale = "en") -> str:
     """
     del locale
     name = clean_line(text)
-    if not name or len(name) > SKILL_NAME_MAX or _CONTROL.search(name):
+    if not name or len(name) > SKILL_NAME_MAX or text_problem(name):
         raise ValueError(f"not a skill name: {text!r}")
     return _SKILL_INDEX.get(fold(name), name)
 
@@ -207,10 +229,25 @@ def _strip(value: Any) -> Any:
     return value.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
+_PROBLEMS = {
+    "control_characters": "must not contain control characters",
+    "invisible": "must show at least one visible character",
+    "masked_link": "must not contain a link written [text](address)",
+}
+
+
 def _one_line(value: str) -> str:
-    if _CONTROL.search(value):
-        raise PydanticCustomError("control_characters", "must not contain control characters")
+    problem = text_problem(value)
+    if problem is not None:
+        raise PydanticCustomError(problem, _PROBLEMS[problem])
     return value
+
+
+def check_line(field: str, value: str) -> None:
+    """SheetInvalid naming `field` if this line of text cannot name something on Discord."""
+    problem = text_problem(value)
+    if problem is not None:
+        raise SheetInvalid([FieldError(field, problem, {}, _PROBLEMS[problem])])
 
 
 _MARKDOWN = re.compile(r"[*_~`|<>\\]")

@@ -1,22 +1,33 @@
-"""The bot object: opens the database, loads the cogs, syncs commands, resumes tables."""
+"""The bot object: opens the database, loads the cogs, syncs commands, resumes tables,
+and shuts down cleanly on SIGTERM (what `docker stop` and systemd send)."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
+import signal
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
-from bondbot.bot.context import answer_error
+from bondbot.bot.context import answer_error, lang_for, send
+from bondbot.bot.deliveries import Deliveries
 from bondbot.bot.router import Router
 from bondbot.bot.translator import CommandTranslator
-from bondbot.config import Settings
+from bondbot.config import ConfigError, Settings
+from bondbot.i18n import t
 from bondbot.services import Services
 from bondbot.storage.db import Database
+from bondbot.storage.repeats import REPEAT_WINDOW
 
 log = logging.getLogger(__name__)
+# What a shutdown gives the interactions in flight: `docker stop` kills after 10 s.
+DRAIN_TIMEOUT_S = 8.0
 
 COGS = (
     "bondbot.bot.cogs.tables",
@@ -27,7 +38,11 @@ COGS = (
 
 
 class BondTree(app_commands.CommandTree):
-    """Sends every command error through the one error answer."""
+    """Sends every command error through the one error answer; turns commands away while
+    the bot shuts down."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await self.client.admit(interaction)  # type: ignore[attr-defined]
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -44,6 +59,7 @@ class BondBot(commands.Bot):
         *,
         guild_ready_timeout: float = 2.0,
         message_interval: float = 1.0,
+        freeze_gc: bool = True,
         **services_options: Any,
     ) -> None:
         if settings.discord_api_base:
@@ -58,8 +74,12 @@ class BondBot(commands.Bot):
         )
         self.settings = settings
         self.message_interval = message_interval  # the least time between two table edits
+        self.freeze_gc = freeze_gc
         self.router = Router()
+        self.deliveries = Deliveries(REPEAT_WINDOW.total_seconds())
         self._services_options = services_options
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        self.draining = False  # shutting down: no new interaction is taken
         self.db: Database | None = None
         self.services: Services
 
@@ -69,19 +89,58 @@ class BondBot(commands.Bot):
         if applied:
             log.info("applied migrations %s", applied)
         self.services = Services(self.db, self.settings, **self._services_options)
+        if self.settings.discord_api_base:  # a test double: its gateway, not Discord's
+            _, url, _ = await self.http.get_bot_gateway()
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         for cog in COGS:
             await self.load_extension(cog)
         await self.tree.set_translator(CommandTranslator())
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound):
+                raise ConfigError(
+                    f"config: `dev_guild_id`: the bot is not in server {guild.id}: add it there"
+                    " (README, Creating the Discord application) or remove dev_guild_id"
+                ) from None
         else:
             await self.tree.sync()
+        if self.freeze_gc:
+            # What start-up built (cogs, commands, tables, catalogs) lives as long as the
+            # bot: out of the collector's reach, its full passes walk only what play makes
+            # (bench/load.py --gc: the longest gen-2 pause halves). Tests start many bots in
+            # one process and leave it off.
+            gc.freeze()
+
+    async def admit(self, interaction: discord.Interaction) -> bool:
+        """Count this interaction as in flight, or, while shutting down, say so and drop it."""
+        if self.draining:
+            await _turn_away(interaction)
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+        return True
+
+    async def shutdown(self, timeout: float = DRAIN_TIMEOUT_S) -> None:
+        """Stop taking interactions, let those in flight finish, then close Discord and the
+        database (Database.close waits for a transaction under way)."""
+        self.draining = True
+        pending = self._in_flight - {asyncio.current_task()}
+        log.info("shutting down: %d interaction(s) in flight", len(pending))
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=timeout)
+            if late:
+                log.warning("%d interaction(s) still running after %.0f s", len(late), timeout)
+        await self.close()
+        log.info("shut down cleanly")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         routed = self.router.resolve(interaction)
-        if routed is None:
+        if routed is None or not await self.admit(interaction):
             return
         handler, args = routed
         try:
@@ -94,3 +153,31 @@ class BondBot(commands.Bot):
         if self.db is not None:
             await self.db.close()
             self.db = None
+
+
+async def _turn_away(interaction: discord.Interaction) -> None:
+    try:
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await send(interaction, t("errors.restarting", await lang_for(interaction)))
+    except discord.HTTPException:
+        log.info("could not turn interaction %s away", interaction.id)
+
+
+async def serve(bot: BondBot, token: str) -> None:
+    """Run the bot until Discord stops it or a SIGTERM/SIGINT asks it to shut down."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(token), name="bondbot")
+        stopping = asyncio.create_task(stop.wait(), name="bondbot-stop")
+        done, _ = await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if running in done:
+            running.result()  # why it stopped (a refused token, Discord unreachable…)
+            return
+        await bot.shutdown()
+        await running

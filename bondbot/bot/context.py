@@ -13,11 +13,19 @@ from bondbot.errors import Refusal
 from bondbot.i18n import Lang, t
 from bondbot.money import Cents, format_amount
 from bondbot.rules.errors import IllegalAction
+from bondbot.storage.writer import Busy
 
 if TYPE_CHECKING:
     from bondbot.bot.client import BondBot
 
 log = logging.getLogger(__name__)
+CONTENT_MAX = 2000  # Discord refuses a message whose content is longer
+ECHO_MAX = 100  # what a refusal quotes of one line the user typed
+
+
+def clip(text: str, limit: int) -> str:
+    """`text`, cut to `limit` characters with an ellipsis if it is longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def bot_of(interaction: discord.Interaction) -> BondBot:
@@ -40,7 +48,13 @@ async def send(
     ephemeral: bool = True,
     **kwargs: Any,
 ) -> None:
-    """Answer the interaction, or follow up if it was already answered or deferred."""
+    """Answer the interaction, or follow up if it was already answered or deferred.
+
+    Content over Discord's limit would get no answer at all: it is cut (and logged, as
+    every message should have been built short enough)."""
+    if content is not None and len(content) > CONTENT_MAX:
+        log.warning("answer of %d characters cut to %d", len(content), CONTENT_MAX)
+        content = clip(content, CONTENT_MAX)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     else:
@@ -50,6 +64,16 @@ async def send(
 async def say(interaction: discord.Interaction, key: str, /, **params: Any) -> None:
     """Answer privately with one translated message."""
     await send(interaction, t(key, await lang_for(interaction), **params))
+
+
+def _shown(value: object, currency: str) -> object:
+    """A refusal's parameter as the message shows it: amounts with the currency; one line
+    of text (what the user typed, or a name) at most ECHO_MAX characters."""
+    if isinstance(value, Cents):
+        return format_amount(value, currency)
+    if isinstance(value, str) and "\n" not in value:
+        return clip(value, ECHO_MAX)
+    return value
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -62,6 +86,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         key, params = "errors.missing_permissions", {}
     elif isinstance(error, app_commands.NoPrivateMessage):
         key, params = "errors.guild_only", {}
+    elif isinstance(error, Busy):  # another process held the database past the deadline
+        key, params = "errors.busy", {}
     else:
         log.error(
             "interaction %s by %s in guild %s failed: %r",
@@ -80,10 +106,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             bot_of(interaction).settings.default_locale,
             bot_of(interaction).settings.currency,
         )
-    params = {
-        name: format_amount(value, currency) if isinstance(value, Cents) else value
-        for name, value in params.items()
-    }
+    params = {name: _shown(value, currency) for name, value in params.items()}
     try:
         await send(interaction, t(key, lang, **params))
     except discord.HTTPException:

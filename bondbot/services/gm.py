@@ -7,23 +7,25 @@ holds is refused and writes nothing.
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
 from bondbot.errors import Refusal
-from bondbot.money import MAX_AMOUNT, Cents, parse_amount
+from bondbot.money import MAX_AMOUNT, Cents
 from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.services.guilds import GuildSettingsService
 from bondbot.services.sheets import Actor
-from bondbot.sheets import POINTS_MAX, clean_line
-from bondbot.storage import characters, ledger
+from bondbot.sheets import POINTS_MAX, SheetInvalid, check_line, clean_line, fold
+from bondbot.storage import characters, ledger, repeats, retired
 from bondbot.storage.characters import Character, CharacterNotFound
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
-from bondbot.storage.settings import GuildSettings
-from bondbot.storage.sqlite import Connection
+from bondbot.storage.settings import GuildSettings, SettingsInvalid
 
 GRANT_REASON = "gm.grant"
 TAKE_REASON = "gm.take"
@@ -44,6 +46,8 @@ class Movement:
     give: bool
     balance: int
     entry_id: int
+    note: str
+    at: str  # when the ledger row was written
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +67,6 @@ class LedgerView:
     character: Character | None
 
 
-def _cash_amount(text: str) -> int:
-    try:
-        return parse_amount(text)
-    except ValueError:
-        raise Refusal("errors.bad_amount", text=text.strip()[:32]) from None
-
-
 def _reason(text: str) -> str:
     reason = clean_line(text)
     if not reason:
@@ -77,6 +74,13 @@ def _reason(text: str) -> str:
     if len(reason) > REASON_MAX:
         raise Refusal("gm.reason_too_long", max=REASON_MAX)
     return reason
+
+
+def _check_amount(kind: Kind, amount: int) -> None:
+    if kind == "cash" and not 0 < amount <= MAX_AMOUNT:
+        raise ValueError(f"a cash amount is 1 to {MAX_AMOUNT} cents, not {amount}")
+    if kind == "hero" and not 0 < amount <= POINTS_MAX:
+        raise Refusal("gm.bad_hero_amount", max=POINTS_MAX)
 
 
 def _require_gm(actor: Actor) -> None:
@@ -108,46 +112,133 @@ class GmService:
         actor: Actor,
         character_id: int,
         kind: Kind,
-        amount: int | str,
+        amount: int,
         *,
         give: bool,
         reason: str,
     ) -> Movement:
-        """Give (from outside) or take (to outside) Hero Points or cash: one ledger row."""
+        """Give (from outside) or take (to outside) Hero Points or cash (in cents): one
+        ledger row. The Discord layer reads a typed cash amount with `money.amount_or_refuse`.
+        """
         _require_gm(actor)
-        if kind == "cash":
-            value = amount if isinstance(amount, int) else _cash_amount(amount)
-            if not 0 < value <= MAX_AMOUNT:
-                raise Refusal("errors.bad_amount", text=str(amount)[:32])
-        else:
-            value = amount if isinstance(amount, int) else _int(amount)
-            if not 0 < value <= POINTS_MAX:
-                raise Refusal("gm.bad_hero_amount", max=POINTS_MAX)
+        _check_amount(kind, amount)
         note = _reason(reason)
         async with self.db.transaction() as conn:
             character = await _living(conn, actor.guild_id, character_id)
-            try:
-                entry = await ledger.transfer(
-                    conn,
-                    guild_id=actor.guild_id,
-                    kind=kind,
-                    amount=value,
-                    src=None if give else character.account,
-                    dst=character.account if give else None,
-                    reason=GRANT_REASON if give else TAKE_REASON,
-                    actor_id=actor.user_id,
-                    note=note,
-                    now=self.now(),
-                )
-            except ledger.InsufficientFunds as exc:
-                available: int = Cents(exc.available) if kind == "cash" else exc.available
-                raise Refusal(
-                    f"gm.take_too_much_{kind}", name=character.name, available=available
-                ) from None
+            return await self._apply(conn, actor, character, kind, amount, give, note)
+
+    async def _apply(
+        self,
+        conn: Connection,
+        actor: Actor,
+        character: Character,
+        kind: Kind,
+        amount: int,
+        give: bool,
+        note: str,
+    ) -> Movement:
+        now = self.now()
+        try:
+            entry = await ledger.transfer(
+                conn,
+                guild_id=actor.guild_id,
+                kind=kind,
+                amount=amount,
+                src=None if give else character.account,
+                dst=character.account if give else None,
+                reason=GRANT_REASON if give else TAKE_REASON,
+                actor_id=actor.user_id,
+                note=note,
+                now=now,
+            )
+        except ledger.InsufficientFunds as exc:
+            available: int = Cents(exc.available) if kind == "cash" else exc.available
+            raise Refusal(
+                f"gm.take_too_much_{kind}", name=character.name, available=available
+            ) from None
+        balance = await ledger.balance(conn, character.account, kind)
+        return Movement(character, kind, amount, give, balance, entry, note, now)
+
+    async def earlier_same_move(
+        self,
+        actor: Actor,
+        character_id: int,
+        kind: Kind,
+        amount: int,
+        *,
+        give: bool,
+        reason: str,
+    ) -> Movement | None:
+        """The same move by the same GM within REPEAT_WINDOW, with today's balance: what a
+        retry after a lost answer would do a second time (docs/decisions.md)."""
+        _require_gm(actor)
+        _check_amount(kind, amount)
+        note = _reason(reason)
+        since = (self.clock() - repeats.REPEAT_WINDOW).isoformat(timespec="milliseconds")
+        async with self.db.read() as conn:
+            character = await _living(conn, actor.guild_id, character_id)
+            entry = await repeats.latest_same_move(
+                conn,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                kind=kind,
+                amount=amount,
+                src=None if give else character.account,
+                dst=character.account if give else None,
+                reason=GRANT_REASON if give else TAKE_REASON,
+                note=note,
+                since=since,
+            )
+            if entry is None:
+                return None
             balance = await ledger.balance(conn, character.account, kind)
-        return Movement(character, kind, value, give, balance, entry)
+        return Movement(character, kind, amount, give, balance, entry.id, note, entry.created_at)
+
+    async def move_again(self, actor: Actor, entry_id: int) -> Movement:
+        """Repeat the grant or take of ledger row `entry_id`, unless it was repeated already
+        (a second click on the same button does nothing twice)."""
+        _require_gm(actor)
+        async with self.db.transaction() as conn:
+            entry = await repeats.ledger_entry(conn, actor.guild_id, entry_id)
+            if entry is None or entry.reason not in (GRANT_REASON, TAKE_REASON):
+                raise Refusal("gm.unknown_action")
+            if await repeats.same_move_after(conn, entry):
+                raise Refusal("gm.already_repeated")
+            give = entry.reason == GRANT_REASON
+            character_id = character_of_account(entry.dst if give else entry.src)
+            assert character_id is not None
+            character = await _living(conn, actor.guild_id, character_id)
+            return await self._apply(
+                conn, actor, character, entry.kind, entry.amount, give, entry.note or ""
+            )
 
     # -- the ledger ------------------------------------------------------------------------
+
+    async def ledger_character(self, actor: Actor, text: str) -> Character:
+        """Whose ledger the GM asks for: a living character by name, else `#id` (what the
+        autocomplete gives for a deleted one), else the latest deleted one of that name."""
+        _require_gm(actor)
+        wanted = text.strip()
+        async with self.db.read() as conn:
+            found = await characters.find_character(conn, actor.guild_id, wanted)
+            if found is None and (number := re.fullmatch(r"#(\d{1,18})", wanted)):
+                with contextlib.suppress(CharacterNotFound):
+                    found = await characters.get_character(
+                        conn, int(number[1]), guild_id=actor.guild_id, include_dead=True
+                    )
+            if found is None:
+                found = next(iter(await retired.deleted_named(conn, actor.guild_id, wanted)), None)
+        if found is None:
+            raise Refusal("characters.not_found", name=wanted)
+        return found
+
+    async def deleted_names(self, actor: Actor, typed: str) -> list[Character]:
+        """Autocomplete for the ledger: deleted characters whose name matches, newest first."""
+        _require_gm(actor)
+        wanted = fold(typed)
+        async with self.db.read() as conn:
+            gone = await retired.deleted_characters(conn, actor.guild_id)
+        return [c for c in gone if wanted in fold(c.name)]
 
     async def ledger(
         self,
@@ -210,6 +301,10 @@ class GmService:
             changes["award_table"] = None if not text else _award_table(text)
         if isinstance(changes.get("currency"), str):
             changes["currency"] = changes["currency"].strip()
+            try:
+                check_line("currency", changes["currency"])
+            except SheetInvalid as error:
+                raise SettingsInvalid(error.field_errors) from None
         return await self.guilds.update(actor.guild_id, **changes)
 
 
@@ -231,13 +326,6 @@ def _award_table(text: str) -> str | None:
     except IllegalAction as exc:
         code = exc.code.removeprefix("alternative.")
         raise Refusal(f"gm.{code}", **exc.params) from None
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise Refusal("gm.bad_hero_amount", max=POINTS_MAX) from None
 
 
 async def _living(conn: Connection, guild_id: int, character_id: int) -> Character:

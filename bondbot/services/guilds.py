@@ -6,9 +6,9 @@ from typing import Any
 
 from bondbot.config import Settings
 from bondbot.storage import settings as store
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
 from bondbot.storage.settings import GuildSettings
-from bondbot.storage.sqlite import Connection
 
 
 class GuildSettingsService:

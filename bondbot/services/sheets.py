@@ -8,20 +8,28 @@ only GM grants and play move them, through the ledger.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from bondbot.errors import Refusal
-from bondbot.sheets import Kind, SheetInvalid, sheet_to_json, validate_sheet
-from bondbot.storage import characters
-from bondbot.storage.characters import Character, CharacterNotFound, CharacterSummary
+from bondbot.sheets import (
+    Kind,
+    SheetInvalid,
+    check_line,
+    clean_line,
+    sheet_to_json,
+    validate_sheet,
+)
+from bondbot.storage import characters, seating
+from bondbot.storage.characters import Character, CharacterNotFound, CharacterSummary, NameTaken
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
-from bondbot.storage.sqlite import Connection
 
 IMPORT_MAX_BYTES = 64 * 1024
 # What the owner (or the GM) may change with /sheet edit and /sheet set.
@@ -74,6 +82,18 @@ def export_filename(name: str) -> str:
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:48]
     return f"{slug or 'sheet'}.json"
+
+
+@contextlib.contextmanager
+def _names_unconfirmed(actor: Actor) -> Iterator[None]:
+    """A player is told only that a name is unavailable, never that a character holds it:
+    the holder may be an NPC the GM keeps hidden. The GM, who sees every sheet, is told."""
+    try:
+        yield
+    except NameTaken as taken:
+        if actor.is_gm:
+            raise
+        raise Refusal("characters.name_unavailable", name=taken.name) from None
 
 
 class SheetService:
@@ -194,11 +214,12 @@ class SheetService:
         if "survival_points" in extra and not actor.is_gm:
             raise Refusal("sheet.survival_gm_only")
         sheet = validate_sheet({**extra, "name": name, "kind": kind, "owner_id": owner_id})
-        async with self.db.transaction() as conn:
-            character = await characters.create_character(
-                conn, actor.guild_id, sheet, now=self.now(), actor_id=actor.user_id
-            )
-            await _activate_if_none(conn, character)
+        with _names_unconfirmed(actor):
+            async with self.db.transaction() as conn:
+                character = await characters.create_character(
+                    conn, actor.guild_id, sheet, now=self.now(), actor_id=actor.user_id
+                )
+                await _activate_if_none(conn, character)
         return character
 
     async def update(
@@ -212,14 +233,16 @@ class SheetService:
             raise Refusal("sheet.nothing_to_change")
         if "survival_points" in changes and not actor.is_gm:
             raise Refusal("sheet.survival_gm_only")
-        async with self.db.transaction() as conn:
-            current = await self._editable(conn, actor, character_id)
-            return await characters.update_character(
-                conn, current.id, dict(changes), now=self.now()
-            )
+        with _names_unconfirmed(actor):
+            async with self.db.transaction() as conn:
+                current = await self._editable(conn, actor, character_id)
+                return await characters.update_character(
+                    conn, current.id, dict(changes), now=self.now()
+                )
 
     async def set_skill(self, actor: Actor, character_id: int, skill: str, level: int) -> Character:
         """Set a skill level (owner or GM); level 0 takes the skill off the sheet."""
+        check_line("skills", clean_line(skill))
         async with self.db.transaction() as conn:
             current = await self._editable(conn, actor, character_id)
             return await characters.set_skill(
@@ -248,10 +271,23 @@ class SheetService:
                 conn, actor.guild_id, actor.user_id, character.id
             )
 
+    async def deletable(self, actor: Actor, name: str) -> Character:
+        """The character named, if the actor may delete it now (before asking to confirm)."""
+        async with self.db.read() as conn:
+            character = await self._target(conn, actor, name)
+            if not can_edit(actor, character):
+                raise Refusal("sheet.not_allowed", name=character.name)
+            await _refuse_at_table(conn, character)
+        return character
+
     async def delete(self, actor: Actor, character_id: int) -> Character:
-        """Retire a character (owner or GM): its name is free again, its ledger kept."""
+        """Retire a character (owner or GM): its name is free again, its ledger kept.
+
+        Not while he is at an open table: his chips would be cashed out to a deleted sheet
+        and stranded there, and a table would lose its NPC."""
         async with self.db.transaction() as conn:
             current = await self._editable(conn, actor, character_id)
+            await _refuse_at_table(conn, current)
             await characters.delete_character(conn, current.id, now=self.now())
         return current
 
@@ -288,11 +324,12 @@ class SheetService:
                         dropped.append(name)
                 if data.pop("survival_points", None) not in (None, 0):
                     dropped.append("survival_points")
-        async with self.db.transaction() as conn:
-            character = await characters.import_character(
-                conn, actor.guild_id, data, now=self.now(), actor_id=actor.user_id
-            )
-            await _activate_if_none(conn, character)
+        with _names_unconfirmed(actor):
+            async with self.db.transaction() as conn:
+                character = await characters.import_character(
+                    conn, actor.guild_id, data, now=self.now(), actor_id=actor.user_id
+                )
+                await _activate_if_none(conn, character)
         return Imported(character, dropped)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -312,6 +349,12 @@ async def _load(conn: Connection, actor: Actor, character_id: int) -> Character:
         return await characters.get_character(conn, character_id, guild_id=actor.guild_id)
     except CharacterNotFound:
         raise Refusal("sheet.gone") from None
+
+
+async def _refuse_at_table(conn: Connection, character: Character) -> None:
+    for at in await seating.open_tables_of(conn, character.guild_id, character.id):
+        key = "sheet.delete_seated" if at.role == "seat" else "sheet.delete_table_npc"
+        raise Refusal(key, name=character.name, channel=f"<#{at.channel_id}>")
 
 
 async def _activate_if_none(conn: Connection, character: Character) -> None:

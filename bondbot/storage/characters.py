@@ -36,7 +36,7 @@ from bondbot.sheets import (
     validate_sheet,
 )
 from bondbot.storage import ledger
-from bondbot.storage.sqlite import Connection, Row
+from bondbot.storage.conn import Connection, Row
 
 CREATE_REASON = "sheet.create"
 _COLUMNS = frozenset({"name", "kind", "owner_id", "revealed"})
@@ -507,3 +507,33 @@ async def hero_points(conn: Connection, character_id: int) -> int:
 
 async def cash(conn: Connection, character_id: int) -> int:
     return await ledger.balance(conn, ledger.sheet_account(character_id), "cash")
+
+
+def survival_points_job(
+    character_id: int, points: int, *, now: str
+) -> Callable[[sqlite3.Connection], None]:
+    """A writer job setting a sheet's Survival Points, validated as a whole sheet (an NPC
+    spends them in a table's contest, in the same commit as the table's state)."""
+
+    def job(conn: sqlite3.Connection) -> None:
+        row = conn.execute(
+            "SELECT name, kind, owner_id, revealed, data FROM characters WHERE id = ?",
+            (character_id,),
+        ).fetchone()
+        if row is None:
+            raise CharacterNotFound(character_id)
+        name, kind, owner_id, revealed, data = row
+        fields = {
+            **json.loads(data),
+            "name": name,
+            "kind": kind,
+            "owner_id": owner_id,
+            "revealed": bool(revealed),
+            "survival_points": points,
+        }
+        conn.execute(
+            "UPDATE characters SET data = ?, updated_at = ? WHERE id = ?",
+            (_stored_data(validate_sheet(fields)), now, character_id),
+        )
+
+    return job

@@ -1,9 +1,16 @@
-"""The database: one SQLite connection shared by every coroutine, one statement stream.
+"""The database: one writer that commits in batches, one read-only connection for reads.
 
-A single connection has a single transaction, so two coroutines must never interleave
-their statements on it: every transaction and every read holds one asyncio.Lock from its
-BEGIN to its COMMIT/ROLLBACK. Statements run inline (see `storage.sqlite`), so a
-cancelled coroutine's ROLLBACK runs before the lock passes on.
+Nothing runs sqlite3 on the event loop: both connections are aiosqlite's, each on its own
+thread. Writes go through the group-commit writer (`storage.writer`): a table action hands
+over its whole write as one job, committed with every other job waiting, and is answered
+once it is on disk. A transaction whose reads decide its writes (a GM grant, a sheet edit,
+a migration) takes the write connection between two batches (`transaction()`), so its
+order with the table actions is kept. Reads (`read()`) use the read-only connection: a
+long page never holds up a commit.
+
+Another process holding SQLite's write lock never blocks the loop either: a write waits
+for it in short slices on the writer's thread until its deadline, then is refused
+(`Busy`: "busy, try again"), and a write refused is never applied afterwards.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import logging
 import os
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
@@ -20,14 +28,21 @@ from datetime import UTC, datetime
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
+from typing import TypeVar
 
-from bondbot.storage import characters, sqlite
-from bondbot.storage.sqlite import Connection
+import aiosqlite
+
+from bondbot.storage import characters
+from bondbot.storage.conn import Connection
+from bondbot.storage.writer import BUSY_SLICE_MS, Busy, Job, Reader, Writer, deadline_after
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], str]
-BUSY_TIMEOUT_MS = 5000
+T = TypeVar("T")
+# How long a write may wait for the lock before it is refused: an interaction must be
+# answered within Discord's 3 s, and a write must never land after its refusal.
+WRITE_DEADLINE_S = 2.5
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 
@@ -81,35 +96,38 @@ def split_statements(script: str) -> list[str]:
 
 
 class Database:
-    """The bot's one connection; use `transaction()` to write and `read()` to read."""
+    """`submit` a job or open a `transaction()` to write, `read()` to read."""
 
-    def __init__(self, conn: Connection, path: Path) -> None:
-        self._conn = conn
+    def __init__(self, writer: Writer, path: Path) -> None:
+        self.writer = writer
         self.path = path
-        self._lock = asyncio.Lock()
-        self._holder: asyncio.Task[object] | None = None
+        self._read_lock = asyncio.Lock()  # one snapshot at a time on the read connection
+        self._holders: set[asyncio.Task[object]] = set()
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Database:
         """Open (creating if needed) in WAL mode with foreign keys on; does not migrate."""
-        conn = await sqlite.connect(path)
+        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        reader: Reader | None = None
         try:
-            conn.row_factory = sqlite.Row
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_SLICE_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             for name, (arity, function) in characters.SQL_FUNCTIONS.items():
                 await conn.create_function(name, arity, function, deterministic=True)
+            reader = await Reader.open(path)
+            reader.connection.row_factory = sqlite3.Row
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, Path(path))
+        return cls(Writer(conn, reader), Path(path))
 
     async def close(self) -> None:
-        """Wait for the running transaction, then close the connection."""
-        async with self._lock:
-            await self._conn.close()
+        """Answer every write already submitted, then close both connections."""
+        async with self._read_lock:
+            await self.writer.close()
 
     async def __aenter__(self) -> Database:
         return self
@@ -117,50 +135,49 @@ class Database:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
+    async def submit(self, job: Job[T], *, deadline: float | None = None) -> T:
+        """Run `job(sqlite3_connection)` in the writer's next batch; its result once on disk."""
+        return await self.writer.submit(job, deadline=deadline or deadline_after(WRITE_DEADLINE_S))
+
     @asynccontextmanager
-    async def _exclusive(self) -> AsyncIterator[Connection]:
+    async def _held(self) -> AsyncIterator[None]:
         task = asyncio.current_task()
-        if self._lock.locked() and self._holder is task and task is not None:
+        if task is not None and task in self._holders:
             raise RuntimeError("nested db.transaction()/db.read(): pass the connection down")
-        async with self._lock:
-            self._holder = task
-            try:
-                yield self._conn
-            finally:
-                self._holder = None
-
-    async def _rollback(self) -> None:
+        if task is not None:
+            self._holders.add(task)
         try:
-            await self._conn.execute("ROLLBACK")
-        except sqlite3.OperationalError as exc:  # already ended, e.g. a cancelled COMMIT ran
-            if "no transaction is active" not in str(exc):
-                log.exception("ROLLBACK failed")
+            yield
+        finally:
+            self._holders.discard(task)  # type: ignore[arg-type]
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
-        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK if the block raises (or COMMIT fails)."""
-        async with self._exclusive() as conn:
-            await conn.execute("BEGIN IMMEDIATE")
+    async def transaction(self, *, deadline: float | None = None) -> AsyncIterator[Connection]:
+        """BEGIN IMMEDIATE … COMMIT on the write connection, between two batches; ROLLBACK
+        if the block raises. Refused with `Busy` if the lock is not had by `deadline`, and
+        never committed after it."""
+        deadline = deadline or deadline_after(WRITE_DEADLINE_S)
+        async with self._held(), self.writer.exclusive() as conn:
+            await _begin_immediate(conn, deadline)
             try:
                 yield conn
+                if time.monotonic() >= deadline:
+                    raise Busy("the database is busy: try again")
                 await conn.execute("COMMIT")
             except BaseException:
-                await self._rollback()
+                await _rollback(conn)
                 raise
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
-        """A consistent snapshot for several SELECTs; a write inside raises and is undone."""
-        async with self._exclusive() as conn:
+        """A consistent snapshot for several SELECTs, on the read-only connection."""
+        async with self._held(), self._read_lock:
+            conn = self.writer.reader.connection
             await conn.execute("BEGIN")
-            before = conn.total_changes
             try:
                 yield conn
             finally:
-                changed = conn.total_changes != before
-                await self._rollback()
-            if changed:
-                raise RuntimeError("db.read() is for reads; write inside db.transaction()")
+                await _rollback(conn)
 
     async def schema_versions(self) -> list[int]:
         """The migrations applied to this database, in order."""
@@ -213,11 +230,32 @@ class Database:
         temporary = final.with_name(final.name + ".partial")
         temporary.unlink(missing_ok=True)
         try:
-            async with self._exclusive():
+            async with self.writer.exclusive():
                 await asyncio.to_thread(_copy, self.path, temporary)
             os.replace(temporary, final)
         finally:
             temporary.unlink(missing_ok=True)
+
+
+async def _begin_immediate(conn: Connection, deadline: float) -> None:
+    """Take the write lock, waiting for another process in short slices until `deadline`."""
+    while True:
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+        if time.monotonic() >= deadline:
+            raise Busy("the database is busy: try again")
+
+
+async def _rollback(conn: Connection) -> None:
+    try:
+        await conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:  # already ended, e.g. a failed COMMIT
+        if "no transaction is active" not in str(exc):
+            log.exception("ROLLBACK failed")
 
 
 def _copy(source: Path, target: Path) -> None:

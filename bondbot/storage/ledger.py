@@ -16,7 +16,7 @@ from typing import Literal
 
 from bondbot.errors import Refusal
 from bondbot.money import MAX_AMOUNT
-from bondbot.storage.sqlite import Connection
+from bondbot.storage.conn import Connection
 
 LedgerKind = Literal["cash", "hero"]
 KINDS: tuple[LedgerKind, ...] = ("cash", "hero")
@@ -210,6 +210,16 @@ async def set_unlimited(
         "INSERT INTO balances (account, kind, unlimited) VALUES (?, ?, ?)"
         " ON CONFLICT (account, kind) DO UPDATE SET unlimited = excluded.unlimited",
         (account, kind, int(unlimited)),
+    )
+
+
+def mark_unlimited(conn: sqlite3.Connection, account: str, kind: LedgerKind) -> None:
+    """`set_unlimited` for a writer job: a new account that may go below zero."""
+    _check_account(account)
+    conn.execute(
+        "INSERT INTO balances (account, kind, unlimited) VALUES (?, ?, 1)"
+        " ON CONFLICT (account, kind) DO UPDATE SET unlimited = 1",
+        (account, kind),
     )
 
 

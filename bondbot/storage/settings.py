@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bondbot.sheets import SheetInvalid, field_errors
-from bondbot.storage.sqlite import Connection
+from bondbot.storage.conn import Connection
 
 Lang = Literal["fr", "en"]
 DEFAULT_SPEND_WINDOW_S = 60

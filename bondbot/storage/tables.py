@@ -1,8 +1,9 @@
 """Card tables in SQLite: one row per table, its whole state one JSON document.
 
 The table service is the only writer of this table; it keeps each open table's latest
-state in memory and writes it here in the same transaction as the ledger rows of the
-action that changed it.
+state in memory and writes it here in the same commit as the ledger rows of the action
+that changed it: the writes are writer jobs (`storage.writer`, on the writer's thread),
+the reads run on the read-only connection.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from bondbot.errors import Refusal
-from bondbot.storage.sqlite import Connection
+from bondbot.storage.conn import Connection
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +33,12 @@ class TableChanged(Refusal):
         super().__init__("table.changed_elsewhere")
 
 
-async def insert(
-    conn: Connection, *, guild_id: int, channel_id: int, game: str, state: str, now: str
+def insert(
+    conn: sqlite3.Connection, *, guild_id: int, channel_id: int, game: str, state: str, now: str
 ) -> int:
-    """A new open table; refused when the channel already has one."""
+    """A new open table (in a writer job); refused when the channel already has one."""
     try:
-        cursor = await conn.execute(
+        cursor = conn.execute(
             "INSERT INTO card_tables (guild_id, channel_id, game, status, state, created_at,"
             " updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?)",
             (guild_id, channel_id, game, state, now, now),
@@ -57,11 +58,17 @@ async def load(conn: Connection, table_id: int) -> TableRow | None:
     return None if row is None else TableRow(*row)
 
 
-async def save(
-    conn: Connection, table_id: int, state: str, *, version: int, now: str, closed: bool = False
+def save(
+    conn: sqlite3.Connection,
+    table_id: int,
+    state: str,
+    *,
+    version: int,
+    now: str,
+    closed: bool = False,
 ) -> None:
-    """Write the state over `version` (its next version is `version + 1`)."""
-    cursor = await conn.execute(
+    """Write the state over `version` (in a writer job; its next version is `version + 1`)."""
+    cursor = conn.execute(
         "UPDATE card_tables SET state = ?, updated_at = ?, version = version + 1,"
         " status = ?, closed_at = ? WHERE id = ? AND version = ? AND status = 'open'",
         (state, now, "closed" if closed else "open", now if closed else None, table_id, version),
@@ -70,8 +77,8 @@ async def save(
         raise TableChanged
 
 
-async def set_message(conn: Connection, table_id: int, message_id: int) -> None:
-    await conn.execute("UPDATE card_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+def set_message(conn: sqlite3.Connection, table_id: int, message_id: int) -> None:
+    conn.execute("UPDATE card_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
 
 async def open_in_channel(conn: Connection, channel_id: int) -> int | None:
@@ -82,17 +89,19 @@ async def open_in_channel(conn: Connection, channel_id: int) -> int | None:
     return None if row is None else int(row[0])
 
 
-async def open_ids(conn: Connection) -> list[int]:
-    cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'")
+async def closed_undrawn(conn: Connection) -> list[int]:
+    """Closed tables whose message may still show them open (see `mark_drawn`)."""
+    cursor = await conn.execute(
+        "SELECT id FROM card_tables WHERE status = 'closed' AND closed_drawn = 0"
+    )
     return [int(row[0]) for row in await cursor.fetchall()]
 
 
-async def seating(conn: Connection, character_id: int, *, except_table: int = 0) -> list[int]:
-    """The open tables where this character sits (a PC sits at one at most)."""
-    cursor = await conn.execute(
-        "SELECT t.id FROM card_tables t, json_each(t.state, '$.seats') s "
-        "WHERE t.status = 'open' AND t.id != ? "
-        "AND json_extract(s.value, '$.character_id') = ?",
-        (except_table, character_id),
-    )
+def mark_drawn(conn: sqlite3.Connection, table_id: int) -> None:
+    """The closed table's message now shows it closed (in a writer job)."""
+    conn.execute("UPDATE card_tables SET closed_drawn = 1 WHERE id = ?", (table_id,))
+
+
+async def open_ids(conn: Connection) -> list[int]:
+    cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'")
     return [int(row[0]) for row in await cursor.fetchall()]

@@ -53,7 +53,8 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -129,6 +130,10 @@ class Reader:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        return self._conn
+
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Reader:
         uri = f"{Path(path).resolve().as_uri()}?mode=ro"
@@ -160,13 +165,17 @@ class Reader:
 class Writer:
     """Owns the write connection; `submit` jobs, `close` when done."""
 
-    def __init__(self, conn: aiosqlite.Connection, reader: Reader, *, max_batch: int) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, reader: Reader, *, max_batch: int = MAX_BATCH
+    ) -> None:
         self._conn = conn
         self.reader = reader
         self.stats = WriterStats()
         self._max_batch = max_batch
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
         self._lock = threading.Lock()  # guards withdrawn/committing between loop and thread
+        # The connection is the batches' or, between two batches, one exclusive user's.
+        self._turn = asyncio.Lock()
         self._closing = False
         self._task = asyncio.create_task(self._drain(), name="bondbot-writer")
 
@@ -212,6 +221,17 @@ class Writer:
             raise
         finally:
             timer.cancel()
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        return self._conn
+
+    @asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The write connection to oneself between two batches (a transaction whose reads
+        decide its writes, a migration, a backup): batches wait until it is given back."""
+        async with self._turn:
+            yield self._conn
 
     async def execute(self, statements: Iterable[Statement], *, deadline: float) -> None:
         """A job made of statements, run in order (one savepoint for all of them)."""
@@ -270,7 +290,8 @@ class Writer:
                         batch.append(leftover)
             live = [job for job in batch if not job.future.done()]
             if live:
-                await self._commit(live)
+                async with self._turn:
+                    await self._commit(live)
 
     async def _commit(self, batch: list[_Job]) -> None:
         self.stats.batches += 1

@@ -12,9 +12,10 @@ import random
 
 from bondbot.errors import Refusal
 from bondbot.rules import gambling
+from bondbot.storage.characters import survival_points_job
 from bondbot.tables.context import TableContext, iso
 from bondbot.tables.events import ContestRolled, ContestSettled, ContestStep
-from bondbot.tables.people import gambling_roll, load_person, spend_survival
+from bondbot.tables.people import gambling_roll, load_person
 from bondbot.tables.state import Contest, TableState
 
 
@@ -101,7 +102,7 @@ async def settle_contest(ctx: TableContext, contest: Contest) -> ContestSettled:
     npc = await load_person(ctx.conn, ctx.state.npc_id)
     cancels = npc_cancels(contest, npc.survival if npc else 0)
     if cancels and npc is not None:
-        await spend_survival(ctx.conn, npc, cancels, now=iso(ctx.now))
+        ctx.writes.append(survival_points_job(npc.id, npc.survival - cancels, now=iso(ctx.now)))
         contest.npc.steps = -cancels
     pc_quality = gambling.improve_contested(contest.pc.quality, contest.pc.steps, cancels)
     winner = gambling.contest_winner(

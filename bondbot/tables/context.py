@@ -1,8 +1,9 @@
 """What one table action may do, and the loop that plays a game move at the table.
 
 An action works on a copy of the table's state and on the table's money in memory
-(`TableMoney`); the service writes both, with the ledger rows, in one transaction only
-if the action returns. A refusal anywhere discards the copy: nothing changed.
+(`TableMoney`), reading through the read-only connection (`conn`); the service writes
+both, with the ledger rows, in one writer job only if the action returns. A refusal
+anywhere discards the copy: nothing changed.
 
 `play` is how every game move happens, whoever makes it (a player, the GM, a timer, the
 NPC's automatic play): the engine is told each seat's stack, applies the move, then the
@@ -15,6 +16,8 @@ still hold what it has staked, and a limited bank must cover what it has accepte
 from __future__ import annotations
 
 import random
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -22,7 +25,7 @@ from bondbot.errors import Refusal
 from bondbot.games.contract import Move, Record
 from bondbot.money import Cents
 from bondbot.rules.errors import IllegalAction
-from bondbot.storage.sqlite import Connection
+from bondbot.storage.conn import Connection
 from bondbot.tables import accounts
 from bondbot.tables.money import TableMoney
 from bondbot.tables.state import SpendOffer, TableState, TimerKind
@@ -48,6 +51,9 @@ class TableContext:
     turn_timer: timedelta = timedelta(seconds=90)
     rng: random.Random = field(default_factory=random.Random)
     closed: bool = False  # set by the action that closes the table
+    # Writes besides the ledger rows and the table's state (an NPC's Survival Points),
+    # committed with them as part of the same writer job.
+    writes: list[Callable[[sqlite3.Connection], None]] = field(default_factory=list)
 
     # -- chips between a PC and the NPC (contests and pots) --------------------------------
 

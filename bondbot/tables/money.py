@@ -1,7 +1,7 @@
 """The money of one table during one action: balances in memory, every move a ledger row.
 
 An action reads the balances it may touch once (`load`), decides in memory, and hands the
-rows it produced (`rows`) to the transaction that also saves the state explaining them.
+rows it produced (`rows`) to the writer job that also saves the state explaining them.
 Every chip that moves goes through `move`, which refuses to overdraw a limited account
 before the database would, so a refusal changes nothing.
 
@@ -19,14 +19,15 @@ Two rules live here and nowhere else:
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bondbot.errors import Refusal
 from bondbot.games.contract import Transfer
 from bondbot.storage import ledger
+from bondbot.storage.conn import Connection
 from bondbot.storage.ledger import LedgerKind
-from bondbot.storage.sqlite import Connection
 from bondbot.tables import accounts
 
 Key = tuple[str, str]  # (ledger account, kind)
@@ -187,12 +188,12 @@ class TableMoney:
             raise Refusal("table.no_hero_points")
         self.move(1, accounts.sheet(character_id), None, reason, "hero")
 
-    async def write(
-        self, conn: Connection, *, guild_id: int, actor_id: int | None, now: str
+    def write(
+        self, conn: sqlite3.Connection, *, guild_id: int, actor_id: int | None, now: str
     ) -> None:
-        """Write the rows this action produced, inside the caller's transaction."""
+        """Write the rows this action produced (in the writer job that saves the table)."""
         for row in self.rows:
-            await ledger.transfer(
+            ledger.append_transfer(
                 conn,
                 guild_id=guild_id,
                 kind=row.kind,
@@ -204,7 +205,6 @@ class TableMoney:
                 actor_id=actor_id,
                 now=now,
             )
-        self.rows = []
 
 
 def _short_of(account: str, kind: LedgerKind) -> str:

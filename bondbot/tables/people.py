@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bondbot.rules import gambling
 from bondbot.storage import characters
-from bondbot.storage.sqlite import Connection
+from bondbot.storage.conn import Connection
 from bondbot.tables.state import ContestRoll
 
 GAMBLING = "gambling"
@@ -45,13 +45,6 @@ async def load_person(conn: Connection, character_id: int) -> Person | None:
         perception=sheet.characteristics.PER,
         gambling=sheet.skills.get(GAMBLING, 0),
         survival=sheet.survival_points,
-    )
-
-
-async def spend_survival(conn: Connection, person: Person, points: int, *, now: str) -> None:
-    """An NPC's Survival Points cancel a PC's steps (a sheet field, not a ledger balance)."""
-    await characters.update_character(
-        conn, person.id, {"survival_points": person.survival - points}, now=now
     )
 
 

@@ -1,11 +1,13 @@
 """The table service: runs a game at a table in a channel, one transaction per action.
 
 Each open table's latest state is kept in memory (this service is the only writer of
-tables). An action works on a copy of it and on the table's money in memory
-(`TableContext`): it checks who may do what, plays the game's move through the engine
-(`TableContext.play`), and returns; then the new state and the action's ledger rows are
-written in one transaction, and only then does the copy become the table's state. A
-refusal or a crash changes nothing, and a restart resumes every open table.
+tables; one action at a time per table). An action works on a copy of it and on the
+table's money in memory (`TableContext`), reading through the read-only connection: it
+checks who may do what, plays the game's move through the engine (`TableContext.play`),
+and returns; then the new state and the action's ledger rows go to the group-commit
+writer as one job, and only once they are on disk does the copy become the table's
+state. A refusal, a busy database or a crash changes nothing, and a restart resumes
+every open table.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import asyncio
 import logging
 import random
 import secrets
+import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from bondbot.errors import Refusal
 from bondbot.games.contract import Event, Move, Record
@@ -25,10 +28,12 @@ from bondbot.games.registry import NewTable, spec_for
 from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import SEED_BYTES
+from bondbot.scheduler import Scheduler
 from bondbot.storage import ledger
 from bondbot.storage import tables as stored
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
-from bondbot.storage.sqlite import Connection
+from bondbot.storage.writer import Busy, WriteFailed
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
@@ -45,7 +50,6 @@ from bondbot.tables.events import (
 )
 from bondbot.tables.money import TableMoney
 from bondbot.tables.people import load_person
-from bondbot.tables.scheduler import Scheduler
 from bondbot.tables.state import (
     Choice,
     NpcRef,
@@ -61,6 +65,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 Listener = Callable[["TableSnapshot"], Awaitable[None]]
 Action = Callable[[TableContext], Awaitable[Event]]
+T = TypeVar("T")
 
 
 @dataclass
@@ -106,6 +111,7 @@ class TableService:
         guild_settings: Callable[[Connection, int], Awaitable[Any]],
         rng: random.Random | None = None,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
+        scheduler: Scheduler | None = None,
     ) -> None:
         self.db = db
         self.seed_source = seed_source
@@ -113,8 +119,9 @@ class TableService:
         self._guild_settings = guild_settings
         self.rng = rng or random.SystemRandom()
         self.listeners: list[Listener] = []
-        self.scheduler = Scheduler(clock)
+        self.scheduler = scheduler or Scheduler(clock)
         self._latest: dict[int, TableSnapshot] = {}
+        self._all_loaded = False  # every open table is in `_latest`
         # One action at a time per table: an action works on a copy of the latest state,
         # and two copies must never race to be the next one.
         self._locks: dict[int, asyncio.Lock] = {}
@@ -152,7 +159,9 @@ class TableService:
     async def open_tables(self) -> list[TableSnapshot]:
         async with self.db.read() as conn:
             ids = await stored.open_ids(conn)
-        return [await self.snapshot(table_id) for table_id in ids]
+        found = [await self.snapshot(table_id) for table_id in ids]
+        self._all_loaded = True
+        return found
 
     # -- opening and closing ---------------------------------------------------------------
 
@@ -192,7 +201,7 @@ class TableService:
             options=game_options.model_dump(),
         )
         now = self.clock()
-        async with self.db.transaction() as conn:
+        async with self.db.read() as conn:
             npc = await load_person(conn, npc_id)
             if npc is None or npc.guild_id != guild_id or npc.kind != "NPC":
                 raise Refusal("table.not_an_npc")
@@ -203,31 +212,35 @@ class TableService:
                     raise Refusal("table.not_an_npc")
                 if other.id != npc.id:
                     others.append(NpcRef(id=other.id, name=other.name))
-            new = NewTable(
-                npc=str(npc.id), packs=packs, min_bet=min_bet, max_bet=max_bet, options=game_options
-            )
-            shoe = spec.live_shoe(new, self.seed_source())
-            state = TableState(
-                config=config,
-                npc_id=npc.id,
-                npc_name=npc.name,
-                engine=spec.new_engine(new, shoe),
-                shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
-                other_npcs=others,
-            )
-            saved = state.model_dump_json()
-            table_id = await stored.insert(
+        new = NewTable(
+            npc=str(npc.id), packs=packs, min_bet=min_bet, max_bet=max_bet, options=game_options
+        )
+        shoe = spec.live_shoe(new, self.seed_source())
+        state = TableState(
+            config=config,
+            npc_id=npc.id,
+            npc_name=npc.name,
+            engine=spec.new_engine(new, shoe),
+            shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
+            other_npcs=others,
+        )
+        saved = state.model_dump_json()
+
+        def job(conn: sqlite3.Connection) -> tuple[int, TableMoney]:
+            table_id = stored.insert(
                 conn, guild_id=guild_id, channel_id=channel_id, game=game, state=saved, now=iso(now)
             )
-            bank = accounts.bank(table_id)
             money = TableMoney(table_id, npc.id)
             if bankroll is None:
-                await ledger.set_unlimited(conn, bank, "cash")
-                money.unlimited.add((bank, "cash"))
+                ledger.mark_unlimited(conn, accounts.bank(table_id), "cash")
+                money.unlimited.add((accounts.bank(table_id), "cash"))
             else:
-                money.move(bankroll, None, bank, "table.bankroll")
-                await money.write(conn, guild_id=guild_id, actor_id=actor_id, now=iso(now))
-            row = stored.TableRow(table_id, guild_id, channel_id, None, "open", saved, 0)
+                money.move(bankroll, None, accounts.bank(table_id), "table.bankroll")
+                money.write(conn, guild_id=guild_id, actor_id=actor_id, now=iso(now))
+            return table_id, money
+
+        table_id, money = await self._commit(job)
+        row = stored.TableRow(table_id, guild_id, channel_id, None, "open", saved, 0)
         snapshot = self._snapshot(row, state, money, status="open", event=Opened())
         await self._notify(snapshot)
         return snapshot
@@ -260,8 +273,7 @@ class TableService:
         return await self._mutate(table_id, actor_id, run)
 
     async def set_message(self, table_id: int, message_id: int) -> None:
-        async with self.db.transaction() as conn:
-            await stored.set_message(conn, table_id, message_id)
+        await self._commit(lambda conn: stored.set_message(conn, table_id, message_id))
         if (cached := self._latest.get(table_id)) is not None:
             cached.message_id = message_id
 
@@ -306,6 +318,7 @@ class TableService:
         self, table_id: int, user_id: int, character_id: int, buy_in: int, *, by_gm: bool = False
     ) -> TableSnapshot:
         """Seat a PC with `buy_in` of his sheet's cash as chips (his owner, or the GM)."""
+        await self._load_all()  # where else he sits is read from memory
 
         async def run(ctx: TableContext) -> Event:
             person = await load_person(ctx.conn, character_id)
@@ -317,7 +330,7 @@ class TableService:
                 raise Refusal("table.not_your_character")
             if ctx.state.seat_of_character(character_id) is not None:
                 raise Refusal("table.already_seated")
-            if await stored.seating(ctx.conn, character_id, except_table=table_id):
+            if any(t.id != table_id for t in self._seating(character_id)):
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
@@ -574,10 +587,20 @@ class TableService:
 
     async def character_changed(self, character_id: int) -> None:
         """Redraw the table where this PC sits: his Hero Points decide his spend buttons."""
-        async with self.db.read() as conn:
-            tables = await stored.seating(conn, character_id)
-        for table_id in tables:
-            await self._notify(await self.snapshot(table_id, fresh=True))
+        await self._load_all()
+        for table in self._seating(character_id):
+            await self._notify(await self.snapshot(table.id, fresh=True))
+
+    async def _load_all(self) -> None:
+        """Every open table in memory (done at start by `resume`)."""
+        if not self._all_loaded:
+            await self.open_tables()
+
+    def _seating(self, character_id: int) -> list[TableSnapshot]:
+        """The open tables where this PC sits (at most one), once `_load_all` has run."""
+        return [
+            t for t in self._latest.values() if t.state.seat_of_character(character_id) is not None
+        ]
 
     @staticmethod
     async def _row(
@@ -622,14 +645,17 @@ class TableService:
         )
 
     async def _mutate(self, table_id: int, actor_id: int | None, run: Action) -> TableSnapshot:
+        """Run an action on a copy of the table, then commit what it wrote in one writer
+        job: the ledger rows, the new state (over the version it started from) and any
+        other write it asked for. Only once that is on disk does the copy become the
+        table, so a refused or failed action leaves the table as it was."""
         lock = self._locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             now = self.clock()
             cached = self._latest.get(table_id)
-            async with self.db.transaction() as conn:
+            async with self.db.read() as conn:
                 if cached is None:
                     row = await self._row(conn, table_id)
-                    state = TableState.model_validate_json(row.state)
                 else:
                     row = stored.TableRow(
                         cached.id,
@@ -640,7 +666,7 @@ class TableService:
                         cached.saved,
                         cached.version,
                     )
-                    state = TableState.model_validate_json(cached.saved)
+                state = TableState.model_validate_json(row.state)
                 settings = await self._guild_settings(conn, row.guild_id)
                 ctx = TableContext(
                     conn=conn,
@@ -655,20 +681,21 @@ class TableService:
                     rng=self.rng,
                 )
                 event = await run(ctx)
-                await ctx.money.write(conn, guild_id=row.guild_id, actor_id=actor_id, now=iso(now))
-                saved = state.model_dump_json()
-                try:
-                    await stored.save(
-                        conn,
-                        table_id,
-                        saved,
-                        version=row.version,
-                        now=iso(now),
-                        closed=ctx.closed,
-                    )
-                except stored.TableChanged:
-                    self._latest.pop(table_id, None)  # read it again next time
-                    raise
+            saved = state.model_dump_json()
+
+            def job(sql: sqlite3.Connection) -> None:
+                ctx.money.write(sql, guild_id=row.guild_id, actor_id=actor_id, now=iso(now))
+                for write in ctx.writes:
+                    write(sql)
+                stored.save(
+                    sql, table_id, saved, version=row.version, now=iso(now), closed=ctx.closed
+                )
+
+            try:
+                await self._commit(job)
+            except stored.TableChanged:
+                self._latest.pop(table_id, None)  # read it again next time
+                raise
             status = "closed" if ctx.closed else "open"
             row = replace(row, state=saved, version=row.version + 1)
             snapshot = self._snapshot(row, state, ctx.money, status=status, event=event)
@@ -677,6 +704,16 @@ class TableService:
             self._remember(snapshot)
         await self._notify(snapshot)
         return snapshot
+
+    async def _commit(self, job: Callable[[sqlite3.Connection], T]) -> T:
+        """A writer job, answered once on disk; a busy or failed database is a refusal."""
+        try:
+            return await self.db.submit(job)
+        except Busy:
+            raise Refusal("errors.busy") from None
+        except WriteFailed:
+            log.exception("a table write failed")
+            raise Refusal("errors.not_saved") from None
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -695,11 +732,18 @@ class TableService:
         )
 
     async def resume(self) -> list[TableSnapshot]:
-        """At start: every open table, with its timers armed again."""
+        """At start: every open table, with its timers armed again, and every closed table
+        whose message was not yet redrawn closed (the bot stopped in between)."""
         snapshots = await self.open_tables()
         for snapshot in snapshots:
             self.arm(snapshot)
-        return snapshots
+        async with self.db.read() as conn:
+            closed = await stored.closed_undrawn(conn)
+        return snapshots + [await self.snapshot(table_id) for table_id in closed]
+
+    async def closed_drawn(self, table_id: int) -> None:
+        """The closed table's message shows it closed: nothing to redraw at the next start."""
+        await self._commit(lambda conn: stored.mark_drawn(conn, table_id))
 
     async def run_timer(self, table_id: int, deadline: str) -> TableSnapshot | None:
         """The scheduler's job: the timed move, quietly skipped if it was overtaken."""

@@ -59,6 +59,7 @@ class BotEnv:
             self.settings,
             guild_ready_timeout=0.05,
             message_interval=0.05,
+            freeze_gc=False,
             clock=self.clock,
             rng=self.rng,
             seed_source=self._seed,

@@ -109,11 +109,11 @@ async def test_hero_points_and_cash_grants_and_takes(bot_env: BotEnv) -> None:
             w.gm, "gm hero", character="James Bond", action="give", amount=1, reason="   "
         )
         assert refused(blank, "gm.reason_required")
-        for amount in ("abc", "-5", "0", "1.001"):
+        for amount, why in (("abc", "format"), ("-5", "positive"), ("0", "positive")):
             bad = await fake.slash(
                 w.gm, "gm cash", character="James Bond", action="give", amount=amount, reason="r"
             )
-            assert refused(bad, "errors.bad_amount", text=amount), amount
+            assert refused(bad, f"errors.amount.{why}", text=amount, example="1,000.50"), amount
         nobody = await fake.slash(
             w.gm, "gm hero", character="Blofeld", action="give", amount=1, reason="r"
         )
@@ -269,3 +269,47 @@ async def test_house_rules(bot_env: BotEnv) -> None:
         assert "(valeur par défaut de la règle)" not in str(reset.embed)
         assert "(the rule's default)" in str(reset.embed)
     assert await query_file(bot_env.database, "SELECT award_table FROM guild_settings") == [(None,)]
+
+
+async def test_the_ledger_of_a_deleted_character_opens_by_name(bot_env: BotEnv) -> None:
+    fake, w = bot_env.fake, bot_env.world
+    async with bot_env.run() as bot:
+        await make_gm_role(bot_env)
+        await fake.slash(w.player, "sheet create", name="James Bond")
+        await fake.slash(
+            w.gm, "gm hero", character="James Bond", action="give", amount=2, reason="first"
+        )
+        old = (await query(bot, "SELECT id FROM characters WHERE name = 'James Bond'"))[0][0]
+        prompt = await fake.slash(w.player, "sheet delete", character="James Bond")
+        await fake.click(w.player, prompt, f"bb:sheet:del:{old}")
+        # By name, the deleted character's ledger opens, marked as deleted.
+        shown = await fake.slash(w.gm, "gm ledger", character="james bond")
+        assert shown.embed["title"] == t("gm.ledger_title_deleted", "en", name="James Bond")
+        assert "“first”" in shown.embed["description"]
+        # His name is free again: a new James Bond takes it; the name now opens the living
+        # one's ledger, and autocomplete offers both, the deleted one marked and by id.
+        await fake.slash(w.player, "sheet create", name="James Bond")
+        await fake.slash(
+            w.gm, "gm hero", character="James Bond", action="give", amount=1, reason="second"
+        )
+        living = await fake.slash(w.gm, "gm ledger", character="James Bond")
+        assert living.embed["title"] == t("gm.ledger_title_character", "en", name="James Bond")
+        assert "“second”" in living.embed["description"]
+        assert "“first”" not in living.embed["description"]
+        choices = await fake.autocomplete(w.gm, "gm ledger", focused="character", value="bond")
+        today = bot_env.clock.now.date().isoformat()
+        assert choices == [
+            {"name": "James Bond", "value": "James Bond"},
+            {"name": f"James Bond (deleted {today})", "value": f"#{old}"},
+        ]
+        fr = await fake.autocomplete(
+            w.gm, "gm ledger", focused="character", value="bond", _locale="fr"
+        )
+        assert fr[1] == {"name": f"James Bond (supprimé le {today})", "value": f"#{old}"}
+        picked = await fake.slash(w.gm, "gm ledger", character=f"#{old}", _locale="fr")
+        assert picked.embed["title"] == t("gm.ledger_title_deleted", "fr", name="James Bond")
+        assert "“first”" in picked.embed["description"]
+        # Players get nothing from it; an unknown name is still refused.
+        assert await fake.autocomplete(w.player, "gm ledger", focused="character", value="") == []
+        nobody = await fake.slash(w.gm, "gm ledger", character="Blofeld")
+        assert refused(nobody, "characters.not_found", name="Blofeld")

@@ -177,7 +177,9 @@ async def test_roll_rules_options_and_refusals(bot_env: BotEnv) -> None:
         bot_env.clock.advance(61)
         before = await dump(bot)
         late = await fake.click(w.player, for_bond, for_bond.custom_ids()[0])
-        assert refused(late, "roll.window_closed", seconds=60)
+        assert late.response_type == 7 and for_bond.components == []  # the button goes
+        said = await late.wait_followup()
+        assert said.ephemeral and said.content == t("roll.window_closed", "en", seconds=60)
         assert await dump(bot) == before
 
         # Refusals: someone else's PC, a hidden NPC, a bad Ease Factor, no active character.

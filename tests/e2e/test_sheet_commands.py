@@ -86,7 +86,7 @@ async def test_players_create_set_skills_and_see_sheets_in_their_language(bot_en
         assert "PER, INT au-dessus de 15" in bad.content
         assert "**Caractéristiques**" in bad.content
         taken = await fake.slash(w.player_fr, "sheet set", rename="james bond")
-        assert refused(taken, "characters.name_taken", "fr", name="james bond")
+        assert refused(taken, "characters.name_unavailable", "fr", name="james bond")
         too_long = await fake.slash(w.player, "sheet set", rename="x" * 65)
         assert too_long.content == t(
             "sheet.invalid", "en", errors="• **Name**: at most 64 characters"

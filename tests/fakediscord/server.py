@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import mimetypes
 import re
@@ -83,6 +84,8 @@ from .validation import (
     validate_message,
     validate_modal,
 )
+
+NONCE_TTL = dt.timedelta(minutes=2)  # how long Discord remembers an enforced nonce
 
 #: Callback types each interaction type may answer with.
 ALLOWED_CALLBACKS: dict[int, set[int]] = {
@@ -227,6 +230,7 @@ class FakeDiscord(ScriptingMixin):
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
+        self._nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) → message
         self.attachments: dict[int, FakeAttachment] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -1333,7 +1337,20 @@ class FakeDiscord(ScriptingMixin):
         perms = self._bot_perms(channel)
         if not perms & SEND_MESSAGES or (call.files and not perms & ATTACH_FILES):
             raise DiscordAPIError(403, 50013, "Missing Permissions")
-        msg = self._create_message(channel, call.json(), call.files)
+        body = call.json()
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > 25:
+            raise DiscordAPIError(400, 50035, "Invalid Form Body", {"nonce": {"_errors": []}})
+        key = (channel.id, str(nonce))
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: the same author and nonce within a few minutes returns the message
+            # already created instead of a second one.
+            known = self.messages.get(self._nonces.get(key, 0))
+            if known is not None and not known.deleted and now() - known.created_at < NONCE_TTL:
+                return 200, known.to_payload()
+        msg = self._create_message(channel, body, call.files)
+        if nonce is not None:
+            self._nonces[key] = msg.id
         await self._message_event("MESSAGE_CREATE", msg)
         return 200, msg.to_payload()
 

@@ -165,6 +165,21 @@ def validate_components(
             options = comp.get("options", [])
             if not 1 <= len(options) <= 25:
                 errs.add(prefix, "BASE_TYPE_BAD_LENGTH", "Select needs 1-25 options.")
+            for j, option in enumerate(options):
+                _check_len(errs, f"{prefix}.options.{j}.label", option.get("label"), 1, 100)
+                _check_len(errs, f"{prefix}.options.{j}.value", option.get("value"), 1, 100)
+                _check_len(
+                    errs,
+                    f"{prefix}.options.{j}.description",
+                    option.get("description"),
+                    0,
+                    100,
+                    required=False,
+                )
+        if ctype in (3, 5, 6, 7, 8):
+            _check_len(
+                errs, f"{prefix}.placeholder", comp.get("placeholder"), 0, 150, required=False
+            )
 
 
 def validate_message(
@@ -317,25 +332,43 @@ def validate_commands(commands: list[dict[str, Any]]) -> None:
 
 
 def validate_modal(data: dict[str, Any]) -> None:
-    """Modal limits: title <= 45, custom_id <= 100, 1-5 top-level components."""
+    """Modal limits: title <= 45, custom_id <= 100, 1-5 top-level components; a text
+    input's label <= 45 (in its row, or in the Label around it), placeholder <= 100,
+    value <= 4000, min_length 0-4000, max_length 1-4000; a Label's description <= 100."""
     errs = FormErrors()
     _check_len(errs, "data.title", data.get("title"), 1, 45)
     _check_len(errs, "data.custom_id", data.get("custom_id"), 1, 100)
     comps = data.get("components") or []
     if not 1 <= len(comps) <= 5:
         errs.add("data.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
-    for comp in walk_components(comps):
-        if comp.get("type") == 4:
-            _check_len(errs, "data.components", comp.get("custom_id"), 1, 100)
+    for i, top in enumerate(comps):
+        p = f"data.components.{i}"
+        if top.get("type") == 18:  # a Label: the text input's label lives here
+            _check_len(errs, f"{p}.label", top.get("label"), 1, 45)
+            _check_len(errs, f"{p}.description", top.get("description"), 0, 100, required=False)
+        for comp in walk_components([top]):
+            if comp.get("type") != 4:
+                continue
+            _check_len(errs, f"{p}.custom_id", comp.get("custom_id"), 1, 100)
+            if top.get("type") != 18:
+                _check_len(errs, f"{p}.label", comp.get("label"), 1, 45)
+            _check_len(errs, f"{p}.placeholder", comp.get("placeholder"), 0, 100, required=False)
+            _check_len(errs, f"{p}.value", comp.get("value"), 0, 4000, required=False)
+            for key, low in (("min_length", 0), ("max_length", 1)):
+                value = comp.get(key)
+                if value is not None and not low <= int(value) <= 4000:
+                    errs.add(f"{p}.{key}", "NUMBER_TYPE_MAX", f"{key} must be {low}-4000.")
     errs.raise_if_any()
 
 
 def validate_choices(data: dict[str, Any]) -> None:
-    """Autocomplete result: at most 25 choices, names 1-100."""
+    """Autocomplete result: at most 25 choices, names 1-100, string values 1-100."""
     errs = FormErrors()
     choices = data.get("choices") or []
     if len(choices) > 25:
         errs.add("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
     for i, choice in enumerate(choices):
         _check_len(errs, f"data.choices.{i}.name", choice.get("name"), 1, 100)
+        if isinstance(choice.get("value"), str):
+            _check_len(errs, f"data.choices.{i}.value", choice["value"], 1, 100)
     errs.raise_if_any()

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import importlib.util
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bondbot.rules.blackjack import VALUES, Action, Blackjack, hand_total
+from bondbot.rules.blackjack import VALUES, Action, Blackjack, BlackjackRules, hand_total
 from bondbot.rules.blackjack_strategy import (
     HARD,
     PAIRS,
@@ -190,3 +191,141 @@ def test_house_edge_is_near_the_published_figure() -> None:
     mean = total / rounds / 100
     se = math.sqrt(squares / rounds / 100**2 - mean**2) / math.sqrt(rounds)
     assert 0.0030 - 4 * se <= -mean <= 0.0040 + 4 * se
+
+
+# --- the published charts for the table's rules, as the oracle -------------------------
+#
+# Rows of cells against the dealer's 2 3 4 5 6 7 8 9 T A, as the charts print them:
+# H hit, S stand, Dh double else hit, Ds double else stand, P split, Rh surrender else hit,
+# Rs surrender else stand. A pair's cell where it is not split is the cell of its total.
+#
+# S17 and H17: Wikipedia, "Blackjack", § Basic strategy — the chart for 4 or more decks,
+# dealer stands on soft 17, double after split, late surrender, and the cells that change
+# when the dealer hits soft 17 ("double on 11 vs. A, surrender 15 or 17 vs. A, double on
+# A,7 vs. 2, double on A,8 vs. 6").
+# No hole card (European deal, doubles and splits lost to a dealer blackjack):
+# red-dog-poker.info, "Blackjack basic strategy" — "For European Rules … do not split or
+# double down against a dealer's ace, do not double down against a dealer 10, and do not
+# split a pair of 8's against a dealer's 10."
+
+S17_CHART = {
+    "hard": {
+        5: "H  H  H  H  H  H  H  H  H  H",
+        6: "H  H  H  H  H  H  H  H  H  H",
+        7: "H  H  H  H  H  H  H  H  H  H",
+        8: "H  H  H  H  H  H  H  H  H  H",
+        9: "H  Dh Dh Dh Dh H  H  H  H  H",
+        10: "Dh Dh Dh Dh Dh Dh Dh Dh H  H",
+        11: "Dh Dh Dh Dh Dh Dh Dh Dh Dh H",
+        12: "H  H  S  S  S  H  H  H  H  H",
+        13: "S  S  S  S  S  H  H  H  H  H",
+        14: "S  S  S  S  S  H  H  H  H  H",
+        15: "S  S  S  S  S  H  H  H  Rh H",
+        16: "S  S  S  S  S  H  H  Rh Rh Rh",
+        17: "S  S  S  S  S  S  S  S  S  S",
+        18: "S  S  S  S  S  S  S  S  S  S",
+        19: "S  S  S  S  S  S  S  S  S  S",
+    },
+    "soft": {
+        2: "H  H  H  Dh Dh H  H  H  H  H",
+        3: "H  H  H  Dh Dh H  H  H  H  H",
+        4: "H  H  Dh Dh Dh H  H  H  H  H",
+        5: "H  H  Dh Dh Dh H  H  H  H  H",
+        6: "H  Dh Dh Dh Dh H  H  H  H  H",
+        7: "S  Ds Ds Ds Ds S  S  H  H  H",
+        8: "S  S  S  S  S  S  S  S  S  S",
+        9: "S  S  S  S  S  S  S  S  S  S",
+    },
+    "pairs": {
+        "A": "P  P  P  P  P  P  P  P  P  P",
+        "T": "S  S  S  S  S  S  S  S  S  S",
+        "9": "P  P  P  P  P  S  P  P  S  S",
+        "8": "P  P  P  P  P  P  P  P  P  P",
+        "7": "P  P  P  P  P  P  H  H  H  H",
+        "6": "P  P  P  P  P  H  H  H  H  H",
+        "5": "Dh Dh Dh Dh Dh Dh Dh Dh H  H",
+        "4": "H  H  H  P  P  H  H  H  H  H",
+        "3": "P  P  P  P  P  P  H  H  H  H",
+        "2": "P  P  P  P  P  P  H  H  H  H",
+    },
+}
+H17_CHART = {
+    "hard": {
+        **S17_CHART["hard"],
+        11: "Dh Dh Dh Dh Dh Dh Dh Dh Dh Dh",
+        15: "S  S  S  S  S  H  H  H  Rh Rh",
+        17: "S  S  S  S  S  S  S  S  S  Rs",
+    },
+    "soft": {
+        **S17_CHART["soft"],
+        7: "Ds Ds Ds Ds Ds S  S  H  H  H",
+        8: "S  S  S  S  Ds S  S  S  S  S",
+    },
+    "pairs": S17_CHART["pairs"],
+}
+NO_HOLE_CARD_CHART = {
+    "hard": {**S17_CHART["hard"], 11: "Dh Dh Dh Dh Dh Dh Dh Dh H  H"},
+    "soft": S17_CHART["soft"],
+    "pairs": {
+        **S17_CHART["pairs"],
+        "A": "P  P  P  P  P  P  P  P  P  H",
+        "8": "P  P  P  P  P  P  P  P  Rh Rh",
+    },
+}
+NO_HOLE_CARD_H17_CHART = {
+    "hard": {**H17_CHART["hard"], 11: "Dh Dh Dh Dh Dh Dh Dh Dh H  H"},
+    "soft": H17_CHART["soft"],
+    "pairs": NO_HOLE_CARD_CHART["pairs"],
+}
+CHART_RULES = {
+    "S17": BlackjackRules(),
+    "H17": BlackjackRules(hit_soft_17=True),
+    "no hole card": BlackjackRules(deal="european"),
+    "no hole card, H17": BlackjackRules(deal="european", hit_soft_17=True),
+}
+CHARTS = {
+    "S17": S17_CHART,
+    "H17": H17_CHART,
+    "no hole card": NO_HOLE_CARD_CHART,
+    "no hole card, H17": NO_HOLE_CARD_H17_CHART,
+}
+FIRST_CHOICE = {"H": H, "S": S, "Dh": D, "Ds": D, "P": P, "Rh": R, "Rs": R}
+WITHOUT_DOUBLE_OR_SURRENDER = {"H": H, "S": S, "Dh": H, "Ds": S, "P": P, "Rh": H, "Rs": S}
+# A two-card hand (never a pair) for each hard total.
+HARD_HANDS = {5: "2s 3d", 6: "2s 4d", 7: "2s 5d", 8: "3s 5d", 9: "2s 7d", 10: "3s 7d", 11: "2s 9d"}
+HARD_HANDS |= {total: f"Ts {total - 10}d" for total in range(12, 20)}
+
+
+def _chart_cells() -> Iterator[tuple[str, str, str, str]]:
+    for name, published in CHARTS.items():
+        for grid, rows in published.items():
+            for key, row in rows.items():
+                for up, cell in zip(UP_CARDS, row.split(), strict=True):
+                    if grid == "hard":
+                        hand = HARD_HANDS[key]
+                    elif grid == "soft":
+                        hand = f"As {'T' if key == 10 else key}d"
+                    else:
+                        hand = f"{key}s {key}d"
+                    yield name, hand, up, cell
+
+
+@pytest.mark.parametrize(("rules", "hand", "up", "cell"), list(_chart_cells()))
+def test_the_published_chart_of_the_tables_rules(rules: str, hand: str, up: str, cell: str) -> None:
+    cards, dealer = parse_cards(hand), Card(up, "h")
+    table = CHART_RULES[rules]
+    pair = cards[0].rank == cards[1].rank
+    legal = [H, S, D, *([P] if pair else []), R]
+    assert basic_strategy(cards, dealer, legal, table) == FIRST_CHOICE[cell]
+    plain = [H, S, *([P] if pair else [])]
+    assert basic_strategy(cards, dealer, plain, table) == WITHOUT_DOUBLE_OR_SURRENDER[cell]
+
+
+def test_european_with_only_the_original_bet_at_risk_plays_the_american_chart() -> None:
+    original_only = BlackjackRules(deal="european", european_lose_all=False)
+    for hand, up in (("6s 5d", "Th"), ("8s 8d", "Ah"), ("As Ad", "Ah")):
+        legal = [H, S, D, P, R]
+        cards, dealer = parse_cards(hand), Card.parse(up)
+        assert basic_strategy(cards, dealer, legal, original_only) == basic_strategy(
+            cards, dealer, legal
+        )

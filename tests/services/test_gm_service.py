@@ -46,7 +46,7 @@ async def test_grants_and_takes_are_one_ledger_row_each(db: Database) -> None:
     bond = await sheets.create(player, name="James Bond")
     moved = await service.move(gm, bond.id, "hero", 3, give=True, reason="  saved   M ")
     assert (moved.balance, moved.amount) == (3, 3)
-    moved = await service.move(gm, bond.id, "cash", "12,50", give=True, reason="per diem")
+    moved = await service.move(gm, bond.id, "cash", 1250, give=True, reason="per diem")
     assert moved.balance == 1250
     moved = await service.move(gm, bond.id, "hero", 2, give=False, reason="cheated")
     assert moved.balance == 1
@@ -58,7 +58,7 @@ async def test_grants_and_takes_are_one_ledger_row_each(db: Database) -> None:
         ("hero", 3, None, bond.account, "gm.grant", "saved M"),
     ]
     with pytest.raises(Refusal) as refusal:
-        await service.move(gm, bond.id, "cash", "13", give=False, reason="r")
+        await service.move(gm, bond.id, "cash", 1300, give=False, reason="r")
     assert refusal.value.key == "gm.take_too_much_cash"
     assert refusal.value.params == {"name": "James Bond", "available": 1250}
     assert isinstance(refusal.value.params["available"], Cents)

@@ -24,8 +24,9 @@ from bondbot.storage.db import Database
 GUILD, PLAYER, GM = 10, 111, 999
 gm, player = Actor(GUILD, GM, is_gm=True), Actor(GUILD, PLAYER)
 # A scan of a table (`SCAN ledger`, `SCAN c`…); scans of subqueries and co-routines are
-# the bounded index ranges they hold (`SCAN (subquery-1)`), and `CONSTANT ROW` is none.
-FULL_SCAN = re.compile(r"\bSCAN (?!\(subquery|CONSTANT ROW)(\w+)")
+# the bounded index ranges they hold (`SCAN (subquery-1)`), `CONSTANT ROW` is none, and a
+# json_each `VIRTUAL TABLE` walks one row's small array (a table's seats).
+FULL_SCAN = re.compile(r"\bSCAN (?!\(subquery|CONSTANT ROW)(\w+)(?! VIRTUAL TABLE)")
 # A walk of everything a guild holds: the ledger's rows (it grows without end), or every
 # character's row (a sheet each). Only a covering index may list a guild's characters.
 GUILD_WALK = re.compile(
@@ -59,7 +60,7 @@ async def _user_paths(db: Database) -> None:
     await sheets.reveal(gm, npc.id, True)
     await sheets.use(gm, npc.id)
     for _ in range(12):
-        await gms.move(gm, bond.id, "cash", "10", give=True, reason="expenses")
+        await gms.move(gm, bond.id, "cash", 1_000, give=True, reason="expenses")
         await gms.move(gm, npc.id, "hero", 1, give=True, reason="villainy")
     await gms.move(gm, bond.id, "hero", 3, give=True, reason="bravery")
     await gms.update_settings(gm, spend_window_s=120)
@@ -91,19 +92,20 @@ async def test_no_user_query_scans_a_table(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "plans.sqlite3")
     try:
         await db.migrate()
-        raw = db._conn._conn  # the sqlite3 connection: its trace shows each statement's values
+        # The sqlite3 connections (writer and reader): their trace shows each statement.
+        connections = [db.writer.connection, db.writer.reader.connection]
         seen: list[str] = []
-        raw.set_trace_callback(seen.append)
+        for traced in connections:
+            await traced.set_trace_callback(seen.append)
         await _user_paths(db)
-        raw.set_trace_callback(None)
         # The storage functions no service calls yet, on the same data.
         async with db.read() as conn:
-            raw.set_trace_callback(seen.append)
             await ledger.account_states(conn, ["sheet:1", "chips:1:1"], ["pot:1:", "layout:1:"])
             await ledger.newer_cursor(conn, GUILD, 1, character_id=1, limit=3)
             await ledger.newer_cursor(conn, GUILD, 1, limit=3)
             await characters.list_summaries(conn, GUILD, kind="NPC", public_only=True)
-            raw.set_trace_callback(None)
+        for traced in connections:
+            await traced.set_trace_callback(None)
         queries = sorted({sql for sql in seen if STATEMENT.match(sql)})
         assert any("_character" in sql for sql in queries)  # the character ledger was traced
         async with db.read() as conn:

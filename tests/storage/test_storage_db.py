@@ -4,16 +4,16 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
-from bondbot.storage import sqlite
+from bondbot.storage.conn import Connection
 from bondbot.storage.db import (
     Database,
     MigrationError,
     load_migrations,
     split_statements,
 )
-from bondbot.storage.sqlite import Connection
 
 EXPECTED_TABLES = {
     "schema_version",
@@ -56,7 +56,7 @@ async def _pragma(conn: Connection, name: str) -> object:
 
 
 async def test_wal_foreign_keys_and_busy_timeout(db: Database) -> None:
-    async with db.read() as conn:
+    async with db.transaction() as conn:  # the write connection
         mode = await _pragma(conn, "journal_mode")
         fks = await _pragma(conn, "foreign_keys")
         timeout = await _pragma(conn, "busy_timeout")
@@ -146,7 +146,7 @@ async def test_nested_transaction_is_an_error_not_a_deadlock(db: Database) -> No
 
 
 async def test_read_refuses_writes(db: Database) -> None:
-    with pytest.raises(RuntimeError, match=r"db\.read"):
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
         async with db.read() as conn:
             await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (1)")
     async with db.read() as conn:
@@ -234,7 +234,7 @@ async def test_backup_of_a_live_database_is_readable(db: Database, tmp_path: Pat
     await writer
 
     assert not (target.parent / "copy.sqlite3.partial").exists()
-    copy = await sqlite.connect(target)
+    copy = await aiosqlite.connect(target)
     try:
         assert await _pragma(copy, "integrity_check") == "ok"
         assert await _pragma(copy, "journal_mode") == "delete"

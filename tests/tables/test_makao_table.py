@@ -20,7 +20,7 @@ from table_helpers import (
     open_table,
 )
 
-from bondbot.bot.tables.common import cards
+from bondbot.bot.tables.common import cards, short
 from bondbot.bot.tables.message import table_embed
 from bondbot.errors import Refusal
 from bondbot.games.makao.engine import Makao
@@ -119,11 +119,11 @@ async def test_a_cycle_for_eight_players_ends_with_the_pot(db: Database) -> None
     for character in owners:
         won = share if str(character) in winners else 0
         assert snapshot.chips[character] == BUY_IN - STAKE + won
-    names = {str(c): s.name for c in owners for s in snapshot.state.seats if s.character_id == c}
-    names[str(ids["npc"])] = "Le Chiffre"
+    as_shown = {str(s.character_id): short(s.name) for s in snapshot.state.seats}
+    as_shown[str(ids["npc"])] = "Le Chiffre"
     over = fields(snapshot, clock.now)["Game over"]
     assert over.startswith(
-        f"Winner: **{', '.join(names[w] for w in winners)}** with {totals[winners[0]]} points"
+        f"Winner: **{', '.join(as_shown[w] for w in winners)}** with {totals[winners[0]]} points"
     )
     await assert_conserved(db)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -95,10 +96,13 @@ async def written(money: TableMoney) -> dict[tuple[str, str], int]:
         db = await Database.open(Path(folder) / "money.sqlite3")
         try:
             await db.migrate()
-            async with db.transaction() as conn:
+
+            def job(conn: sqlite3.Connection) -> None:
                 if money.is_unlimited(accounts.bank(TABLE)):
-                    await ledger.set_unlimited(conn, accounts.bank(TABLE), "cash")
-                await money.write(conn, guild_id=1, actor_id=None, now="2026-11-23T00:00")
+                    ledger.mark_unlimited(conn, accounts.bank(TABLE), "cash")
+                money.write(conn, guild_id=1, actor_id=None, now="2026-11-23T00:00")
+
+            await db.submit(job)
             async with db.read() as conn:
                 assert await ledger.verify_balances(conn) == {}
                 return await ledger.stored_balances(conn)

@@ -15,16 +15,17 @@ from discord.ext import commands
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, send
-from bondbot.bot.router import ButtonSpec, custom_id, view_of
+from bondbot.bot.router import Actions, ButtonSpec, custom_id, view_of
 from bondbot.bot.sheet_views import actor_of, refuse_invalid
 from bondbot.errors import Refusal
 from bondbot.i18n import Lang, has, t
-from bondbot.money import format_amount
+from bondbot.money import amount_or_refuse, format_amount
 from bondbot.services.gm import (
     GRANT_REASON,
     TAKE_REASON,
     GmService,
     LedgerView,
+    Movement,
     award_table_of,
     character_of_account,
 )
@@ -84,11 +85,12 @@ def ledger_line(entry: LedgerEntry, names: dict[int, str], currency: str, lang: 
 
 
 def ledger_embed(view: LedgerView, currency: str, lang: Lang) -> discord.Embed:
-    title = (
-        t("gm.ledger_title_character", lang, name=view.character.name)
-        if view.character is not None
-        else t("gm.ledger_title", lang)
-    )
+    if view.character is None:
+        title = t("gm.ledger_title", lang)
+    elif view.character.alive:
+        title = t("gm.ledger_title_character", lang, name=view.character.name)
+    else:
+        title = t("gm.ledger_title_deleted", lang, name=view.character.name)
     lines = [ledger_line(e, view.names, currency, lang) for e in view.entries]
     description = "\n".join(lines) if lines else t("gm.ledger_empty", lang)
     return discord.Embed(title=title, description=description[:4000])
@@ -151,6 +153,10 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         self.bot = bot
         self.service: GmService = bot.services.gm
         bot.router.register(AREA, self.on_component)
+        self.actions = Actions()
+        self.actions.on("ledger", int, int, str)(self._ledger_page)
+        self.actions.on("again", int)(self._again)
+        self.actions.on("once", int)(self._once)
 
     async def character_names(
         self, interaction: discord.Interaction, current: str
@@ -160,6 +166,26 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
             return []
         names = await self.bot.services.sheets.names(actor, current)
         return [Choice(name=name, value=name) for name in names]
+
+    async def ledger_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[str]]:
+        """Living characters by name, then deleted ones (marked, by `#id`: a deleted name
+        may have been taken again)."""
+        living = await self.character_names(interaction, current)
+        actor = await actor_of(interaction)
+        if not actor.is_gm:
+            return []
+        lang = await lang_for(interaction)
+        gone = await self.service.deleted_names(actor, current)
+        deleted = [
+            Choice(
+                name=t("gm.deleted_choice", lang, name=c.name, date=c.updated_at[:10])[:100],
+                value=f"#{c.id}",
+            )
+            for c in gone
+        ]
+        return [*living, *deleted][:25]
 
     async def _character(self, interaction: discord.Interaction, name: str) -> int:
         actor = await actor_of(interaction)
@@ -186,25 +212,66 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         reason: str,
     ) -> None:
         await require_gm(interaction)
+        if isinstance(amount, str):  # cash, as the GM's language writes it
+            amount = amount_or_refuse(amount, await lang_for(interaction))
         actor = await actor_of(interaction)
         character_id = await self._character(interaction, character)
-        moved = await self.service.move(
-            actor, character_id, kind, amount, give=action == "give", reason=reason
+        give = action == "give"
+        earlier = await self.service.earlier_same_move(
+            actor, character_id, kind, amount, give=give, reason=reason
         )
+        if earlier is not None and not self.bot.deliveries.reached(f"ledger:{earlier.entry_id}"):
+            await self._ask_again(interaction, earlier)
+            return
+        moved = await self.service.move(actor, character_id, kind, amount, give=give, reason=reason)
         await self.bot.services.tables.character_changed(character_id)
+        await send(interaction, await self._moved(interaction, moved))
+        self.bot.deliveries.mark(f"ledger:{moved.entry_id}")
+
+    async def _amounts(self, interaction: discord.Interaction, moved: Movement) -> dict[str, str]:
         lang = await lang_for(interaction)
-        if kind == "cash":
+        if moved.kind == "cash":
             currency = await currency_for(interaction)
-            amount_text = format_amount(moved.amount, currency)
-            balance = format_amount(moved.balance, currency)
-        else:
-            amount_text = t("gm.hero_amount", lang, count=moved.amount)
-            balance = t("gm.hero_amount", lang, count=moved.balance)
+            return {
+                "amount": format_amount(moved.amount, currency),
+                "balance": format_amount(moved.balance, currency),
+            }
+        return {
+            "amount": t("gm.hero_amount", lang, count=moved.amount),
+            "balance": t("gm.hero_amount", lang, count=moved.balance),
+        }
+
+    async def _moved(self, interaction: discord.Interaction, moved: Movement) -> str:
         key = "gm.given" if moved.give else "gm.taken"
-        await send(
-            interaction,
-            t(key, lang, amount=amount_text, name=moved.character.name, balance=balance),
+        amounts = await self._amounts(interaction, moved)
+        return t(key, await lang_for(interaction), name=moved.character.name, **amounts)
+
+    async def _ask_again(self, interaction: discord.Interaction, earlier: Movement) -> None:
+        """The same move landed a moment ago and its answer may never have been seen: say
+        so, and do it again only on a click (docs/decisions.md)."""
+        lang = await lang_for(interaction)
+        when = int(datetime.fromisoformat(earlier.at).timestamp())
+        text = t(
+            "gm.repeat_given" if earlier.give else "gm.repeat_taken",
+            lang,
+            when=f"<t:{when}:R>",
+            name=earlier.character.name,
+            reason=earlier.note,
+            entry=earlier.entry_id,
+            **await self._amounts(interaction, earlier),
         )
+        again = "gm.btn_again_give" if earlier.give else "gm.btn_again_take"
+        view = view_of(
+            [
+                ButtonSpec(
+                    t(again, lang),
+                    custom_id(AREA, "again", earlier.entry_id),
+                    style=discord.ButtonStyle.danger,
+                ),
+                ButtonSpec(t("gm.btn_once", lang), custom_id(AREA, "once", earlier.entry_id)),
+            ]
+        )
+        await send(interaction, text, view=view)
 
     @app_commands.command(name="hero", description="Give or take Hero Points, with a reason")
     @app_commands.describe(
@@ -245,11 +312,16 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         await self._move(interaction, "cash", character, action, amount, reason)
 
     @app_commands.command(name="ledger", description="Read the ledger, newest first")
-    @app_commands.describe(character="Only this character's movements (default: the server's)")
-    @app_commands.autocomplete(character=character_names)
+    @app_commands.describe(
+        character="Only this character's movements, deleted ones too (default: the server's)"
+    )
+    @app_commands.autocomplete(character=ledger_names)
     async def ledger(self, interaction: discord.Interaction, character: str | None = None) -> None:
         await require_gm(interaction)
-        character_id = None if character is None else await self._character(interaction, character)
+        character_id = None
+        if character is not None:
+            actor = await actor_of(interaction)
+            character_id = (await self.service.ledger_character(actor, character)).id
         await self._show_ledger(interaction, character_id, None, edit=False)
 
     async def _show_ledger(
@@ -310,11 +382,27 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
     # -- buttons ---------------------------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
-        if args[0] != "ledger":
-            raise Refusal("gm.unknown_action")
         await require_gm(interaction)
-        character, cursor = int(args[1]), int(args[2])
+        await self.actions.dispatch(interaction, args[0] if args else "", args[1:])
+
+    async def _ledger_page(
+        self, interaction: discord.Interaction, character: int, cursor: int, side: str
+    ) -> None:
+        """Newer (`p`) or Older (`n`): the side only keeps the two buttons' ids apart."""
         await self._show_ledger(interaction, character or None, cursor or None, edit=True)
+
+    async def _again(self, interaction: discord.Interaction, entry_id: int) -> None:
+        """A repeated grant confirmed: apply it once more (once, whatever the clicks)."""
+        moved = await self.service.move_again(await actor_of(interaction), entry_id)
+        await self.bot.services.tables.character_changed(moved.character.id)
+        text = await self._moved(interaction, moved)
+        await interaction.response.edit_message(content=text, view=None)
+        self.bot.deliveries.mark(f"ledger:{moved.entry_id}")
+
+    async def _once(self, interaction: discord.Interaction, entry_id: int) -> None:
+        text = t("gm.repeat_dropped", await lang_for(interaction))
+        await interaction.response.edit_message(content=text, view=None)
+        self.bot.deliveries.mark(f"ledger:{entry_id}")
 
 
 async def setup(bot: BondBot) -> None:

@@ -2,10 +2,13 @@
 
 The button's custom id carries the roll and the number of steps the player saw
 (`bb:roll:step:<roll>:<steps>`): the roll lives in the database, so the button works after
-a restart, and a second click on the same button is refused instead of spent.
+a restart, and a second click on the same button is refused instead of spent. The button
+goes when the spend window closes (`bot.roll_windows`).
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 import discord
 from discord import app_commands
@@ -13,20 +16,15 @@ from discord.ext import commands
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import lang_for, send
-from bondbot.bot.router import ButtonSpec, custom_id, view_of
-from bondbot.bot.sheet_views import (
-    actor_of,
-    characteristic_label,
-    ease_text,
-    skill_choices,
-)
+from bondbot.bot.roll_views import AREA, roll_embed, roll_view
+from bondbot.bot.roll_windows import RollWindows
+from bondbot.bot.router import Actions
+from bondbot.bot.sheet_views import actor_of, skill_choices
 from bondbot.errors import Refusal
-from bondbot.i18n import Lang, t
-from bondbot.rules import gambling
-from bondbot.services.rolls import Roll, RollService
-from bondbot.sheets import search_skills, skill_display
+from bondbot.i18n import t
+from bondbot.services.rolls import Characteristic, RollService
+from bondbot.sheets import search_skills
 
-AREA = "roll"
 Choice = app_commands.Choice
 CHARACTERISTIC_CHOICES = [
     Choice(name="Strength (STR)", value="STR"),
@@ -35,72 +33,19 @@ CHARACTERISTIC_CHOICES = [
     Choice(name="Perception (PER)", value="PER"),
     Choice(name="Intelligence (INT)", value="INT"),
 ]
-SUCCESS_COLOUR = discord.Colour(0x2E8B57)
-FAILURE_COLOUR = discord.Colour(0x9B2C2C)
-
-
-def quality_text(quality: int | None, lang: Lang) -> str:
-    return t("quality.failure", lang) if quality is None else t(f"quality.qr{quality}", lang)
-
-
-def roll_embed(roll: Roll, lang: Lang) -> discord.Embed:
-    skill = skill_display(roll.skill, lang)
-    result = roll.result
-    embed = discord.Embed(
-        title=t("roll.title", lang, name=roll.character.name, skill=skill),
-        colour=FAILURE_COLOUR if result is None else SUCCESS_COLOUR,
-    )
-    embed.add_field(
-        name=t("roll.characteristic", lang),
-        value=f"{characteristic_label(roll.characteristic, lang)} {roll.char_value}",
-    )
-    level = str(roll.level) if roll.level else t("roll.unskilled", lang)
-    embed.add_field(name=t("roll.level", lang), value=level)
-    embed.add_field(name=t("roll.primary_chance", lang), value=str(roll.primary_chance))
-    ease = ease_text(roll.effective_ease)
-    if roll.effective_ease != roll.ease:
-        ease = t("roll.ease_lowered", lang, ease=ease, asked=ease_text(roll.ease))
-    embed.add_field(name=t("roll.ease", lang), value=ease)
-    embed.add_field(name=t("roll.success_chance", lang), value=str(roll.success_chance))
-    embed.add_field(name=t("roll.d100", lang), value=f"**{roll.d100}**")
-    value = f"**{quality_text(result, lang)}**"
-    if roll.steps:
-        value += "\n" + t(
-            "roll.improved", lang, steps=roll.steps, rolled=quality_text(roll.quality, lang)
-        )
-    embed.add_field(name=t("roll.result", lang), value=value, inline=False)
-    footer = t("roll.footer", lang, id=roll.id)
-    if roll.improvable:
-        footer += " · " + t("roll.footer_spend", lang)
-    embed.set_footer(text=footer)
-    return embed
-
-
-def roll_view(roll: Roll, lang: Lang) -> discord.ui.View | None:
-    if not roll.improvable:
-        return None
-    label = t(
-        "roll.btn_step",
-        lang,
-        next=quality_text(gambling.improve(roll.result, 1), lang),
-        left=roll.character.hero_points,
-    )
-    return view_of(
-        [
-            ButtonSpec(
-                label[:80],
-                custom_id(AREA, "step", roll.id, roll.steps),
-                style=discord.ButtonStyle.success,
-            )
-        ]
-    )
 
 
 class Rolls(commands.Cog):
     def __init__(self, bot: BondBot) -> None:
         self.bot = bot
         self.service: RollService = bot.services.rolls
+        self.windows = RollWindows(bot)
         bot.router.register(AREA, self.on_component)
+        self.actions = Actions()
+        self.actions.on("step", int, int)(self._step)
+
+    async def cog_unload(self) -> None:
+        self.windows.stop()
 
     async def skill_names(
         self, interaction: discord.Interaction, current: str
@@ -138,28 +83,56 @@ class Rolls(commands.Cog):
     ) -> None:
         actor = await actor_of(interaction)
         target = await self.bot.services.sheets.target(actor, character)
-        made = await self.service.roll(
-            actor,
-            target.id,
-            skill,
-            characteristic=characteristic,  # type: ignore[arg-type]
-            ease=ease,
-            secret=secret,
+        used: Characteristic | None = characteristic  # type: ignore[assignment]  # the choices
+        earlier = await self.service.earlier_same_roll(
+            actor, target.id, skill, characteristic=used, ease=ease, secret=secret
         )
         lang = await lang_for(interaction)
-        view = roll_view(made, lang)
+        note = None
+        if earlier is not None and not self.bot.deliveries.reached(f"roll:{earlier.id}"):
+            # A retry after a lost answer: show the roll already made, never a second one.
+            made = earlier
+            when = int(datetime.fromisoformat(earlier.created_at).timestamp())
+            note = t("roll.redelivered", lang, when=f"<t:{when}:R>")
+        else:
+            made = await self.service.roll(
+                actor, target.id, skill, characteristic=used, ease=ease, secret=secret
+            )
+        window_open = await self.windows.window_open(made)
+        view = roll_view(made, lang, window_open=window_open)
         extra = {} if view is None else {"view": view}
-        await send(interaction, embed=roll_embed(made, lang), ephemeral=secret, **extra)
+        embed = roll_embed(made, lang, window_open=window_open)
+        await send(interaction, note, embed=embed, ephemeral=made.secret, **extra)
+        self.bot.deliveries.mark(f"roll:{made.id}")
+        if view is not None:
+            await self.windows.watch(interaction, made, lang)
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
-        if args[0] != "step" or interaction.guild_id is None:
+        if interaction.guild_id is None:
             raise Refusal("roll.gone")
-        roll_id, seen = int(args[1]), int(args[2])
-        improved = await self.service.step(interaction.guild_id, interaction.user.id, roll_id, seen)
+        await self.actions.dispatch(interaction, args[0] if args else "", args[1:])
+
+    async def _step(self, interaction: discord.Interaction, roll_id: int, seen: int) -> None:
+        """One Hero Point on the roll, if the button still shows `seen` steps spent."""
+        assert interaction.guild_id is not None
         lang = await lang_for(interaction)
+        try:
+            improved = await self.service.step(
+                interaction.guild_id, interaction.user.id, roll_id, seen
+            )
+        except Refusal as refusal:
+            if refusal.key != "roll.window_closed":
+                raise
+            # Too late (after a restart, or past a secret roll's token): the button goes now.
+            roll = await self.service.get(interaction.guild_id, roll_id)
+            embed = roll_embed(roll, lang, window_open=False)
+            await interaction.response.edit_message(embed=embed, view=None)
+            raise
         await interaction.response.edit_message(
             embed=roll_embed(improved, lang), view=roll_view(improved, lang)
         )
+        # His Hero Points changed: the table where he sits shows them.
+        await self.bot.services.tables.character_changed(improved.character.id)
 
 
 async def setup(bot: BondBot) -> None:

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, send
-from bondbot.bot.router import ButtonSpec, custom_id, modal_values, modal_view, view_of
+from bondbot.bot.router import Actions, ButtonSpec, custom_id, modal_values, modal_view, view_of
 from bondbot.bot.sheet_views import actor_of, refuse_invalid, sheet_embed, skill_choices
 from bondbot.errors import Refusal
 from bondbot.i18n import t
@@ -51,6 +51,16 @@ def split_height_weight(text: str) -> tuple[str, str]:
     return height.strip(), weight.strip()
 
 
+def _member_id(player: discord.Member | discord.User | None) -> int | None:
+    """The id of the player named, who must be a member of this server (Discord lets a
+    command name anyone it knows; it then sends a user without a member)."""
+    if player is None:
+        return None
+    if not isinstance(player, discord.Member):
+        raise Refusal("sheet.player_not_member", player=player.mention)
+    return player.id
+
+
 def characteristics_of(**values: int | None) -> dict[str, int]:
     return {code: value for code, value in values.items() if value is not None}
 
@@ -61,6 +71,10 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         self.bot = bot
         self.service: SheetService = bot.services.sheets
         bot.router.register(AREA, self.on_component)
+        self.actions = Actions()
+        self.actions.on("edit", int)(self._edited)
+        self.actions.on("del", int)(self._delete)
+        self.actions.on("keep", int)(self._keep)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -125,7 +139,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 100],
         kind: str = "PC",
-        player: discord.Member | None = None,
+        player: discord.Member | discord.User | None = None,
         rank: str | None = None,
         strength: Characteristic | None = None,
         dexterity: Characteristic | None = None,
@@ -148,7 +162,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
                 actor,
                 name=name,
                 kind="NPC" if kind == "NPC" else "PC",
-                owner_id=None if player is None else player.id,
+                owner_id=_member_id(player),
                 fields=fields,
             )
         await self._reply_sheet(interaction, "sheet.created", character)
@@ -324,7 +338,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
     @app_commands.describe(character="The character to delete")
     @app_commands.autocomplete(character=editable_names)
     async def delete(self, interaction: discord.Interaction, character: str) -> None:
-        target = await self.service.editable(await actor_of(interaction), character)
+        target = await self.service.deletable(await actor_of(interaction), character)
         lang = await lang_for(interaction)
         view = view_of(
             [
@@ -374,7 +388,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         self,
         interaction: discord.Interaction,
         file: discord.Attachment,
-        player: discord.Member | None = None,
+        player: discord.Member | discord.User | None = None,
     ) -> None:
         actor = await actor_of(interaction)
         lang = await lang_for(interaction)
@@ -382,9 +396,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
             raise Refusal("sheet.import_too_big", max=IMPORT_MAX_BYTES // 1024)
         raw = await file.read()
         with refuse_invalid(lang, "sheet.import_invalid", paths=True):
-            imported = await self.service.import_(
-                actor, raw, owner_id=None if player is None else player.id
-            )
+            imported = await self.service.import_(actor, raw, owner_id=_member_id(player))
         dropped = ""
         if imported.dropped:
             fields = ", ".join(t(f"sheet.fields.{name}", lang) for name in imported.dropped)
@@ -394,29 +406,32 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
     # -- buttons and the edit modal --------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
-        action, character_id = args[0], int(args[1])
-        actor = await actor_of(interaction)
+        await self.actions.dispatch(interaction, args[0] if args else "", args[1:])
+
+    async def _edited(self, interaction: discord.Interaction, character_id: int) -> None:
+        """The edit form's submit."""
         lang = await lang_for(interaction)
-        if action == "edit":
-            values = modal_values(interaction)
-            height, weight = split_height_weight(values.get("height_weight", ""))
-            changes = {
-                "height": height,
-                "weight": weight,
-                **{name: values.get(name, "") for name, _, long in MODAL_FIELDS if long},
-            }
-            with refuse_invalid(lang):
-                updated = await self.service.update(actor, character_id, changes)
-            await self._reply_sheet(interaction, "sheet.updated", updated)
-        elif action == "del":
-            deleted = await self.service.delete(actor, character_id)
-            await interaction.response.edit_message(
-                content=t("sheet.deleted", lang, name=deleted.name), view=None
-            )
-        elif action == "keep":
-            await interaction.response.edit_message(content=t("sheet.kept", lang), view=None)
-        else:
-            raise Refusal("sheet.unknown_action")
+        values = modal_values(interaction)
+        height, weight = split_height_weight(values.get("height_weight", ""))
+        changes = {
+            "height": height,
+            "weight": weight,
+            **{name: values.get(name, "") for name, _, long in MODAL_FIELDS if long},
+        }
+        with refuse_invalid(lang):
+            updated = await self.service.update(await actor_of(interaction), character_id, changes)
+        await self._reply_sheet(interaction, "sheet.updated", updated)
+
+    async def _delete(self, interaction: discord.Interaction, character_id: int) -> None:
+        deleted = await self.service.delete(await actor_of(interaction), character_id)
+        await interaction.response.edit_message(
+            content=t("sheet.deleted", await lang_for(interaction), name=deleted.name), view=None
+        )
+
+    async def _keep(self, interaction: discord.Interaction, character_id: int) -> None:
+        await interaction.response.edit_message(
+            content=t("sheet.kept", await lang_for(interaction)), view=None
+        )
 
 
 async def setup(bot: BondBot) -> None:

@@ -17,7 +17,7 @@ from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.sheet_views import actor_of
-from bondbot.bot.tables.actions import Click, TableActions, convert
+from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
@@ -34,6 +34,7 @@ from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
 
 log = logging.getLogger(__name__)
+RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
 
 
 class TableMessages:
@@ -49,8 +50,21 @@ class TableMessages:
         self.bot = bot
         self._running: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
+        self._resuming: asyncio.Task[None] | None = None
         self._shown: dict[int, TableSnapshot] = {}  # what each table message shows now
         self._writing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def resume(self, snapshots: list[TableSnapshot]) -> None:
+        """Redraw the tables found at start, a few a second: their messages may be stale
+        (a timer ran out while the bot was down), but a thousand edits at once would meet
+        Discord's rate limits and stall the bot."""
+
+        async def pace() -> None:
+            for snapshot in snapshots:
+                await self.changed(snapshot)
+                await asyncio.sleep(1 / RESUMED_PER_SECOND)
+
+        self._resuming = asyncio.create_task(pace())
 
     async def changed(self, snapshot: TableSnapshot) -> None:
         self._dirty.add(snapshot.id)
@@ -97,14 +111,18 @@ class TableMessages:
         self._shown[snapshot.id] = snapshot
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         if snapshot.message_id is None:
-            message = await channel.send(embed=embed, view=view)
+            # The nonce makes Discord return the message already posted if the bot stopped
+            # after posting it and before saving its id: never two table messages.
+            message = await channel.send(embed=embed, view=view, nonce=f"table{snapshot.id}")
             await self.bot.services.tables.set_message(snapshot.id, message.id)
         else:
             await channel.get_partial_message(snapshot.message_id).edit(embed=embed, view=view)
+        if not snapshot.open:
+            await self.bot.services.tables.closed_drawn(snapshot.id)
 
     def _arm(self, snapshot: TableSnapshot) -> None:
         """Redraw when the next Hero Point window closes, so its button disappears."""
-        scheduler = self.bot.services.tables.scheduler
+        scheduler = self.bot.services.scheduler
         key = ("redraw", snapshot.id)
         now = self.bot.services.clock()
         deadlines = [o.expires_at for o in snapshot.state.open_offers(iso(now))]
@@ -116,6 +134,8 @@ class TableMessages:
 
     async def stop(self) -> None:
         """Let edits already under way finish (the service's scheduler holds the timers)."""
+        if self._resuming is not None:
+            self._resuming.cancel()
         if self._running:
             await asyncio.wait(list(self._running.values()), timeout=5)
 
@@ -134,8 +154,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         bot.router.register(AREA, self.on_component)
 
     async def cog_load(self) -> None:
-        for snapshot in await self.service.resume():
-            await self.messages.changed(snapshot)
+        self.messages.resume(await self.service.resume())
 
     async def cog_unload(self) -> None:
         await self.messages.stop()
@@ -169,12 +188,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     @app_commands.describe(buy_in="Chips to bring from your character's cash")
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction, buy_in: str) -> None:
+        reply = await reply_to(interaction)
         table = await self._table(interaction)
         character = await self._active(interaction)
         snapshot = await self.service.join(
-            table, interaction.user.id, character, parse_amount_or_refuse(buy_in)
+            table, interaction.user.id, character, parse_amount_or_refuse(buy_in, reply.lang)
         )
-        await _joined(await reply_to(interaction), snapshot)
+        await _joined(reply, snapshot)
 
     @app_commands.command(name="leave", description="Leave the table with your chips")
     @app_commands.guild_only()
@@ -188,14 +208,14 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     @app_commands.guild_only()
     async def seat(self, interaction: discord.Interaction, character: str, buy_in: str) -> None:
         await require_gm(interaction)
+        reply = await reply_to(interaction)
         table = await self._table(interaction)
         character_id = await self.bot.services.sheets.find_id(
             interaction.guild_id, character, kind="PC"
         )
-        await self.service.join(
-            table, interaction.user.id, character_id, parse_amount_or_refuse(buy_in), by_gm=True
-        )
-        await (await reply_to(interaction)).say("table.seated", name=character)
+        amount = parse_amount_or_refuse(buy_in, reply.lang)
+        await self.service.join(table, interaction.user.id, character_id, amount, by_gm=True)
+        await reply.say("table.seated", name=character)
 
     @app_commands.command(name="unseat", description="Send a character away with his chips (GM)")
     @app_commands.autocomplete(character=pc_names)
@@ -249,12 +269,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         ease: app_commands.Range[int, 1, 10] = 5,
     ) -> None:
         await require_gm(interaction)
+        reply = await reply_to(interaction)
         table = await self._table(interaction)
         snapshot = await self.service.pot_start(
-            table, interaction.user.id, parse_amount_or_refuse(stake), ease
+            table, interaction.user.id, parse_amount_or_refuse(stake, reply.lang), ease
         )
         assert isinstance(snapshot.event, PotOpened)
-        await (await reply_to(interaction)).say("table.pot_started", players=snapshot.event.players)
+        await reply.say("table.pot_started", players=snapshot.event.players)
 
     @app_commands.command(name="pause", description="Pause or resume the table (GM)")
     @app_commands.guild_only()
@@ -289,9 +310,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.channel_id,
         ):
             raise Refusal("table.not_this_table")
-        route = common.route(name) or ui_for(snapshot.state.config.game).actions.route(name)
-        if route is None:
-            raise Refusal("table.unknown_action")
+        actions = common if common.route(name) else ui_for(snapshot.state.config.game).actions
         submitted = interaction.type is discord.InteractionType.modal_submit
         click = Click(
             interaction,
@@ -299,7 +318,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             table,
             modal_values(interaction) if submitted else {},
         )
-        await route.handler(click, *convert(route, raw))
+        await actions.dispatch(click, name, raw)
 
 
 common = TableActions()
@@ -319,7 +338,7 @@ async def _join(click: Click) -> None:
     character = await services.sheets.active(click.interaction.guild_id, click.user_id)
     if character is None:
         raise Refusal("table.no_active_character")
-    amount = parse_amount_or_refuse(click.values.get("amount", ""))
+    amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
     await _joined(
         click.reply, await services.tables.join(click.table, click.user_id, character, amount)
     )
@@ -454,7 +473,7 @@ async def _contest(reply: Reply, table: int, stake: str) -> None:
     if await _show_pending(reply, table):
         return
     snapshot = await bot_of(reply.interaction).services.tables.contest(
-        table, reply.interaction.user.id, parse_amount_or_refuse(stake)
+        table, reply.interaction.user.id, parse_amount_or_refuse(stake, reply.lang)
     )
     assert isinstance(snapshot.event, ContestRolled)
     contest = next(c for c in snapshot.state.contests if c.id == snapshot.event.contest)

@@ -20,11 +20,44 @@ def cards(codes: str) -> str:
     return cards_pretty(parse_cards(codes)) if codes else "—"
 
 
+NAME_SHOWN = 32  # a name on the table message: ten seats of long names must still fit
+
+
+def short(name: str, most: int = NAME_SHOWN) -> str:
+    """A name cut to `most` characters (an ellipsis marks the cut)."""
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
 def names(snapshot: TableSnapshot) -> dict[int, str]:
-    """Character id → name, for everyone at the table, NPC included."""
-    found = {seat.character_id: seat.name for seat in snapshot.state.seats}
-    found[snapshot.state.npc_id] = snapshot.state.npc_name
+    """Character id → name as the table message shows it, for everyone, NPC included."""
+    found = {seat.character_id: short(seat.name) for seat in snapshot.state.seats}
+    found[snapshot.state.npc_id] = short(snapshot.state.npc_name)
     return found
+
+
+FIELD_MAX = 1024  # Discord's limit for an embed field's value
+EMBED_MAX = 6000  # … and for a whole embed
+
+
+def add_lines(embed: discord.Embed, name: str, lines: list[str], more: str) -> None:
+    """Lines as one field, or as several (the later ones named `more`) when they exceed a
+    field's 1,024 characters; a line longer than a field is cut."""
+    value = ""
+    for line in (line if len(line) <= FIELD_MAX else line[: FIELD_MAX - 1] + "…" for line in lines):
+        if value and len(value) + 1 + len(line) > FIELD_MAX:
+            embed.add_field(name=name, value=value, inline=False)
+            name, value = more, ""
+        value = f"{value}\n{line}" if value else line
+    if value:
+        embed.add_field(name=name, value=value, inline=False)
+
+
+def fit(embed: discord.Embed) -> discord.Embed:
+    """Keep the embed within Discord's 6,000 characters: the last fields (the least
+    important: the table message puts seats and the hand first) give way first."""
+    while len(embed) > EMBED_MAX and len(embed.fields) > 1:
+        embed.remove_field(len(embed.fields) - 1)
+    return embed
 
 
 def quality(value: int | None, lang: Lang) -> str:

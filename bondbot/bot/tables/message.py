@@ -11,7 +11,7 @@ from datetime import datetime
 import discord
 
 from bondbot.bot.router import ButtonSpec, custom_id, view_of
-from bondbot.bot.tables.common import AREA, names, quality, table_button
+from bondbot.bot.tables.common import AREA, add_lines, fit, names, quality, short, table_button
 from bondbot.bot.tables.games import ui_for
 from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang, t
@@ -109,20 +109,17 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         line = t(
             "table.seat_line",
             lang,
-            name=seat.name,
+            name=short(seat.name),
             user=f"<@{seat.user_id}>",
             chips=format_amount(snapshot.chips.get(seat.character_id, 0), money),
             choice=t(f"table.choice_{seat.choice or 'none'}", lang),
         )
         extra = game.seat_extra(snapshot, seat.character_id, lang, money)
         seat_lines.append(line if extra is None else f"{line} — {extra}")
-    embed.add_field(
-        name=t("table.seats", lang),
-        value="\n".join(seat_lines) or t("table.no_seats", lang),
-        inline=False,
-    )
+    more = t("table.continued", lang)
+    add_lines(embed, t("table.seats", lang), seat_lines or [t("table.no_seats", lang)], more)
     for name, value in game.public_fields(snapshot, lang, money):
-        embed.add_field(name=name, value=value[:1024], inline=False)
+        add_lines(embed, name, value.split("\n"), more)
     contest = _contest(snapshot, lang, money)
     if contest:
         embed.add_field(name=t("table.last_contest", lang), value=contest, inline=False)
@@ -141,26 +138,23 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     offers = snapshot.spendable_offers(iso(now))
     if offers:
         who = names(snapshot)
-        embed.add_field(
-            name=t("table.offers", lang),
-            value="\n".join(
-                t(
-                    "table.offer_line",
-                    lang,
-                    name=who.get(o.character_id, "?"),
-                    until=f"<t:{int(datetime.fromisoformat(o.expires_at).timestamp())}:R>",
-                )
-                for o in offers
-            ),
-            inline=False,
-        )
+        lines = [
+            t(
+                "table.offer_line",
+                lang,
+                name=who.get(o.character_id, "?"),
+                until=f"<t:{int(datetime.fromisoformat(o.expires_at).timestamp())}:R>",
+            )
+            for o in offers
+        ]
+        add_lines(embed, t("table.offers", lang), lines, more)
     if state.shoes:
         footer = t("table.commitment", lang, commitment=state.shoes[-1].commitment)
         revealed = [s for s in state.shoes if s.seed]
         if revealed:
             footer += "\n" + t("table.revealed", lang, seed=revealed[-1].seed)
         embed.set_footer(text=footer)
-    return embed
+    return fit(embed)
 
 
 def table_view(

@@ -8,9 +8,8 @@ import discord
 
 from bondbot.bot.router import custom_id, modal_view
 from bondbot.bot.tables.common import AREA
-from bondbot.errors import Refusal
 from bondbot.i18n import Lang, t
-from bondbot.money import parse_amount
+from bondbot.money import amount_or_refuse
 
 
 def amount_modal(
@@ -28,8 +27,6 @@ def amount_modal(
     )
 
 
-def parse_amount_or_refuse(text: str) -> int:
-    try:
-        return parse_amount(text)
-    except ValueError:
-        raise Refusal("errors.bad_amount", text=text) from None
+def parse_amount_or_refuse(text: str, lang: Lang) -> int:
+    """An amount typed in a table command or modal, read as the user's language writes it."""
+    return amount_or_refuse(text, lang)

@@ -64,10 +64,10 @@ async def open_table(
         actor_id=interaction.user.id,
         game=game,
         npc_id=npc_id,
-        min_bet=parse_amount_or_refuse(minimum),
-        max_bet=parse_amount_or_refuse(maximum),
+        min_bet=parse_amount_or_refuse(minimum, reply.lang),
+        max_bet=parse_amount_or_refuse(maximum, reply.lang),
         packs=packs,
-        bankroll=None if bankroll is None else parse_amount_or_refuse(bankroll),
+        bankroll=None if bankroll is None else parse_amount_or_refuse(bankroll, reply.lang),
         options=options,
         other_npc_ids=others,
     )

@@ -199,7 +199,7 @@ async def _hint(click: Click) -> None:
 
 async def wager(reply: Reply, table: int, amount: str) -> None:
     snapshot = await bot_of(reply.interaction).services.tables.act(
-        table, reply.interaction.user.id, "wager", amount=parse_amount_or_refuse(amount)
+        table, reply.interaction.user.id, "wager", amount=parse_amount_or_refuse(amount, reply.lang)
     )
     seat = _character(snapshot, reply.interaction)
     bet = engine_of(snapshot).game.bet(str(seat))
@@ -277,7 +277,7 @@ async def hint(reply: Reply, table: int) -> None:
     if current is None or current[0] != name or game.dealer_up is None:
         raise Refusal("blackjack.hint_not_your_turn")
     hand = game.hands(name)[current[1]]
-    move = basic_strategy(hand.cards, game.dealer_up, game.legal_actions(name))
+    move = basic_strategy(hand.cards, game.dealer_up, game.legal_actions(name), game.rules)
     await reply.say(
         "blackjack.hint",
         cards=cards_pretty(hand.cards),

@@ -15,11 +15,11 @@ import discord
 from discord import app_commands
 
 from bondbot.bot.context import bot_of, require_gm
-from bondbot.bot.reply import Reply
+from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
-from bondbot.bot.tables.common import AREA, cards, names, table_button
+from bondbot.bot.tables.common import AREA, cards, names, short, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.bot.tables.opening import COMMON, npc_names, open_table
 from bondbot.bot.tables.turns import Turn
@@ -30,7 +30,7 @@ from bondbot.money import format_amount
 from bondbot.rules.cards import Card, cards_pretty
 from bondbot.tables.service import TableSnapshot
 
-NAME_SHOWN = 24  # characters of a name in the compact lines (fields hold 1,024)
+COMPACT = 24  # characters of a name in the per-player lines: eight players fit a field
 POT_NAME = POT.removeprefix("pot:")
 
 
@@ -40,12 +40,8 @@ def engine_of(snapshot: TableSnapshot) -> Makao:
     return engine
 
 
-def short(name: str) -> str:
-    return name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…"
-
-
 def _name(snapshot: TableSnapshot, seat: str) -> str:
-    return short(names(snapshot).get(int(seat), "?"))
+    return short(names(snapshot).get(int(seat), "?"), COMPACT)
 
 
 def _when(deadline: str | None) -> str:
@@ -220,7 +216,7 @@ def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[B
     intro = t(
         "makao.panel_npc" if turn.for_npc else "makao.panel",
         lang,
-        name=short(turn.name),
+        name=turn.name,
         cards=hand,
         trump=_trump(deal, lang),
     )
@@ -331,6 +327,7 @@ async def open_command(
     other_npcs: str | None = None,
     stake: str | None = None,
 ) -> None:
+    lang = (await reply_to(interaction)).lang
     await open_table(
         interaction,
         Makao.key,
@@ -340,7 +337,7 @@ async def open_command(
         packs=packs,
         bankroll=bankroll,
         other_npcs=other_npcs,
-        options={"stake": None if stake is None else parse_amount_or_refuse(stake)},
+        options={"stake": None if stake is None else parse_amount_or_refuse(stake, lang)},
     )
 
 

@@ -18,11 +18,11 @@ import discord
 from discord import app_commands
 
 from bondbot.bot.context import bot_of, require_gm
-from bondbot.bot.reply import Reply
+from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, view_of
 from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
-from bondbot.bot.tables.common import cards, names, table_button
+from bondbot.bot.tables.common import cards, names, short, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.bot.tables.opening import COMMON, npc_names, open_table
 from bondbot.bot.tables.turns import Turn
@@ -42,7 +42,7 @@ from bondbot.money import format_amount
 from bondbot.rules.cards import SUITS, Card, cards_pretty
 from bondbot.tables.service import TableSnapshot
 
-NAME_SHOWN = 24  # characters of a name in the compact lines (fields hold 1,024)
+COMPACT = 24  # characters of a name in the per-player lines: eight players fit a field
 RUNS_SHOWN = 2  # the last runs shown in full; every card played is on its player's line
 
 
@@ -52,12 +52,8 @@ def engine_of(snapshot: TableSnapshot) -> Michigan:
     return engine
 
 
-def short(name: str) -> str:
-    return name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…"
-
-
 def _name(snapshot: TableSnapshot, seat: str) -> str:
-    return short(names(snapshot).get(int(seat), "?"))
+    return short(names(snapshot).get(int(seat), "?"), COMPACT)
 
 
 def _when(deadline: str | None) -> str:
@@ -224,7 +220,7 @@ def _last_round(snapshot: TableSnapshot, last: RoundOver, lang: Lang, money: str
     lines.append(t("michigan.widow_was", lang, cards=cards(" ".join(last.widow))))
     for offer in state.offers:
         if offer.spent and offer.hand == game.hand:
-            name = short(names(snapshot).get(offer.character_id, "?"))
+            name = short(names(snapshot).get(offer.character_id, "?"), COMPACT)
             pay = format_amount(offer.pay, money)
             lines.append(t("michigan.won_back", lang, name=name, pay=pay))
     return "\n".join(lines)
@@ -293,7 +289,7 @@ def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[B
     game = engine_of(snapshot)
     hand = game.hands.get(turn.seat, [])
     key = "michigan.panel_npc" if turn.for_npc else "michigan.panel"
-    text = t(key, lang, name=short(turn.name), cards=cards_pretty([Card.parse(c) for c in hand]))
+    text = t(key, lang, name=turn.name, cards=cards_pretty([Card.parse(c) for c in hand]))
     advised = best_lead(hand, game.dead_cards()) if hand else None
     buttons = []
     for suit in SUITS:
@@ -382,6 +378,7 @@ async def open_command(
     other_npcs: str | None = None,
     chip: str | None = None,
 ) -> None:
+    lang = (await reply_to(interaction)).lang
     await open_table(
         interaction,
         Michigan.key,
@@ -391,7 +388,7 @@ async def open_command(
         packs=packs,
         bankroll=bankroll,
         other_npcs=other_npcs,
-        options={"chip": None if chip is None else parse_amount_or_refuse(chip)},
+        options={"chip": None if chip is None else parse_amount_or_refuse(chip, lang)},
     )
 
 

@@ -93,7 +93,7 @@ async def wager(reply: Reply, table: int, on: str, amount: str) -> None:
         reply.interaction.user.id,
         "wager",
         target=on,
-        amount=parse_amount_or_refuse(amount),
+        amount=parse_amount_or_refuse(amount, reply.lang),
     )
     await placed(reply, snapshot)
 

@@ -1,0 +1,146 @@
+"""Hold'em through the engine: hands per second, and how long the NPC takes to decide.
+
+    python bench/holdem_speed.py [--hands 2000] [--decisions 3000] [--seed 1]
+
+Hands/s: six seats, 100 big blinds each at every deal, a fresh shuffled pack per hand,
+every move through `Holdem.apply`; once with players who check and call down to the
+showdown (the longest hands), once with players who pick any legal move at random; each
+again with the state saved to JSON and loaded back after every move, as the table does.
+NPC: its decisions (`npc_move`) at tables of 2, 6 and 10 seats against players who call;
+p50, p99 and the longest, against the target of a decision well under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+from bondbot.games.contract import Move
+from bondbot.games.holdem.engine import BlindLevel, Holdem, HoldemOptions
+from bondbot.rules.shoe import Shoe
+
+BIG = 100
+STACK = 100 * BIG
+TARGET_MS = 50.0
+PLAYS = {"fold", "check", "call", "bet", "raise", "all_in"}
+
+Policy = Callable[[Holdem, str, random.Random], Move]
+
+
+def calls(game: Holdem, seat: str, rng: random.Random) -> Move:
+    kinds = {o.kind for o in game.options() if o.seat == seat}
+    if "check" in kinds:
+        return Move(kind="check", seat=seat)
+    return Move(kind="call", seat=seat, amount=game.to_call(seat))
+
+
+def anything(game: Holdem, seat: str, rng: random.Random) -> Move:
+    options = [o for o in game.options() if o.seat == seat and o.kind in PLAYS]
+    option = rng.choice(options)
+    amount = None if option.min is None else rng.randint(option.min, option.max or option.min)
+    return Move(kind=option.kind, seat=seat, amount=amount)
+
+
+def pack_seed(seed: bytes, hand: int) -> bytes:
+    return hashlib.sha256(seed + hand.to_bytes(8, "big")).digest()
+
+
+def new_table(seats: int, npc: bool = False) -> Holdem:
+    names = [f"p{n}" for n in range(seats - 1)] + ["npc" if npc else f"p{seats - 1}"]
+    return Holdem(
+        shoe=Shoe.stacked([]),
+        seats=names,
+        npc="npc" if npc else None,
+        stacks=dict.fromkeys(names, STACK),
+        rules=HoldemOptions(levels=(BlindLevel(small=BIG // 2, big=BIG),)),
+    )
+
+
+def play(game: Holdem, policy: Policy, rng: random.Random, seed: bytes, save: bool) -> Holdem:
+    """One hand from a fresh pack; returns the game (a new object when saved and loaded)."""
+    game.stacks = dict.fromkeys(game.seats, STACK)
+    game.replace_shoe(Shoe.shuffled(1, seed))
+    move: Move | None = Move(kind="deal")
+    while move is not None:
+        game.apply(move)
+        if save:
+            game = Holdem.model_validate_json(game.model_dump_json())
+        move = game.automation()
+        if move is None and game.in_hand():
+            [seat] = game.turn()
+            move = policy(game, seat, rng)
+    return game
+
+
+def hands_per_second(hands: int, policy: Policy, seed: bytes, save: bool) -> tuple[float, float]:
+    game = new_table(6)
+    rng = random.Random(seed)
+    moves = 0
+    started = time.perf_counter()
+    for hand in range(hands):
+        game = play(game, policy, rng, pack_seed(seed, hand), save)
+        moves += len(game.history)
+    elapsed = time.perf_counter() - started
+    return hands / elapsed, moves / elapsed
+
+
+def npc_times(decisions: int, seed: bytes) -> list[float]:
+    """Seconds per NPC decision over `decisions` decisions at 2, 6 and 10 seats."""
+    times: list[float] = []
+    rng = random.Random(seed)
+    hand = 0
+    while len(times) < decisions:
+        game = new_table((2, 6, 10)[hand % 3], npc=True)
+        game.stacks = dict.fromkeys(game.seats, STACK)
+        game.replace_shoe(Shoe.shuffled(1, pack_seed(seed, hand)))
+        hand += 1
+        move: Move | None = Move(kind="deal")
+        while move is not None:
+            game.apply(move)
+            move = game.automation()
+            if move is None and game.in_hand():
+                [seat] = game.turn()
+                if seat == "npc":
+                    started = time.perf_counter()
+                    move = game.npc_move(rng)
+                    times.append(time.perf_counter() - started)
+                else:
+                    move = calls(game, seat, rng)
+    return times[:decisions]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--decisions", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    seed = args.seed.to_bytes(8, "big")
+
+    print(f"{'players':<22}{'saved':>7}{'hands/s':>10}{'moves/s':>10}")
+    for name, policy in (("check and call down", calls), ("random legal moves", anything)):
+        for save in (False, True):
+            hands, moves = hands_per_second(args.hands, policy, seed, save)
+            print(f"{name:<22}{'yes' if save else 'no':>7}{hands:>10,.0f}{moves:>10,.0f}")
+
+    times = sorted(npc_times(args.decisions, seed))
+    p50 = statistics.median(times) * 1000
+    p99 = times[int(0.99 * (len(times) - 1))] * 1000
+    longest = times[-1] * 1000
+    print(f"NPC: {len(times):,} decisions, p50 {p50:.2f} ms, p99 {p99:.2f} ms, ", end="")
+    print(f"max {longest:.2f} ms")
+    passed = p99 < TARGET_MS
+    print(f"{'PASS' if passed else 'FAIL'}: p99 {'under' if passed else 'over'} {TARGET_MS:g} ms")
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,794 @@
+"""Baccara à deux tableaux on the engine contract (rules/deux-tableaux.md; seed 004).
+
+A hand runs from the first move after the last coup to the next coup's settlement. Phases:
+
+- `auction` (opened by the GM, `open_auction`): seats `bid` for the bank or `pass`; the
+  largest bid wins when nobody can outbid it any more, or when the GM closes it.
+- `stakes`: the NPC banks by itself when nobody does (`default_bank`); pontes `stake` on the
+  right table, the left or `both`, call `banco` or `pass`; a PC banker may `withdraw`. When
+  every ponte has answered the table deals (`deal`), or plays nothing (`no_play`).
+- `hands`: a table's hand-holder at 5 chooses to `draw` or `stand` (right table first).
+- `banker`: the banker's one decision, `draw` or `stand`, seeing both third cards.
+
+Decisions where the rules are silent (also in docs/decisions.md):
+
+- Seats: the seat after the banker in `seats` is on his right. The right table's stakes are
+  covered from there onwards, the left table's from the seat on his left backwards; on each
+  table the order starts at the seat that has the hand (first covered, first paid, as seed
+  004 says), beginning with the seat nearest the banker. When the table loses, the hand
+  moves to the next seat in that order; a seat without a stake on the table is skipped.
+- Money: the bank stays in the banker's stack, stakes in the pontes'; the settlement moves
+  each covered stake seat to seat. The bank is split right = the larger half (odd cent),
+  left = the smaller. The bank and stakes are bounded by the stacks again at the deal.
+- A table decided by a natural is shown and decided at once; its chips move with the rest of
+  the coup's, in the settling move. A table nobody stakes on is not dealt.
+- A banco stakes the two halves on the two tables and holds both hands; it wins for the
+  bank when the caller's net is a loss. After a banco the bank won, its loser has priority
+  for the second banco, then anyone in seat order; after the second banco a coup without
+  banco must be played. The hand-holders' turn is kept through bancos.
+- The bank lasts until the banker withdraws (between coups, a PC banker only: the GM opens
+  an auction to replace the NPC) or it falls below the minimum bank; then the NPC banks its
+  `npc_bank` again, if it has the chips.
+- The banker's decision on a timer, and the NPC's: follow the table with more money in play;
+  when they pull opposite ways with equal money, draw. Measured over equal stakes (bench):
+  drawing then gives the banker +0.3% of the money staked, standing −0.6%, even though
+  seed 004's one example stands.
+- A Hero Point: a PC's covered stake lost on a table to the NPC banker pays `2 × stake`, one
+  lost hand per table; a PC banker who lost a table where the NPC ponte had a stake in play
+  gets back that stake and the win he would have had. Nothing between two PCs.
+- A stacked shoe must hold every card the coup needs (a live shoe has its cut card).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar, Literal, cast
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from bondbot.games.chemin_de_fer.coverage import Cover, cover
+from bondbot.games.chemin_de_fer.events import StakeResult, Winner
+from bondbot.games.chemin_de_fer.tableau import (
+    is_natural,
+    ponte_recommendation,
+    ponte_rule,
+    recommendation,
+)
+from bondbot.games.contract import (
+    Engine,
+    Event,
+    Frozen,
+    LostHand,
+    Move,
+    Option,
+    Record,
+    SeatKey,
+    ShoeField,
+    Transfer,
+    seat_account,
+)
+from bondbot.games.deux_tableaux import npc as npc_play
+from bondbot.games.deux_tableaux.events import (
+    Abattage,
+    AuctionClosed,
+    AuctionOpened,
+    BancoCalled,
+    BankEnded,
+    BankerAdvice,
+    BankStarted,
+    Bid,
+    CoupSettled,
+    Dealt,
+    HandPassed,
+    NoPlay,
+    Passed,
+    Side,
+    Staked,
+    Stood,
+    Table,
+    TableCovered,
+    TableResult,
+    ThirdCard,
+)
+from bondbot.rules.baccarat import hand_value
+from bondbot.rules.cards import Card
+from bondbot.rules.errors import IllegalAction
+from bondbot.rules.shoe import Shoe
+
+TABLES: tuple[Table, ...] = ("right", "left")
+Phase = Literal["auction", "stakes", "hands", "banker"]
+BancoRight = Literal["open", "again", "closed"]
+CallKind = Literal["stake", "pass", "banco"]
+
+
+class Settings(Frozen):
+    """A table's options (amounts in cents)."""
+
+    packs: int = Field(3, ge=2, le=3)
+    min_stake: int = Field(100, gt=0)
+    min_bank: int = Field(200, gt=0)
+    npc_bank: int = Field(100_000, gt=0)  # the NPC's bank, and the most it risks as a ponte
+
+    @model_validator(mode="after")
+    def _each_half_covers_a_stake(self) -> Settings:
+        if self.min_bank < 2 * self.min_stake:
+            raise ValueError("each half of the minimum bank must cover the minimum stake")
+        return self
+
+
+class Auction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    best: SeatKey | None = None
+    amount: int = 0
+    passed: list[SeatKey] = Field(default_factory=list)
+
+
+class TableHand(BaseModel):
+    """One table in the coup: the stakes in play, its hand-holder, its cards."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    covers: tuple[Cover, ...]
+    holder: SeatKey
+    cards: list[str] = Field(default_factory=list)
+    winner: Winner | None = None  # decided at once by a natural
+    done: bool = False  # the hand-holder has drawn or stood
+
+
+class Coup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bank: int
+    banco: SeatKey | None = None
+    hands: dict[Table, TableHand]
+    banker: list[str] = Field(default_factory=list)
+    waiting: Table | None = None  # the table whose hand-holder is choosing at 5
+
+
+def _total(codes: Sequence[str]) -> int:
+    return hand_value(Card.parse(code) for code in codes)
+
+
+def _winner(ponte_total: int, banker_total: int) -> Winner:
+    if ponte_total > banker_total:
+        return "ponte"
+    return "banker" if banker_total > ponte_total else "tie"
+
+
+def halves(bank: int) -> dict[Table, int]:
+    """The bank split between the tables; the right takes the odd cent."""
+    return {"right": bank - bank // 2, "left": bank // 2}
+
+
+class DeuxTableaux(Engine):
+    """A deux tableaux table: the banker and his bank, two tables of stakes, the coup."""
+
+    key: ClassVar[str] = "deux_tableaux"
+    moves: ClassVar[frozenset[str]] = frozenset(
+        {
+            "open_auction",
+            "bid",
+            "close_auction",
+            "default_bank",
+            "bank",
+            "stake",
+            "banco",
+            "pass",
+            "deal",
+            "no_play",
+            "draw",
+            "stand",
+            "withdraw",
+            "keep",
+            "refuse",
+        }
+    )
+
+    settings: Settings = Field(default_factory=Settings)
+    shoe: ShoeField
+    banker: SeatKey | None = None
+    bank: int = 0  # held in the banker's stack
+    auction: Auction | None = None
+    phase: Phase = "stakes"
+    stakes: dict[Table, dict[SeatKey, int]] = Field(
+        default_factory=lambda: {"right": {}, "left": {}}
+    )
+    calls: dict[SeatKey, CallKind] = Field(default_factory=dict)
+    banco_right: BancoRight = "open"
+    banco_loser: SeatKey | None = None
+    hand_at: dict[Table, SeatKey | None] = Field(
+        default_factory=lambda: {"right": None, "left": None}
+    )
+    coup: Coup | None = None
+    between_hands: bool = True
+    last: CoupSettled | None = None
+
+    @classmethod
+    def new(
+        cls,
+        shoe: Shoe,
+        seats: Sequence[SeatKey],
+        *,
+        npc: SeatKey | None = None,
+        settings: Settings | None = None,
+    ) -> DeuxTableaux:
+        """A table with `seats` in order; the NPC banks by itself unless the GM auctions."""
+        if npc is not None and npc not in seats:
+            raise IllegalAction("deux_tableaux.not_seated", npc=npc)
+        if len(set(seats)) != len(seats):
+            raise IllegalAction("deux_tableaux.seated_twice")
+        return cls(shoe=shoe, seats=list(seats), npc=npc, settings=settings or Settings())
+
+    # -- seats, stacks, order ------------------------------------------------------------
+
+    def _stack(self, seat: SeatKey) -> int | None:
+        return self.stacks.get(seat, 0)
+
+    def _affords(self, seat: SeatKey, amount: int) -> bool:
+        stack = self._stack(seat)
+        return stack is None or stack >= amount
+
+    def _capped(self, seat: SeatKey, amount: int) -> int:
+        stack = self._stack(seat)
+        return amount if stack is None else min(amount, stack)
+
+    def pontes(self) -> list[SeatKey]:
+        """The other seats in seat order from the banker's right."""
+        if self.banker is None:
+            return []
+        at = self.seats.index(self.banker)
+        return self.seats[at + 1 :] + self.seats[:at]
+
+    def _nearest_first(self, table: Table) -> list[SeatKey]:
+        pontes = self.pontes()
+        return pontes if table == "right" else pontes[::-1]
+
+    def table_order(self, table: Table) -> list[SeatKey]:
+        """A table's order of covering and paying: from the seat that has the hand on it."""
+        base = self._nearest_first(table)
+        at = self.hand_at[table]
+        if at not in base:
+            return base
+        start = base.index(at)
+        return base[start:] + base[:start]
+
+    def _eligible(self) -> list[SeatKey]:
+        return [seat for seat in self.pontes() if self._affords(seat, self.settings.min_stake)]
+
+    def _free(self, seat: SeatKey) -> int | None:
+        """A ponte's chips not yet staked this coup (None: unlimited)."""
+        stack = self._stack(seat)
+        if stack is None:
+            return None
+        return stack - sum(self.stakes[table].get(seat, 0) for table in TABLES)
+
+    def _banco_open_to(self, seat: SeatKey) -> bool:
+        return self.banco_right != "closed" and self._affords(seat, self.bank)
+
+    def _bidders(self) -> list[SeatKey]:
+        assert self.auction is not None
+        low = self._lowest_bid()
+        return [
+            seat
+            for seat in self.seats
+            if seat not in self.auction.passed
+            and seat != self.auction.best
+            and self._affords(seat, low)
+        ]
+
+    def _lowest_bid(self) -> int:
+        assert self.auction is not None
+        return max(self.settings.min_bank, self.auction.amount + 1)
+
+    # -- what is legal -------------------------------------------------------------------
+
+    def _due(self) -> Move | None:
+        if self.phase == "auction":
+            return None if self._bidders() else Move(kind="close_auction")
+        if self.phase != "stakes":
+            return None
+        if self.banker is None:
+            npc = self.npc
+            if npc is not None and npc in self.seats and self._affords(npc, self.settings.min_bank):
+                return Move(kind="default_bank")
+            return None
+        eligible = self._eligible()
+        if not eligible or any(seat not in self.calls for seat in eligible):
+            return None
+        if all(call == "pass" for call in self.calls.values()):
+            return Move(kind="no_play")
+        return None if self.needs_new_shoe else Move(kind="deal")
+
+    def options(self) -> list[Option]:
+        due = self._due()
+        if due is not None:
+            return [Option(kind=due.kind)]
+        if self.phase == "auction":
+            found = [Option(kind="close_auction")]
+            low = self._lowest_bid()
+            for seat in self._bidders():
+                found.append(Option(kind="bid", seat=seat, min=low, max=self._stack(seat)))
+                found.append(Option(kind="pass", seat=seat))
+            return found
+        if self.phase == "stakes":
+            return self._stake_options()
+        seat = self._decider()
+        return [Option(kind="draw", seat=seat), Option(kind="stand", seat=seat)]
+
+    def _decider(self) -> SeatKey:
+        """Who draws or stands now: the waiting table's hand-holder, else the banker."""
+        assert self.coup is not None and self.banker is not None
+        if self.coup.waiting is not None:
+            return self.coup.hands[self.coup.waiting].holder
+        return self.banker
+
+    def _stake_options(self) -> list[Option]:
+        if not self.seats:
+            return []
+        if self.banker is None:
+            return [Option(kind="open_auction")]
+        if self.banker == self.npc:
+            found = [Option(kind="open_auction")]
+        else:
+            found = [Option(kind="withdraw", seat=self.banker)]
+        low = self.settings.min_stake
+        half = halves(self.bank)
+        for seat in self._eligible():
+            call = self.calls.get(seat)
+            if call not in (None, "stake"):
+                continue
+            free = self._free(seat)
+            for table in TABLES:
+                if seat in self.stakes[table]:
+                    continue
+                high = half[table] if free is None else min(half[table], free)
+                if high >= low:
+                    found.append(
+                        Option(kind="stake", seat=seat, min=low, max=high, targets=(table,))
+                    )
+            if call is None:
+                both = min(half.values()) if free is None else min(*half.values(), free // 2)
+                if both >= low:
+                    found.append(
+                        Option(kind="stake", seat=seat, min=low, max=both, targets=("both",))
+                    )
+                found.append(Option(kind="pass", seat=seat))
+                if self._banco_open_to(seat):
+                    found.append(Option(kind="banco", seat=seat))
+        return found
+
+    def turn(self) -> tuple[SeatKey, ...]:
+        if self._due() is not None:
+            return ()
+        if self.phase == "auction":
+            return tuple(self._bidders())
+        if self.phase == "stakes":
+            if self.banker is None:
+                return ()
+            return tuple(seat for seat in self._eligible() if seat not in self.calls)
+        return (self._decider(),)
+
+    def automation(self) -> Move | None:
+        return self._due()
+
+    def coverage(self, table: Table) -> tuple[Cover, ...]:
+        """A table's stakes as they stand now, in its order, with the part its half covers."""
+        if self.coup is not None:
+            hand = self.coup.hands.get(table)
+            return () if hand is None else hand.covers
+        stakes = [
+            (seat, self.stakes[table][seat])
+            for seat in self.table_order(table)
+            if seat in self.stakes[table]
+        ]
+        return cover(stakes, halves(self.bank)[table])
+
+    def advice(self) -> BankerAdvice | None:
+        """Seed 004's advice for the banker on each table still in play, once he decides."""
+        if self.coup is None or self.phase != "banker":
+            return None
+        banker_total = _total(self.coup.banker)
+        draw: dict[Table, bool] = {}
+        for table, hand in self.coup.hands.items():
+            if hand.winner is None:
+                third = Card.parse(hand.cards[2]).baccarat_value if len(hand.cards) > 2 else None
+                draw[table] = recommendation(banker_total, third)
+        return BankerAdvice(
+            right=draw.get("right"),
+            left=draw.get("left"),
+            conflict=len(set(draw.values())) > 1,
+        )
+
+    def weighed_draw(self) -> bool:
+        """The banker's play that follows the table with more money in play (ties: draw)."""
+        advice = self.advice()
+        assert advice is not None and self.coup is not None
+        if not advice.conflict:
+            return bool(advice.right if advice.right is not None else advice.left)
+        money = {
+            table: sum(item.covered for item in hand.covers)
+            for table, hand in self.coup.hands.items()
+        }
+        if money["right"] == money["left"]:
+            return True
+        heavier = "right" if money["right"] > money["left"] else "left"
+        return bool(advice.right if heavier == "right" else advice.left)
+
+    # -- playing -------------------------------------------------------------------------
+
+    def play(self, move: Move) -> Record:
+        if self.between_hands:
+            self.between_hands = False
+            self.begin_hand()
+            self.hand += 1
+        if move.kind == "pass" and self.phase == "auction":
+            return self._play_no_bid(move)
+        handler = getattr(self, f"_play_{move.kind}")
+        return handler(move)
+
+    def _start_bank(self, seat: SeatKey, amount: int) -> BankStarted:
+        self.banker = seat
+        self.bank = amount
+        self.hand_at = {"right": None, "left": None}
+        self.banco_right = "open"
+        self.banco_loser = None
+        return BankStarted(seat=seat, amount=amount)
+
+    def _end_bank(self, why: Literal["withdrawn", "spent", "auction"]) -> BankEnded:
+        assert self.banker is not None
+        ended = BankEnded(seat=self.banker, amount=self.bank, why=why)
+        self.banker = None
+        self.bank = 0
+        self._clear_stakes()
+        return ended
+
+    def _clear_stakes(self) -> None:
+        self.stakes = {"right": {}, "left": {}}
+        self.calls = {}
+
+    def _play_default_bank(self, move: Move) -> Record:
+        assert self.npc is not None
+        amount = max(self.settings.min_bank, self._capped(self.npc, self.settings.npc_bank))
+        return Record(move=move, events=(self._start_bank(self.npc, amount),))
+
+    def _play_open_auction(self, move: Move) -> Record:
+        events: list[Event] = []
+        if self.banker is not None:
+            events.append(self._end_bank("auction"))
+        self._clear_stakes()
+        self.auction = Auction()
+        self.phase = "auction"
+        events.append(AuctionOpened())
+        return Record(move=move, events=tuple(events))
+
+    def _play_bid(self, move: Move) -> Record:
+        assert self.auction is not None and move.seat is not None and move.amount is not None
+        self.auction.best = move.seat
+        self.auction.amount = move.amount
+        return Record(move=move, events=(Bid(seat=move.seat, amount=move.amount),))
+
+    def _play_no_bid(self, move: Move) -> Record:
+        assert self.auction is not None and move.seat is not None
+        self.auction.passed.append(move.seat)
+        return Record(move=move, events=(Passed(seat=move.seat),))
+
+    def _play_close_auction(self, move: Move) -> Record:
+        assert self.auction is not None
+        auction, self.auction = self.auction, None
+        self.phase = "stakes"
+        events: list[Event] = [AuctionClosed(seat=auction.best, amount=auction.amount)]
+        if auction.best is not None:
+            events.append(self._start_bank(auction.best, auction.amount))
+        return Record(move=move, events=tuple(events))
+
+    def _play_withdraw(self, move: Move) -> Record:
+        ended = self._end_bank("withdrawn")
+        self.between_hands = True
+        return Record(move=move, events=(ended,), hand_over=True)
+
+    def _play_stake(self, move: Move) -> Record:
+        assert move.seat is not None and move.amount is not None
+        tables = TABLES if move.target == "both" else (cast(Table, move.target),)
+        events = []
+        for table in tables:
+            self.stakes[table][move.seat] = move.amount
+            events.append(Staked(seat=move.seat, table=table, amount=move.amount))
+        self.calls[move.seat] = "stake"
+        return Record(move=move, events=tuple(events))
+
+    def _play_pass(self, move: Move) -> Record:
+        assert move.seat is not None
+        self.calls[move.seat] = "pass"
+        return Record(move=move, events=(Passed(seat=move.seat),))
+
+    def _play_banco(self, move: Move) -> Record:
+        assert move.seat is not None
+        self.calls[move.seat] = "banco"
+        again = self.banco_right == "again"
+        return Record(move=move, events=(BancoCalled(seat=move.seat, again=again),))
+
+    def _play_no_play(self, move: Move) -> Record:
+        self._clear_stakes()
+        self.banco_right, self.banco_loser = "open", None
+        self.between_hands = True
+        return Record(move=move, events=(NoPlay(),), hand_over=True)
+
+    def _play_deal(self, move: Move) -> Record:
+        assert self.banker is not None
+        bank = self._capped(self.banker, self.bank)
+        half = halves(bank)
+        order = self.pontes()
+        bancos = [
+            seat for seat in order if self.calls.get(seat) == "banco" and self._affords(seat, bank)
+        ]
+        hands: dict[Table, TableHand] = {}
+        caller = None
+        if bancos:
+            again = self.banco_right == "again" and self.banco_loser in bancos
+            caller = self.banco_loser if again and self.banco_loser else bancos[0]
+            for table in TABLES:
+                covers = (Cover(seat=caller, stake=half[table], covered=half[table]),)
+                hands[table] = TableHand(covers=covers, holder=caller)
+        else:
+            # each ponte's stakes bounded by his chips again, the right table's first
+            left = {seat: self._stack(seat) for seat in order}
+            for table in TABLES:
+                stakes = []
+                for seat in self.table_order(table):
+                    if seat not in self.stakes[table]:
+                        continue
+                    amount, chips = self.stakes[table][seat], left[seat]
+                    if chips is not None:
+                        amount = min(amount, chips)
+                        left[seat] = chips - amount
+                    stakes.append((seat, amount))
+                covers = cover(stakes, half[table])
+                playing = [item.seat for item in covers if item.covered > 0]
+                if playing:
+                    hands[table] = TableHand(covers=covers, holder=playing[0])
+        if not hands:
+            return self._play_no_play(move)
+        self.coup = Coup(bank=bank, banco=caller, hands=hands)
+        events: list[Event] = [
+            TableCovered(
+                table=table, half=half[table], stakes=hand.covers, holder=hand.holder, banco=caller
+            )
+            for table, hand in hands.items()
+        ]
+        for _ in range(2):
+            for hand in hands.values():
+                hand.cards.append(self.shoe.deal().code)
+            self.coup.banker.append(self.shoe.deal().code)
+        events.append(Dealt(tables=tuple(hands)))
+        banker_total = _total(self.coup.banker)
+        if is_natural(banker_total, 2):
+            events.append(Abattage(side="banker", cards=tuple(self.coup.banker)))
+        for table, hand in hands.items():
+            total = _total(hand.cards)
+            if is_natural(total, 2) or is_natural(banker_total, 2):
+                if is_natural(total, 2):
+                    events.append(Abattage(side=table, cards=tuple(hand.cards)))
+                hand.winner = _winner(total, banker_total)
+        return self._proceed(move, events)
+
+    def _proceed(self, move: Move, events: list[Event]) -> Record:
+        """Play the hand-holders' forced draws in table order; stop at a choice or the banker."""
+        assert self.coup is not None
+        for table, hand in self.coup.hands.items():
+            if hand.winner is not None or hand.done:
+                continue
+            rule = ponte_rule(_total(hand.cards))
+            if rule == "choose":
+                self.coup.waiting = table
+                self.phase = "hands"
+                return Record(move=move, events=tuple(events))
+            self._draw_or_stand(table, rule == "draw", events)
+        self.coup.waiting = None
+        if all(hand.winner is not None for hand in self.coup.hands.values()):
+            return self._settle(move, events)
+        self.phase = "banker"
+        advice = self.advice()
+        assert advice is not None
+        events.append(advice)
+        return Record(move=move, events=tuple(events))
+
+    def _draw_or_stand(self, side: Side, draw: bool, events: list[Event]) -> None:
+        assert self.coup is not None
+        cards = self.coup.banker if side == "banker" else self.coup.hands[side].cards
+        if draw:
+            card = self.shoe.deal().code
+            cards.append(card)
+            events.append(ThirdCard(side=side, card=card))
+        else:
+            events.append(Stood(side=side))
+        if side != "banker":
+            self.coup.hands[side].done = True
+
+    def _play_draw(self, move: Move) -> Record:
+        return self._decided(move, draw=True)
+
+    def _play_stand(self, move: Move) -> Record:
+        return self._decided(move, draw=False)
+
+    def _decided(self, move: Move, *, draw: bool) -> Record:
+        assert self.coup is not None
+        events: list[Event] = []
+        if self.phase == "hands":
+            assert self.coup.waiting is not None
+            self._draw_or_stand(self.coup.waiting, draw, events)
+            return self._proceed(move, events)
+        self._draw_or_stand("banker", draw, events)
+        return self._settle(move, events)
+
+    def _settle(self, move: Move, events: list[Event]) -> Record:
+        coup, banker = self.coup, self.banker
+        assert coup is not None and banker is not None
+        banker_total = _total(coup.banker)
+        results: list[TableResult] = []
+        transfers: list[Transfer] = []
+        lost: list[LostHand] = []
+        for table, hand in coup.hands.items():
+            total = _total(hand.cards)
+            winner = hand.winner or _winner(total, banker_total)
+            stakes = []
+            for item in hand.covers:
+                if item.covered == 0:
+                    continue
+                amount = item.covered
+                net = {"ponte": amount, "banker": -amount, "tie": 0}[winner]
+                stakes.append(StakeResult(seat=item.seat, covered=amount, net=net))
+                if winner == "banker":
+                    src, dst, reason = item.seat, banker, "deux_tableaux.stake_lost"
+                    if banker == self.npc:
+                        label = f"{table}:{amount}"
+                        lost.append(LostHand(seat=item.seat, label=label, pay=2 * amount))
+                elif winner == "ponte":
+                    src, dst, reason = banker, item.seat, "deux_tableaux.stake_won"
+                    if item.seat == self.npc:
+                        label = f"bank:{table}:{amount}"
+                        lost.append(LostHand(seat=banker, label=label, pay=2 * amount))
+                else:
+                    continue
+                transfers.append(
+                    Transfer(
+                        src=seat_account(src), dst=seat_account(dst), amount=amount, reason=reason
+                    )
+                )
+            natural = is_natural(total, len(hand.cards)) or is_natural(
+                banker_total, len(coup.banker)
+            )
+            results.append(
+                TableResult(
+                    table=table,
+                    cards=tuple(hand.cards),
+                    total=total,
+                    natural=natural,
+                    winner=winner,
+                    results=tuple(stakes),
+                )
+            )
+        bank_after = coup.bank - sum(r.net for result in results for r in result.results)
+        self.last = CoupSettled(
+            banker=tuple(coup.banker),
+            banker_total=banker_total,
+            tables=tuple(results),
+            bank=bank_after,
+        )
+        events.append(self.last)
+        self.bank = bank_after
+        self._next_turns(coup, results, events)
+        self.coup = None
+        self._clear_stakes()
+        self.phase = "stakes"
+        self.between_hands = True
+        if self.bank < self.settings.min_bank:
+            events.append(self._end_bank("spent"))
+        return Record(
+            move=move,
+            events=tuple(events),
+            transfers=tuple(transfers),
+            lost=tuple(lost),
+            hand_over=True,
+        )
+
+    def _next_turns(self, coup: Coup, results: list[TableResult], events: list[Event]) -> None:
+        """The hand passes on a table that lost; the banco rights move on."""
+        if coup.banco is not None:
+            net = sum(r.net for result in results for r in result.results)
+            if self.banco_right == "open" and net < 0:
+                self.banco_right, self.banco_loser = "again", coup.banco
+            else:
+                second = self.banco_right == "again"
+                self.banco_right, self.banco_loser = ("closed" if second else "open"), None
+            return
+        self.banco_right, self.banco_loser = "open", None
+        for result in results:
+            holder = coup.hands[result.table].holder
+            if result.winner != "banker":
+                self.hand_at[result.table] = holder
+                continue
+            base = self._nearest_first(result.table)
+            successor = base[(base.index(holder) + 1) % len(base)]
+            self.hand_at[result.table] = successor
+            events.append(HandPassed(table=result.table, seat=successor))
+
+    # -- defaults and the NPC ------------------------------------------------------------
+
+    def timeout_move(self, seat: SeatKey) -> Move | None:
+        if seat not in self.turn():
+            return None
+        if self.phase in ("auction", "stakes"):
+            return Move(kind="pass", seat=seat)
+        if self.phase == "hands":
+            assert self.coup is not None and self.coup.waiting is not None
+            draw = ponte_recommendation(_total(self.coup.hands[self.coup.waiting].cards))
+            return Move(kind="draw" if draw else "stand", seat=seat)
+        return Move(kind="draw" if self.weighed_draw() else "stand", seat=seat)
+
+    def npc_move(self, rng: random.Random) -> Move | None:
+        if self.npc is None or self.npc not in self.turn():
+            return None
+        return npc_play.decide(self, self.npc)
+
+    # -- what each seat may see ----------------------------------------------------------
+
+    def private_cards(self, seat: SeatKey) -> Sequence[Card]:
+        if self.coup is None:
+            return ()
+        codes = [
+            code
+            for hand in self.coup.hands.values()
+            if hand.holder == seat and hand.winner is None
+            for code in hand.cards[:2]
+        ]
+        if seat == self.banker:
+            codes += self.coup.banker[:2]
+        return tuple(Card.parse(code) for code in codes)
+
+    def hidden_cards(self) -> set[Card]:
+        if self.coup is None:
+            return set()
+        codes = [
+            code
+            for hand in self.coup.hands.values()
+            if hand.winner is None
+            for code in hand.cards[:2]
+        ]
+        return {Card.parse(code) for code in codes + self.coup.banker[:2]}
+
+    # -- seats and the shoe between hands ------------------------------------------------
+
+    def in_hand(self) -> bool:
+        return not self.between_hands
+
+    def sit(self, seat: SeatKey) -> None:
+        if self.in_hand():
+            raise IllegalAction("games.in_hand", seat=seat)
+        super().sit(seat)
+
+    def stand_up(self, seat: SeatKey) -> None:
+        if self.in_hand() and seat in self.seats:
+            raise IllegalAction("games.in_hand", seat=seat)
+        if seat not in self.seats:
+            return
+        for table in TABLES:
+            if self.hand_at[table] == seat:  # the hand goes on to the next seat
+                base = self._nearest_first(table)
+                self.hand_at[table] = base[(base.index(seat) + 1) % len(base)]
+        if seat == self.banker:
+            self.banker = None
+            self.bank = 0
+        if self.banco_loser == seat:
+            self.banco_loser = None
+        super().stand_up(seat)
+
+    @property
+    def needs_new_shoe(self) -> bool:
+        return self.coup is None and self.shoe.past_cut
+
+    def replace_shoe(self, shoe: Shoe) -> None:
+        if self.coup is not None:
+            raise IllegalAction("deux_tableaux.coup_in_play")
+        self.shoe = shoe

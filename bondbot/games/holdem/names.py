@@ -1,0 +1,82 @@
+"""Hand strength and hand names, from eval7 (a C evaluator, ~0.5 µs for seven cards).
+
+eval7 is our one evaluator: it names the hands, the NPC's Monte Carlo uses it, and pokerkit
+compares hands with it at the showdown (`hand.Eval7Hand`). It gives every hand of five to
+seven cards an integer (higher wins, equal ties) whose bits say its category and the ranks
+that decide it, which is all a hand's name needs: "two pair, kings and sevens, queen
+kicker" is `two_pair`, ranks `K 7`, kicker `Q`. Names stay language-neutral (a category key
+and ranks); the Discord layer translates them. `bench/holdem_categories.py` checks the
+categories against holdem.md's counts over every seven-card hand.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+
+with warnings.catch_warnings():  # eval7 0.1.11 still uses pyparsing 2 names
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import eval7
+
+from bondbot.games.contract import Frozen
+from bondbot.rules.cards import RANKS, Card
+
+# holdem.md's categories, low to high, in eval7's order (its category is value >> 24).
+CATEGORIES = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",  # a royal flush is the ace-high one: ranks ("A",)
+)
+# How many of the five rank nibbles name the hand; the rest (up to five) are its kickers.
+_NAMING = (1, 1, 2, 1, 1, 1, 2, 1, 1)
+_KICKERS = (4, 3, 1, 2, 0, 4, 0, 1, 0)
+
+_EVAL7 = {card: eval7.Card(card.code) for card in Card.ALL}
+
+
+def eval7_cards(cards: Iterable[Card]) -> list[eval7.Card]:
+    return [_EVAL7[card] for card in cards]
+
+
+_BY_CODE = {card.code: value for card, value in _EVAL7.items()}
+
+
+def eval7_value(codes: Iterable[str]) -> int:
+    """The value of the best five of these cards (`As`, `Td`), as `strength`."""
+    return eval7.evaluate([_BY_CODE[code] for code in codes])
+
+
+def strength(cards: Iterable[Card]) -> int:
+    """The hand's value: the best five of these cards, higher wins, equal splits."""
+    return eval7.evaluate(eval7_cards(cards))
+
+
+class HandName(Frozen):
+    """A hand's name as data: its category, the ranks that name it, then its kickers."""
+
+    category: str
+    ranks: tuple[str, ...]
+    kickers: tuple[str, ...] = ()
+
+
+def name_of(value: int) -> HandName:
+    """The name of an eval7 value (category and deciding ranks, high first)."""
+    kind = value >> 24
+    nibbles = [RANKS[(value >> shift) & 0xF] for shift in (16, 12, 8, 4, 0)]
+    naming = _NAMING[kind]
+    return HandName(
+        category=CATEGORIES[kind],
+        ranks=tuple(nibbles[:naming]),
+        kickers=tuple(nibbles[naming : naming + _KICKERS[kind]]),
+    )
+
+
+def hand_name(cards: Iterable[Card]) -> HandName:
+    """The name of the best five-card hand among these cards."""
+    return name_of(strength(cards))

@@ -1,0 +1,64 @@
+"""Another process holds SQLite's write lock: the bot keeps answering, within Discord's
+3 s, says "busy, try again", and applies nothing after it said so."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import aiosqlite
+from e2e_env import BotEnv
+from table_flow import bond, create_cast, le_chiffre
+
+LOCK_S = 4.0
+
+
+def hold_the_lock(path: Path, taken: threading.Event, seconds: float) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        taken.set()
+        time.sleep(seconds)
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+async def test_a_lock_held_elsewhere_is_answered_busy_and_nothing_lands(bot_env: BotEnv) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    await create_cast(
+        bot_env, {"chiffre": le_chiffre(), "bond": bond(world.player)}, {"bond": world.player}
+    )
+    async with bot_env.run():
+        await fake.slash(world.owner, "gm role", role=world.gm_role)
+        taken = threading.Event()
+        holder = threading.Thread(
+            target=hold_the_lock, args=(bot_env.database, taken, LOCK_S), daemon=True
+        )
+        holder.start()
+        await asyncio.to_thread(taken.wait, 5)
+        started = time.monotonic()
+        grant, sheet = await asyncio.gather(
+            fake.slash(
+                world.gm,
+                "gm cash",
+                character="James Bond",
+                action="give",
+                amount="500",
+                reason="bribe",
+            ),
+            fake.slash(world.player, "sheet show"),  # a read: not held up at all
+        )
+        answered = time.monotonic() - started
+        assert grant.ephemeral and "busy" in grant.content
+        assert grant.latency is not None and grant.latency < 3.0
+        assert sheet.ephemeral and "James Bond" in str(sheet.embeds)
+        assert answered < 3.0
+        await asyncio.to_thread(holder.join, LOCK_S + 2)
+        await asyncio.sleep(0.2)
+    async with aiosqlite.connect(bot_env.database) as conn:
+        rows = list(await conn.execute_fetchall("SELECT note FROM ledger WHERE note = 'bribe'"))
+    assert rows == []  # refused, and never applied once the lock was free
