@@ -168,6 +168,11 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
         )
         assert opened.ephemeral and opened.content.startswith("Table opened")
         await wait_table(fake, "Makao (piekiełko) — Le Chiffre")
+        table_command = fake.command("table", world.guild)
+        (opening,) = [g for g in table_command["options"] if g["name"] == "open"]
+        (makao_fr,) = [o for o in opening["options"] if o["name"] == "makao"]
+        stake_option = next(o for o in makao_fr["options"] if o["name"] == "stake")
+        assert stake_option["name_localizations"]["fr"] == "enjeu"
         for key in ("bond", "mathis", "leiter"):
             await join(fake, users[key], "50")
             await fake.click(users[key], table_message(fake), button_id(fake, "choose", "simulate"))
