@@ -57,7 +57,7 @@ def _trump(deal: DealRecord, lang: Lang) -> str:
 
 
 def _trick_line(snapshot: TableSnapshot, deal: DealRecord, index: int, lang: Lang) -> str:
-    """`Trick 2 (Bond): 5♠ Bond · 9♠ Mathis`, with who took it once it is complete."""
+    """`Trick 2: 5♠ Bond · 9♠ Mathis`, and who took it once it is complete."""
     trick = deal.tricks[index]
     start = deal.players.index(trick.leader)
     played = " · ".join(
@@ -223,7 +223,7 @@ def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[B
     if game.phase == "bidding":
         text = intro + "\n" + t("makao.panel_bid", lang, number=deal.number)
         buttons = [
-            table_button(lang, snapshot.id, "makao.btn_bid_n", "bid", n, moves, count=n)
+            ButtonSpec(str(n), custom_id(AREA, snapshot.id, "bid", n, moves))
             for n in range(deal.number + 1)
         ]
         return text, buttons

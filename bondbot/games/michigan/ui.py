@@ -26,7 +26,7 @@ from bondbot.bot.tables.common import cards, names, short, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.bot.tables.opening import COMMON, npc_names, open_table
 from bondbot.bot.tables.turns import Turn
-from bondbot.games.contract import Event, Record
+from bondbot.games.contract import Record
 from bondbot.games.michigan.engine import (
     PAY_CARDS,
     Michigan,
@@ -105,7 +105,7 @@ def _chips(snapshot: TableSnapshot, seat: str, lang: Lang) -> str:
     return t("michigan.chips", lang, count=cents // game.settings.chip)
 
 
-def pay_card_name(code: str, lang: Lang) -> str:
+def _pay_card(code: str, lang: Lang) -> str:
     return t(f"michigan.pay_{code}", lang)
 
 
@@ -220,7 +220,7 @@ def _last_round(snapshot: TableSnapshot, last: RoundOver, lang: Lang, money: str
     lines.append(t("michigan.widow_was", lang, cards=cards(" ".join(last.widow))))
     for offer in state.offers:
         if offer.spent and offer.hand == game.hand:
-            name = short(names(snapshot).get(offer.character_id, "?"), COMPACT)
+            name = _name(snapshot, str(offer.character_id))
             pay = format_amount(offer.pay, money)
             lines.append(t("michigan.won_back", lang, name=name, pay=pay))
     return "\n".join(lines)
@@ -249,10 +249,10 @@ def _events_text(snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lan
     pay_cards: list[str] = []
     run: list[Play] = []
 
-    def flush(stop: Event | None = None) -> None:
+    def flush(stop: Stop | None = None) -> None:
         if run:
             line = _run_line(snapshot, run, lang)
-            if isinstance(stop, Stop):
+            if stop is not None:
                 line += " — " + _stop_text(snapshot, stop, lang)
             lines.append(line)
             run.clear()
@@ -347,21 +347,18 @@ async def _deal(click: Click) -> None:
 
 @actions.on("end")
 async def _end(click: Click) -> None:
-    await end(click.reply, click.table)
+    """The GM ends the game (a round in play is abandoned; its antes stay on the cards)."""
+    await require_gm(click.interaction)
+    await bot_of(click.interaction).services.tables.act(
+        click.table, click.user_id, "end", as_gm=True
+    )
+    await click.reply.say("michigan.ended")
 
 
 async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
     game = engine_of(snapshot)
     assert game.dealer is not None
     await reply.say("michigan.dealt", hand=game.hand, dealer=_name(snapshot, game.dealer))
-
-
-async def end(reply: Reply, table: int) -> None:
-    await require_gm(reply.interaction)
-    await bot_of(reply.interaction).services.tables.act(
-        table, reply.interaction.user.id, "end", as_gm=True
-    )
-    await reply.say("michigan.ended")
 
 
 @app_commands.command(name="michigan", description="Open a Michigan table (GM)")
@@ -406,7 +403,7 @@ class MichiganUI:
     ) -> list[tuple[str, str]]:
         game = engine_of(snapshot)
         pay_cards = "\n".join(
-            t("michigan.pay_line", lang, card=pay_card_name(code, lang), chips=game.layout[code])
+            t("michigan.pay_line", lang, card=_pay_card(code, lang), chips=game.layout[code])
             for code in PAY_CARDS
         )
         fields = [(t("michigan.pay_cards", lang), pay_cards)]
