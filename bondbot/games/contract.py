@@ -217,6 +217,12 @@ class Engine(BaseModel):
         first appears (punto banco's auto-deal); None when there is none."""
         return None
 
+    def after_offers(self) -> Move | None:
+        """A move the table makes by itself once the Hero Point offers of the hand just over
+        have closed (spent, or their window passed), e.g. a game's end that a spend on its
+        last hand must still count in; the window is the server's, unknown to the engine."""
+        return None
+
     def timeout_move(self, seat: SeatKey) -> Move | None:
         """The move made for `seat` when his turn timer runs out (the recommended play)."""
         return None

@@ -18,7 +18,13 @@ from bondbot.games.contract import Engine
 from bondbot.i18n import add_locale_folder
 from bondbot.rules.shoe import Shoe
 
-BUILTIN = ("bondbot.games.punto_banco", "bondbot.games.blackjack", "bondbot.games.macao")
+BUILTIN = (
+    "bondbot.games.punto_banco",
+    "bondbot.games.blackjack",
+    "bondbot.games.macao",
+    "bondbot.games.michigan",
+    "bondbot.games.makao",
+)
 
 
 @dataclass(frozen=True)

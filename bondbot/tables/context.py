@@ -143,11 +143,10 @@ class TableContext:
     # -- playing the game ------------------------------------------------------------------
 
     def play(self, move: Move) -> list[Record]:
-        """Apply `move` and every automatic step after it; refuse (changing nothing) if illegal."""
+        """Apply `move` and every automatic step after it; refuse (changing nothing) if
+        illegal. The service replaces a finished shoe before a move that may deal."""
         state = self.state
         engine = state.engine
-        if not engine.in_hand() and engine.needs_new_shoe:
-            raise Refusal("table.shoe_finished")  # the service replaces shoes before moves
         turn_before = engine.turn()
         hand_before = engine.hand
         records = [self._apply(move)]
@@ -211,7 +210,8 @@ class TableContext:
         return Refusal(illegal.code, **params)
 
     def _time_turn(self, turn_before: tuple[str, ...]) -> None:
-        """Give the seats whose turn it is the server's turn timer, or arm the game's own.
+        """Give the seats whose turn it is the server's turn timer, or arm the game's own
+        delayed move, or its move for when the last hand's Hero Point offers have closed.
 
         The clock restarts after every decision, except while several seats answer the
         same question at once (an insurance): their one clock runs on. Deadlines only grow,
@@ -225,10 +225,16 @@ class TableContext:
                 self._set_deadline(self.now + self.turn_timer, "timeout")
             return
         scheduled = engine.scheduled()
-        if scheduled is None:
+        if scheduled is not None:
+            if state.deadline_action != "scheduled":
+                self._set_deadline(self.now + timedelta(seconds=scheduled[0]), "scheduled")
+        elif engine.after_offers() is not None:
+            if state.deadline_action != "offers":
+                now = iso(self.now)
+                closing = max((o.expires_at for o in state.open_offers(now)), default=now)
+                self._set_deadline(datetime.fromisoformat(closing), "offers")
+        else:
             state.deadline = state.deadline_action = None
-        elif state.deadline_action != "scheduled":
-            self._set_deadline(self.now + timedelta(seconds=scheduled[0]), "scheduled")
 
     def _set_deadline(self, deadline: datetime, action: TimerKind) -> None:
         state = self.state

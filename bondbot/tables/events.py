@@ -46,6 +46,7 @@ class Spent(Event):
     name: str
     pay: int
     hand: int
+    score: int | None = None  # score games: what the deal is scored instead
 
 
 class Paused(Event):

@@ -250,6 +250,11 @@ class TableService:
         """Cash every PC out, settle the bank, reveal the shoe's seed."""
 
         async def run(ctx: TableContext) -> Event:
+            # A game with an end of its own plays it first, so the chips it holds in pots or
+            # on the layout go back to the players before they are cashed out.
+            end = Move(kind="end")
+            if "end" in ctx.state.engine.moves and ctx.state.engine.can(end):
+                ctx.play(end)
             if pot.open_pot(ctx.state) is not None:
                 await pot.settle(ctx)
             for seat in list(ctx.state.seats):
@@ -417,7 +422,10 @@ class TableService:
     def _sit(ctx: TableContext, character_id: int) -> None:
         """A simulating PC takes his place in the game, in the table's seat order."""
         engine = ctx.state.engine
-        engine.sit(str(character_id))
+        try:
+            engine.sit(str(character_id))
+        except IllegalAction as illegal:
+            raise ctx.refusal(illegal) from None
         order = {str(seat.character_id): i for i, seat in enumerate(ctx.state.seats)}
         engine.seats.sort(key=lambda key: order.get(key, -1))
 
@@ -479,14 +487,22 @@ class TableService:
                 raise Refusal("table.already_spent")
             ctx.spend_hero_point(offer.character_id, "spend.win_hand")
             ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
+            offer.spent = True  # paid: no longer owed by the bank
             # A game that keeps its own account of the hand (a score sheet, who won the
-            # evening) is told, by its `won_back` move.
-            won_back = Move(kind="won_back", target=str(offer.character_id))
-            if "won_back" in ctx.state.engine.moves and ctx.state.engine.can(won_back):
+            # evening) is told, by its `won_back` move; if it no longer takes it (the GM
+            # ended the game), the hand is closed.
+            engine = ctx.state.engine
+            if "won_back" in engine.moves:
+                won_back = Move(kind="won_back", target=str(offer.character_id))
+                if not engine.can(won_back):
+                    raise Refusal("table.offer_closed")
                 ctx.play(won_back)
-            offer.spent = True
             return Spent(
-                character_id=offer.character_id, name=seat.name, pay=offer.pay, hand=offer.hand
+                character_id=offer.character_id,
+                name=seat.name,
+                pay=offer.pay,
+                hand=offer.hand,
+                score=offer.score,
             )
 
         return await self._mutate(table_id, user_id, run)
@@ -766,6 +782,8 @@ class TableService:
             elif (scheduled := engine.scheduled()) is not None:
                 self._fresh_shoe(ctx)
                 records += ctx.play(scheduled[1])
+            elif state.deadline_action == "offers" and (end := engine.after_offers()):
+                records += ctx.play(end)
             if not records:
                 raise Refusal("table.timer_stale")
             return Played(records=tuple(records))

@@ -385,7 +385,10 @@ async def _choose(click: Click, choice: str) -> None:
 async def _spend(click: Click, offer: int) -> None:
     snapshot = await _service(click).spend(click.table, click.user_id, offer)
     assert isinstance(snapshot.event, Spent)
-    await click.reply.say("table.spent", pay=click.reply.money(snapshot.event.pay))
+    if snapshot.event.score is not None:
+        await click.reply.say("table.spent_score", score=snapshot.event.score)
+    else:
+        await click.reply.say("table.spent", pay=click.reply.money(snapshot.event.pay))
 
 
 @common.on("mine")
@@ -454,6 +457,15 @@ async def _pot_settle(click: Click) -> None:
     await require_gm(click.interaction)
     await _service(click).pot_settle(click.table, click.user_id)
     await click.reply.say("table.contest_settled")
+
+
+@common.on("npc", int)
+async def _npc_auto(click: Click, auto: int) -> None:
+    """The GM takes the NPC's decisions (0), or gives them back to the bot (1)."""
+    await require_gm(click.interaction)
+    snapshot = await _service(click).set_npc_auto(click.table, click.user_id, bool(auto))
+    key = "table.npc_auto_reply" if auto else "table.npc_gm_reply"
+    await click.reply.say(key, npc=snapshot.state.npc_name)
 
 
 async def _joined(reply: Reply, snapshot: TableSnapshot) -> None:

@@ -182,16 +182,18 @@ def table_view(
     ]
     if spec_for(snapshot.state.config.game).private_hands:
         specs.append(table_button(lang, table, "table.btn_my_cards", "mine", style=blue, row=2))
+    if snapshot.state.npc_key in snapshot.state.engine.seats:  # the NPC takes decisions
+        auto = snapshot.state.npc_auto
+        key = "table.btn_npc_take" if auto else "table.btn_npc_auto"
+        specs.append(table_button(lang, table, key, "npc", int(not auto), row=2))
     who = names(snapshot)
     for index, offer in enumerate(snapshot.spendable_offers(iso(now))[:MAX_SPEND_BUTTONS]):
+        name = who.get(offer.character_id, "?")
         specs.append(
             ButtonSpec(
-                t(
-                    "table.btn_spend",
-                    lang,
-                    name=who.get(offer.character_id, "?"),
-                    pay=format_amount(offer.pay, money),
-                ),
+                t("table.btn_spend", lang, name=name, pay=format_amount(offer.pay, money))
+                if offer.score is None
+                else t("table.btn_spend_score", lang, name=name, score=offer.score),
                 custom_id(AREA, table, "spend", offer.id),
                 style=green,
                 row=SPEND_ROW + index // 5,
