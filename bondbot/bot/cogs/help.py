@@ -1,14 +1,17 @@
-"""`/help` and `/rules`: what the bot does and what to do next.
+"""`/help`, `/rules` and the welcome a new server gets: what the bot does and what to do next.
 
 `/help` is one private embed: what the bot does, the GM's first three commands, each
 game's rules in a few lines and the alternative rule by example. `/rules game:` gives one
 topic's few lines and attaches its full text, the specification shipped with the bot
-(`bondbot.rules_text`, in English).
+(`bondbot.rules_text`, in English). When the bot joins a server, one message in the
+server's system channel, if it may post there, says the next step (`/gm role`); nothing
+is sent anywhere else, and no one is messaged directly.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 
 import discord
 from discord import app_commands
@@ -17,9 +20,10 @@ from discord.ext import commands
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import lang_for, send
 from bondbot.games.registry import all_games
-from bondbot.i18n import Lang, t
+from bondbot.i18n import Lang, lang_of, t
 from bondbot.rules_text import GAMES, TOPICS, full_text
 
+log = logging.getLogger(__name__)
 COLOUR = discord.Colour(0x1F8B4C)
 TOPIC_CHOICES = [
     app_commands.Choice(name=t(f"help.topics.{key}.name", "en"), value=key) for key in TOPICS
@@ -50,6 +54,15 @@ def rules_embed(topic: str, lang: Lang) -> discord.Embed:
     return embed
 
 
+def welcome_channel(guild: discord.Guild) -> discord.TextChannel | None:
+    """The server's system channel, if the bot may read and write there."""
+    channel = guild.system_channel
+    if channel is None:
+        return None
+    allowed = channel.permissions_for(guild.me)
+    return channel if allowed.view_channel and allowed.send_messages else None
+
+
 class Help(commands.Cog):
     def __init__(self, bot: BondBot) -> None:
         self.bot = bot
@@ -68,6 +81,21 @@ class Help(commands.Cog):
         lang = await lang_for(interaction)
         attached = discord.File(io.BytesIO(full_text(game)), filename=TOPICS[game])
         await send(interaction, embed=rules_embed(game, lang), file=attached)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """One welcome, in the server's language: Discord's when French or English (a new
+        server has no settings yet), else the bot's default."""
+        channel = welcome_channel(guild)
+        if channel is None:
+            log.info("joined server %s: no system channel the bot may post in", guild.id)
+            return
+        settings = await self.bot.services.guilds.get(guild.id)
+        lang = lang_of(str(guild.preferred_locale), settings.locale)
+        try:
+            await channel.send(t("help.welcome", lang))
+        except discord.HTTPException:
+            log.exception("joined server %s: the welcome could not be sent", guild.id)
 
 
 async def setup(bot: BondBot) -> None:
