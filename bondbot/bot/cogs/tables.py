@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections import defaultdict
 from datetime import datetime, timedelta
@@ -24,14 +25,20 @@ from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.errors import Refusal
 from bondbot.games.registry import all_games
+from bondbot.i18n import t
+from bondbot.money import format_amount
+from bondbot.pictures.cards import hand_png
+from bondbot.pictures.chart import chips_chart
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
+from bondbot.storage import characters, ledger
 from bondbot.tables.contest import pending
 from bondbot.tables.context import iso
 from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened, Spent
 from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
+from bondbot.tables.summary import evening, evening_text
 
 log = logging.getLogger(__name__)
 RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
@@ -307,6 +314,40 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             commitment=shoe.commitment,
             packs=shoe.packs,
         )
+        try:
+            await self._post_summary(snapshot)
+        except Exception:  # the table is closed and cashed out: the story is a bonus
+            log.exception("could not post the summary of table %s", snapshot.id)
+
+    async def _post_summary(self, snapshot: TableSnapshot) -> None:
+        """The evening's story in the table's channel: each PC's result, Hero Points, hands
+        won back, the biggest hand, a chart of the chips, and the shoe's seed."""
+        settings = await self.bot.services.guilds.get(snapshot.guild_id)
+        lang = settings.locale
+
+        def money(cents: int) -> str:
+            return format_amount(cents, settings.currency)
+
+        async with self.bot.db.read() as conn:  # type: ignore[union-attr]
+            rows = await ledger.table_entries(conn, snapshot.id)
+            story = evening(rows, snapshot.id)
+            names = {snapshot.state.npc_id: snapshot.state.npc_name}
+            for pc in story.pcs:
+                found = await characters.get_character(conn, pc.character_id, include_dead=True)
+                names[pc.character_id] = found.name
+        text = evening_text(story, names, lang, money, hands_played=snapshot.state.hand_no)
+        shoe = snapshot.state.shoes[-1]
+        embed = discord.Embed(title=t("summary.title", lang), description=text)
+        embed.set_footer(text=t("table.revealed", lang, seed=shoe.seed or "—"))
+        files = []
+        points = story.chart_points(names)
+        if len(points) > 1:
+            title = t("summary.chart_title", lang)
+            png = await asyncio.to_thread(chips_chart, points, title=title, amount=money)
+            files.append(discord.File(io.BytesIO(png), filename="evening.png"))
+            embed.set_image(url="attachment://evening.png")
+        channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        await channel.send(embed=embed, files=files)
 
     # -- buttons and modals ----------------------------------------------------------------
 
@@ -410,7 +451,9 @@ async def _my_cards(click: Click) -> None:
         text = click.reply.t("table.your_cards", cards=cards_pretty(list(hand)))
     note = getattr(ui_for(state.config.game), "hand_note", None)
     extra = note(snapshot, key, click.reply.lang) if note else None
-    await click.reply.send(f"{text}\n{extra}" if extra else text)
+    png = await asyncio.to_thread(hand_png, list(hand))  # drawing never holds the loop
+    picture = discord.File(io.BytesIO(png), filename="hand.png")
+    await click.reply.send(f"{text}\n{extra}" if extra else text, file=picture)
 
 
 @common.on("contest")
