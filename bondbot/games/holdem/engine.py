@@ -423,6 +423,9 @@ class Holdem(Engine):
             return False
         return self.shoe.position > 0 or self.shoe.remaining < 2 * len(self._dealt_in()) + 5
 
+    def current_shoe(self) -> Shoe:
+        return self.shoe
+
     def replace_shoe(self, shoe: Shoe) -> None:
         if not self.over:
             raise IllegalAction("games.in_hand")
@@ -538,7 +541,7 @@ class Holdem(Engine):
         if seat not in self.turn():
             return None
         kinds = {option.kind for option in self._player_options()}
-        return Move(kind="check" if "check" in kinds else "fold", seat=seat)
+        return Move(kind="check" if "check" in kinds else "fold", seat=seat, auto="timeout")
 
     def npc_move(self, rng: random.Random) -> Move | None:
         if self.npc is None or self.npc not in self.turn():

@@ -143,10 +143,10 @@ def test_fold_is_refused_when_checking_is_free() -> None:
 def test_the_timeout_checks_when_it_can_else_folds() -> None:
     game = table({"a": 1000, "b": 1000})
     deal(game, TWO, BOARD)
-    assert game.timeout_move("a") == Move(kind="fold", seat="a")
+    assert game.timeout_move("a") == Move(kind="fold", seat="a", auto="timeout")
     assert game.timeout_move("b") is None  # not his turn
     act(game, "a", "call")
-    assert game.timeout_move("b") == Move(kind="check", seat="b")
+    assert game.timeout_move("b") == Move(kind="check", seat="b", auto="timeout")
 
 
 def test_everyone_folds_and_the_last_player_takes_the_pot_without_showing() -> None:
