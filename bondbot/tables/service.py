@@ -445,18 +445,44 @@ class TableService:
             if offer.spent:
                 raise Refusal("table.already_spent")
             ctx.spend_hero_point(offer.character_id, "spend.win_hand")
-            ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
+            pay = self._pay_won_back(ctx, offer)
             # A game that keeps its own account of the hand (a score sheet, who won the
-            # evening) is told, by its `won_back` move.
+            # evening, who shares a pot) is told, by its `won_back` move.
+            engine = ctx.state.engine
             won_back = Move(kind="won_back", target=str(offer.character_id))
-            if "won_back" in ctx.state.engine.moves and ctx.state.engine.can(won_back):
-                ctx.play(won_back)
+            if "won_back" in engine.moves:
+                self._fresh_shoe(ctx)  # a finished shoe is replaced before any move
+                if engine.can(won_back):
+                    ctx.play(won_back)
             offer.spent = True
-            return Spent(
-                character_id=offer.character_id, name=seat.name, pay=offer.pay, hand=offer.hand
-            )
+            return Spent(character_id=offer.character_id, name=seat.name, pay=pay, hand=offer.hand)
 
         return await self._mutate(table_id, user_id, run)
+
+    @staticmethod
+    def _pay_won_back(ctx: TableContext, offer: SpendOffer) -> int:
+        """Pay a spend: the offer's pay, or what the game reckons it moves now (spenders who
+        share a pot: the earlier ones give the NPC back the new one's share). Only between
+        the NPC and PCs who spent on that hand; what the spender gets is returned."""
+        engine = ctx.state.engine
+        pays = engine.won_back_pays(str(offer.character_id))
+        if pays is None:
+            ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
+            return offer.pay
+        spenders = {o.character_id for o in ctx.state.offers if o.hand == offer.hand and o.spent}
+        pay = pays.get(str(offer.character_id), 0)
+        if pay <= 0:
+            raise Refusal("table.nothing_to_win_back")
+        for seat, amount in pays.items():
+            character_id = int(seat)
+            if character_id != offer.character_id and character_id not in spenders:
+                raise ValueError(f"a spend may not move chips of {seat}, who did not spend")
+            if amount < 0:
+                ctx.money.give_back(character_id, -amount, "spend.shared")
+        for seat, amount in pays.items():
+            if amount > 0:
+                ctx.money.pay_won_back(int(seat), amount, "spend.win_hand")
+        return pay
 
     # -- the rulebook contest (a PC who chose the rulebook; see tables/contest.py) ---------
 

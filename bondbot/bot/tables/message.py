@@ -19,7 +19,7 @@ from bondbot.money import format_amount
 from bondbot.rules import gambling
 from bondbot.tables.context import iso
 from bondbot.tables.service import TableSnapshot
-from bondbot.tables.state import Pot, PotSettled
+from bondbot.tables.state import Pot, PotSettled, SpendOffer
 
 MAX_SPEND_BUTTONS = 10
 SPEND_ROW = 3
@@ -138,7 +138,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             ),
             inline=False,
         )
-    offers = snapshot.spendable_offers(iso(now))
+    offers = [offer for offer, _ in _spendable(snapshot, now)]
     if offers:
         who = names(snapshot)
         embed.add_field(
@@ -161,6 +161,18 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             footer += "\n" + t("table.revealed", lang, seed=revealed[-1].seed)
         embed.set_footer(text=footer)
     return embed
+
+
+def _spendable(snapshot: TableSnapshot, now: datetime) -> list[tuple[SpendOffer, int]]:
+    """The open offers a PC can spend on, with what spending pays now: the offer's pay, or
+    what the game reckons (a pot he would share with those who spent on it before him)."""
+    found = []
+    for offer in snapshot.spendable_offers(iso(now)):
+        pays = snapshot.state.engine.won_back_pays(str(offer.character_id))
+        pay = offer.pay if pays is None else pays.get(str(offer.character_id), 0)
+        if pay > 0:
+            found.append((offer, pay))
+    return found
 
 
 def table_view(
@@ -190,14 +202,14 @@ def table_view(
     if spec_for(snapshot.state.config.game).private_hands:
         specs.append(table_button(lang, table, "table.btn_my_cards", "mine", style=blue, row=2))
     who = names(snapshot)
-    for index, offer in enumerate(snapshot.spendable_offers(iso(now))[:MAX_SPEND_BUTTONS]):
+    for index, (offer, pay) in enumerate(_spendable(snapshot, now)[:MAX_SPEND_BUTTONS]):
         specs.append(
             ButtonSpec(
                 t(
                     "table.btn_spend",
                     lang,
                     name=who.get(offer.character_id, "?"),
-                    pay=format_amount(offer.pay, money),
+                    pay=format_amount(pay, money),
                 ),
                 custom_id(AREA, table, "spend", offer.id),
                 style=green,
