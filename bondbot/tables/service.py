@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from bondbot.errors import Refusal
 from bondbot.games.contract import Event, Move, Record
 from bondbot.games.registry import NewTable, spec_for
+from bondbot.money import Cents
 from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import SEED_BYTES
@@ -298,6 +299,12 @@ class TableService:
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
+            config = ctx.state.config
+            limits = spec_for(config.game).buy_in_limits
+            if limits and not config.min_bet <= buy_in <= config.max_bet:
+                raise Refusal(
+                    "table.buy_in_outside", min=Cents(config.min_bet), max=Cents(config.max_bet)
+                )
             await ctx.money.include(ctx.conn, character_id)
             ctx.move(
                 buy_in,

@@ -92,10 +92,11 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         if snapshot.bank is None
         else format_amount(snapshot.bank, money)
     )
+    buy_in = spec_for(config.game).buy_in_limits
     embed.add_field(
         name=t("table.limits", lang),
         value=t(
-            "table.limits_value",
+            "table.limits_buy_in" if buy_in else "table.limits_value",
             lang,
             min=format_amount(config.min_bet, money),
             max=format_amount(config.max_bet, money),
