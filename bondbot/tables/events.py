@@ -59,6 +59,14 @@ class Played(Event):
     records: tuple[Record, ...]
 
 
+class NpcControl(Played):
+    """The GM gave the NPC's decisions to automatic play (which may act at once) or took
+    them back."""
+
+    kind: Literal["npc_control"] = "npc_control"  # type: ignore[assignment]
+    auto: bool
+
+
 class ContestRolled(Event):
     kind: Literal["contest_rolled"] = "contest_rolled"
     character_id: int
@@ -89,6 +97,7 @@ __all__ = [
     "ContestStep",
     "Joined",
     "Left",
+    "NpcControl",
     "Opened",
     "Paused",
     "Played",

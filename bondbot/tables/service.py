@@ -37,7 +37,17 @@ from bondbot.storage.writer import Busy, WriteFailed
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
-from bondbot.tables.events import Chose, Closed, Joined, Left, Opened, Paused, Played, Spent
+from bondbot.tables.events import (
+    Chose,
+    Closed,
+    Joined,
+    Left,
+    NpcControl,
+    Opened,
+    Paused,
+    Played,
+    Spent,
+)
 from bondbot.tables.money import TableMoney
 from bondbot.tables.people import load_person
 from bondbot.tables.scheduler import Scheduler
@@ -274,6 +284,25 @@ class TableService:
                 )
                 ctx.state.last_deadline = ctx.state.deadline
             return Paused(kind="paused" if paused else "resumed")
+
+        return await self._mutate(table_id, actor_id, run)
+
+    async def set_npc_auto(self, table_id: int, actor_id: int, auto: bool) -> TableSnapshot:
+        """The NPC's decisions: the bot's automatic play, or the GM with the same buttons.
+        Turned on while the NPC is to act, it plays at once."""
+
+        async def run(ctx: TableContext) -> Event:
+            state = ctx.state
+            if state.npc_auto == auto:
+                raise Refusal("table.npc_already_auto" if auto else "table.npc_already_gm")
+            state.npc_auto = auto
+            records: tuple[Record, ...] = ()
+            engine = state.engine
+            if auto and not state.paused and state.npc_key in engine.turn():
+                move = engine.npc_move(ctx.rng)
+                if move is not None:
+                    records = tuple(ctx.play(move.model_copy(update={"auto": "npc"})))
+            return NpcControl(auto=auto, records=records)
 
         return await self._mutate(table_id, actor_id, run)
 

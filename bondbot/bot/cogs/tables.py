@@ -265,6 +265,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self.service.pause(await self._table(interaction), interaction.user.id, paused)
         await (await reply_to(interaction)).say("table.paused_reply" if paused else "table.resumed")
 
+    @app_commands.command(name="npc", description="The NPC plays by itself, or you play it (GM)")
+    @app_commands.describe(
+        automatic="True: automatic play; false: the GM plays it with the buttons"
+    )
+    @app_commands.guild_only()
+    async def npc(self, interaction: discord.Interaction, automatic: bool) -> None:
+        await require_gm(interaction)
+        table = await self._table(interaction)
+        snapshot = await self.service.set_npc_auto(table, interaction.user.id, automatic)
+        key = "table.npc_auto_reply" if automatic else "table.npc_gm_reply"
+        await (await reply_to(interaction)).say(key, npc=snapshot.state.npc_name)
+
     @app_commands.command(name="close", description="Close the table: cash everyone out (GM)")
     @app_commands.guild_only()
     async def close(self, interaction: discord.Interaction) -> None:
