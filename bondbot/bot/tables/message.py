@@ -159,7 +159,8 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         footer = t("table.commitment", lang, commitment=state.shoes[-1].commitment)
         revealed = [s for s in state.shoes if s.seed]
         if revealed:
-            footer += "\n" + t("table.revealed", lang, seed=revealed[-1].seed)
+            last = revealed[-1]
+            footer += "\n" + t("table.revealed", lang, seed=last.seed, commitment=last.commitment)
         embed.set_footer(text=footer)
     return embed
 
