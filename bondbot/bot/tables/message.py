@@ -199,7 +199,7 @@ def table_view(
         table_button(lang, table, "table.btn_simulate", "choose", "simulate", style=blue, row=0),
         table_button(lang, table, "table.btn_rulebook", "choose", "rulebook", row=0),
         table_button(lang, table, "table.btn_contest", "contest", row=0),
-        *ui_for(snapshot.state.config.game).buttons(snapshot, lang),
+        *ui_for(snapshot.state.config.game).buttons(snapshot, lang, money),
     ]
     if spec_for(snapshot.state.config.game).private_hands:
         specs.append(table_button(lang, table, "table.btn_my_cards", "mine", style=blue, row=2))
