@@ -23,6 +23,9 @@ from bondbot.tables.state import Pot, PotSettled, SpendOffer
 
 MAX_SPEND_BUTTONS = 10
 SPEND_ROW = 3
+FIELD_MAX = 1024  # Discord's limit for an embed field's value
+BLANK = "\u200b"  # a field title that shows nothing
+LABEL_MAX = 80  # Discord's limit for a button's label
 
 
 def _contest(snapshot: TableSnapshot, lang: Lang, money: str) -> str | None:
@@ -73,6 +76,18 @@ def _pot(snapshot: TableSnapshot, pot: Pot, lang: Lang, money: str) -> str:
     return "\n".join(lines)
 
 
+def add_lines(embed: discord.Embed, name: str, lines: list[str]) -> None:
+    """Lines under one title, in as many fields as Discord's 1,024 characters a field need
+    (ten seats with long names); the fields after the first have a blank title."""
+    chunk: list[str] = []
+    for line in lines:
+        if chunk and len("\n".join([*chunk, line])) > FIELD_MAX:
+            embed.add_field(name=name, value="\n".join(chunk), inline=False)
+            name, chunk = BLANK, []
+        chunk.append(line[:FIELD_MAX])
+    embed.add_field(name=name, value="\n".join(chunk), inline=False)
+
+
 def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) -> discord.Embed:
     state = snapshot.state
     config = state.config
@@ -117,11 +132,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         )
         extra = game.seat_extra(snapshot, seat.character_id, lang, money)
         seat_lines.append(line if extra is None else f"{line} — {extra}")
-    embed.add_field(
-        name=t("table.seats", lang),
-        value="\n".join(seat_lines) or t("table.no_seats", lang),
-        inline=False,
-    )
+    add_lines(embed, t("table.seats", lang), seat_lines or [t("table.no_seats", lang)])
     for name, value in game.public_fields(snapshot, lang, money):
         embed.add_field(name=name, value=value[:1024], inline=False)
     contest = _contest(snapshot, lang, money)
@@ -142,9 +153,10 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     offers = [offer for offer, _ in _spendable(snapshot, now)]
     if offers:
         who = names(snapshot)
-        embed.add_field(
-            name=t("table.offers", lang),
-            value="\n".join(
+        add_lines(
+            embed,
+            t("table.offers", lang),
+            [
                 t(
                     "table.offer_line",
                     lang,
@@ -152,8 +164,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
                     until=f"<t:{int(datetime.fromisoformat(o.expires_at).timestamp())}:R>",
                 )
                 for o in offers
-            ),
-            inline=False,
+            ],
         )
     if state.shoes:
         footer = t("table.commitment", lang, commitment=state.shoes[-1].commitment)
@@ -175,6 +186,15 @@ def _spendable(snapshot: TableSnapshot, now: datetime) -> list[tuple[SpendOffer,
         if pay > 0:
             found.append((offer, pay))
     return found
+
+
+def _spend_label(lang: Lang, name: str, pay: str) -> str:
+    """`Bond: spend a Hero Point (receives $50)`, the name cut to fit Discord's 80."""
+    label = t("table.btn_spend", lang, name=name, pay=pay)
+    if len(label) > LABEL_MAX:
+        cut = len(label) - LABEL_MAX + 1
+        label = t("table.btn_spend", lang, name=name[:-cut] + "…", pay=pay)
+    return label
 
 
 def table_view(
@@ -207,12 +227,7 @@ def table_view(
     for index, (offer, pay) in enumerate(_spendable(snapshot, now)[:MAX_SPEND_BUTTONS]):
         specs.append(
             ButtonSpec(
-                t(
-                    "table.btn_spend",
-                    lang,
-                    name=who.get(offer.character_id, "?"),
-                    pay=format_amount(pay, money),
-                ),
+                _spend_label(lang, who.get(offer.character_id, "?"), format_amount(pay, money)),
                 custom_id(AREA, table, "spend", offer.id),
                 style=green,
                 row=SPEND_ROW + index // 5,
