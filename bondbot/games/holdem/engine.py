@@ -551,6 +551,7 @@ class Holdem(Engine):
     def _situation(self, seat: SeatKey) -> Situation:
         """What `seat` may know now: its cards, the table, its options."""
         state = self._poker()
+        assert self.blinds is not None
         index = self._index_of(seat)
         folded = self.folded
         live = [i for i, seat in enumerate(self.players) if seat not in folded]
@@ -564,6 +565,7 @@ class Holdem(Engine):
             chips=state.stacks[index],
             in_position=index == max(live),
             options=tuple(o for o in self._player_options() if o.seat == seat),
+            chip=self.blinds.small,
         )
 
     # -- Hero Points ----------------------------------------------------------------------
