@@ -103,7 +103,6 @@ async def ten_seats(
             options={"levels": [{"small": 500, "big": 1_000}]},
         )
     ).id
-    owners = []
     for n, buy_in in enumerate(BUY_INS):
         owner = 900_000_000_000_000_000 + n  # Discord ids are long too
         character = await make_character(
@@ -111,9 +110,8 @@ async def ten_seats(
         )
         await tables.join(table, owner, character, buy_in)
         await tables.choose(table, owner, "simulate")
-        owners.append(owner)
     await tables.set_npc_auto(table, GM, False)
-    return tables, table, owners
+    return tables, table
 
 
 def check_limits(snapshot: TableSnapshot, now: datetime) -> str:
@@ -132,7 +130,7 @@ async def test_ten_seats_with_the_longest_names_fit_and_hide_every_hole_card(db:
     clock = Clock()
     # The NPC (first in the seat order: the button) has the best hand of the ten.
     seed = seed_where(PCS + 1, lambda values: values[-1] > max(values[:-1]))
-    tables, table, owners = await ten_seats(db, clock, [seed])
+    tables, table = await ten_seats(db, clock, [seed])
     holes, board = deal_of(seed, PCS + 1)
     hidden: set[Card] = {card for hole in holes for card in hole}
     snapshot = await tables.act(table, GM, "deal", as_gm=True)

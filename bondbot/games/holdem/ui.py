@@ -393,12 +393,11 @@ def _npc_line(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
     npc = state.npc_key
     who = t("holdem.npc_auto" if state.npc_auto else "holdem.npc_gm", lang)
     playing = not engine.over and npc in engine.players
-    if playing:
-        chips = format_amount(engine.chips.get(npc, 0), money)
-    elif snapshot.bank is None:
+    if snapshot.bank is None and not playing:
         chips = t("holdem.npc_unlimited", lang)
     else:
-        chips = format_amount(snapshot.bank, money)
+        amount = engine.chips.get(npc, 0) if playing else snapshot.bank or 0
+        chips = t("holdem.seat_behind", lang, amount=format_amount(amount, money))
     line = t("holdem.npc_line", lang, name=state.npc_name, who=who, chips=chips)
     if playing:
         line = " · ".join([line, *_in_hand(snapshot, npc, lang, money, behind=False)])
@@ -632,12 +631,16 @@ def _play_buttons(snapshot: TableSnapshot, lang: Lang, money: str) -> list[Butto
 
 def _pot_bet(engine: Holdem, seat: str | None, raising: Option | None, share: int) -> int | None:
     """What the seat's bet comes to with a bet or raise of the pot (share 1) or half of it
-    (share 2), the call included, within his bounds; None when he may not bet."""
+    (share 2), the call included, to the nearest small blind (the smallest chip), within
+    his bounds; None when he may not bet."""
     if seat is None or raising is None or raising.min is None or raising.max is None:
         return None
+    assert engine.blinds is not None
+    chip = engine.blinds.small
     call = engine.to_call(seat)
     pot = sum(p.amount for p in engine.pots()) + sum(engine.bets.values())
     target = max(engine.bets.values(), default=0) + (pot + call) // share
+    target = (target + chip // 2) // chip * chip
     return min(max(target, raising.min), raising.max)
 
 
