@@ -166,7 +166,10 @@ async def test_a_folded_hand_has_no_offer_and_a_timeout_folds(db: Database) -> N
     await tables.act(table, BOND_OWNER, "fold")
     waiting = await tables.snapshot(table)
     assert waiting.state.engine.turn() == (leiter,) and waiting.state.deadline is not None
-    clock.advance(89)
+    clock.advance(45)
+    away = await tables.act(table, BOND_OWNER, "sit_out")  # someone else's move: same clock
+    assert away.state.deadline == waiting.state.deadline
+    clock.advance(44)
     await tables.run_due()
     assert (await tables.snapshot(table)).state.engine.turn() == (leiter,)
     clock.advance(2)  # the server's 90 seconds: he folds, the NPC takes the blinds
