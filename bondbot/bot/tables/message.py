@@ -14,7 +14,7 @@ from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.tables.common import AREA, names, quality, table_button
 from bondbot.bot.tables.games import ui_for
 from bondbot.games.registry import spec_for
-from bondbot.i18n import Lang, t
+from bondbot.i18n import Lang, has, t
 from bondbot.money import format_amount
 from bondbot.rules import gambling
 from bondbot.tables.context import iso
@@ -92,8 +92,10 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     state = snapshot.state
     config = state.config
     game = ui_for(config.game)
+    # A game where the NPC holds no bank (hold'em) names its table its own way.
+    title = f"{config.game}.title" if has(f"{config.game}.title") else "table.title"
     embed = discord.Embed(
-        title=t("table.title", lang, game=t(f"games.{config.game}", lang), npc=state.npc_name)
+        title=t(title, lang, game=t(f"games.{config.game}", lang), npc=state.npc_name)
     )
     if not snapshot.open:
         embed.description = t("table.closed_banner", lang)
