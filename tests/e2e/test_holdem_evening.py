@@ -100,7 +100,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         )
         commitment = re.search(r"`([0-9a-f]{64})`", opened.content or "").group(1)
         message = await wait_table(fake, commitment)
-        assert message.embeds[0]["title"] == "Texas hold'em — Le Chiffre holds the bank"
+        assert message.embeds[0]["title"] == "Texas hold'em — Le Chiffre's table"
         assert "Buy-in $50 to $500 · bank unlimited" in str(message.embeds)
 
         short = await join(fake, world.player, "20")
