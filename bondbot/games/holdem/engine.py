@@ -455,10 +455,11 @@ class Holdem(Engine):
             self.sitting_out.remove(seat)
 
     def _chips_of(self, seat: SeatKey) -> int | None:
-        """The seat's chips from the table (None: the NPC's unlimited bankroll)."""
-        if seat not in self.stacks:
-            return 0
-        return self.stacks[seat]
+        """The seat's chips from the table (None: the NPC's unlimited bankroll). A limited
+        NPC's stack is its bankroll less what it owes on open Hero Point offers, which can
+        exceed it: then it has nothing to play with."""
+        stack = self.stacks.get(seat, 0)
+        return None if stack is None else max(stack, 0)
 
     def _dealt_in(self) -> list[SeatKey]:
         """The seats the next deal would deal in, in seat order."""
