@@ -76,7 +76,8 @@ def _fit(lines: Sequence[str], limit: int = FIELD, *, keep_last: bool = False) -
 
 
 def hand_text(name: HandName, lang: Lang, *, kickers: bool = False) -> str:
-    """ "two pair, kings and sevens" / "double paire, rois et sept" (kickers when asked)."""
+    """A hand's name in words: "two pair, kings and sevens", "double paire, rois et sept";
+    its kickers too when asked (to tell two hands of the same name apart)."""
     ranks = name.ranks
     if name.category == "straight_flush" and ranks == ("A",):
         text = t("holdem.hand.royal_flush", lang)
@@ -127,7 +128,7 @@ def blind_options(
 
 @app_commands.command(name="holdem", description="Open a no-limit Texas hold'em table (GM)")
 @app_commands.describe(
-    npc=COMMON["npc"],
+    npc="The NPC who plays at the table",
     minimum="Smallest buy-in",
     maximum="Largest buy-in",
     big_blind="The big blind",
