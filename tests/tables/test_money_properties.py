@@ -147,3 +147,13 @@ def test_a_spend_never_pays_the_npc_and_never_comes_from_a_pc() -> None:
     assert money.rows[-1].dst == accounts.chips(TABLE, 2)
     with pytest.raises(ValueError):
         money.pay_won_back(NPC, 500, "spend.win_hand")
+
+
+def test_a_shared_spend_gives_back_only_to_the_npc() -> None:
+    money = fresh(10_000)
+    money.pay_won_back(2, 500, "spend.win_hand")
+    money.give_back(2, 200, "spend.shared")
+    assert money.rows[-1].src == accounts.chips(TABLE, 2)
+    assert money.rows[-1].dst == accounts.bank(TABLE)
+    with pytest.raises(ValueError):
+        money.give_back(NPC, 100, "spend.shared")

@@ -36,8 +36,9 @@ class GameUI(Protocol):
         """Embed fields after the seats: the last hand, the dealer's cards…"""
         ...
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
-        """The game's own buttons (rows 1 and 2 of the message)."""
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """The game's own buttons (rows 1 and 2 of the message); amounts on them are shown
+        with the server's currency, `money`."""
         ...
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
