@@ -16,10 +16,11 @@ stand / double / split / surrender, spends). The GM deals; after `--coups` coups
 `--rounds` rounds he closes both tables. Every user acts on what the database says (so a
 click lost to a crash is simply tried again) and clicks buttons the table message shows.
 
-Once per run the bot gets SIGKILL at a random moment: just after the k-th interaction is
-dispatched (k uniform up to the last evening's count), plus 0–300 ms; an evening that ends
-first is killed just after its close. The bot restarts on the same database and, before
-anyone plays on, the audit:
+Once per run the bot gets SIGKILL at a random moment: in odd runs 0–40 ms after the k-th
+interaction was dispatched (k uniform up to the last evening's count: mostly while one is
+under way), in even runs at a time uniform over the last evening's length; an evening that
+ends first is killed just after its close. The bot restarts on the same database and,
+before anyone plays on, the audit:
 
 - money and Hero Points: every balance equals the ledger (`ledger.verify_balances`); the
   only movements from or to outside the game are the sheets' opening amounts, each table's
@@ -115,14 +116,8 @@ class Evening:
     def __init__(
         self, users: Users, cast: Cast, database: Path, plan: Plan, rng: random.Random
     ) -> None:
-        self.users, self.cast, self.database, self.plan, self.rng = (
-            users,
-            cast,
-            database,
-            plan,
-            rng,
-        )
-        self.fake = users.fake
+        self.users, self.fake, self.cast = users, users.fake, cast
+        self.database, self.plan, self.rng = database, plan, rng
 
     def label(self, what: str) -> str:
         return f"{'pb' if self.plan.game == 'punto_banco' else 'bj'} {what}"
