@@ -16,10 +16,13 @@ The scene, in four channels: a blackjack table whose shoe is stacked (bench/load
 BENCH_SEEDS: the first round deals the dealer an Ace, a pair to the first PC, a double to
 the second, a hit to the third; the second round a surrender), a punto banco table with
 two simulating PCs and a rulebook one, a rulebook-only table (two NPCs) for the pot, and a
-lounge for the GM's ledger and repeated grant, a skill roll and a sheet's deletion.
+lounge for the GM's ledger pages, a skill roll, a sheet's deletion (and one kept), and two
+repeated grants: a `/gm hero` whose answer Discord refused (the fake's deadline set to
+nothing, as after a crash just after the commit), run again, asks "give it again?".
 Prints a row per button kind (clicks, effects and what an effect is, the three kinds of
-answer) and what the other clicks were told; exit 1 unless every row has its expected
-effects and only clear answers.
+answer), what the clicks were told, and the bot's error log lines besides those about the
+answers lost on purpose; exit 1 unless every row has its expected effects and only clear
+answers, and the bot logged no other error.
 """
 
 from __future__ import annotations
@@ -133,9 +136,11 @@ def _plays_the_scene(game: Blackjack) -> bool:
 # Every button kind: what one effect is in the database, and how many one intent should have
 # (none for a button that only shows something).
 KINDS: dict[str, tuple[str, int]] = {
+    "table: Join (opens the modal)": ("buy-ins (ledger rows)", 0),
     "table: Join (modal submit)": ("buy-ins (ledger rows)", 1),
     "table: Simulate": ("simulate awards (ledger rows)", 1),
     "table: Rulebook": ("table state saves", 1),
+    "table: Contest (shows the pending one)": ("table state saves", 0),
     "table: Contest +1 step": ("Hero Points spent (ledger rows)", 1),
     "table: Contest settle": ("table state saves", 1),
     "table: Leave": ("cash-outs (ledger rows)", 1),
@@ -158,9 +163,12 @@ KINDS: dict[str, tuple[str, int]] = {
     "pot: +1 step": ("Hero Points spent (ledger rows)", 1),
     "pot: Settle pot": ("table state saves", 1),
     "gm: Ledger page (Older)": ("ledger rows written", 0),
+    "gm: Ledger page (Newer)": ("ledger rows written", 0),
     "gm: Give it again (confirm)": ("grants (ledger rows)", 1),
+    "gm: No, once is enough": ("grants (ledger rows)", 0),
     "roll: Spend a Hero Point (step)": ("Hero Points spent (ledger rows)", 1),
     "sheet: Delete (confirm)": ("characters deleted", 1),
+    "sheet: Keep it": ("characters deleted", 0),
 }
 
 
@@ -188,6 +196,8 @@ def gist(answer: Answer) -> str:
     """What a click was told, without its particulars: `Wager placed`, `Something went…`."""
     if answer.result is None or not answer.acked:
         return answer.verdict
+    if answer.modal is not None:
+        return "the amount modal"
     if not answer.content:
         return "the message redrawn" if answer.result.response_type == 7 else "(no text)"
     return re.split(r"[:;.(!]", answer.content, maxsplit=1)[0][:60]
@@ -200,7 +210,7 @@ class Scene:
         self.users, self.cast, self.bot, self.clicks = users, cast, bot, clicks
         self.database = bot.database
         self.fake = users.fake
-        self.lost_errors = range(0)  # the bot's error lines about the answer lost on purpose
+        self.lost_errors: set[int] = set()  # the bot's error lines about answers lost on purpose
         self.rows: list[Row] = []
 
     def player(self, name: str) -> Player:
@@ -252,6 +262,9 @@ class Scene:
 
     def ledger(self, reason: str, account: str | None = None) -> Measure:
         return lambda: self.rows_of(reason, account)
+
+    def count(self, sql: str) -> Measure:
+        return lambda: scalar(self.database, sql)
 
     async def state(self, table: int) -> tuple[int, TableState]:
         async with reading(self.database) as conn:
@@ -337,13 +350,16 @@ class Scene:
         d, e, f = (self.player(name) for name in BJ)
         gm = self.cast.gm
         msg = await self.table_message(channel, cid(table, "join"))
-        opened = await self.users.click("join button", d.user, msg, cid(table, "join"))
+        bought = self.ledger("table.buy_in", f"chips:{table}:{d.character_id}")
+        modals = await self.burst(
+            "table: Join (opens the modal)", d.user, msg, cid(table, "join"), measure=bought
+        )
         await self.burst(
             "table: Join (modal submit)",
             d.user,
-            opened.result,
+            next((a.result for a in modals if a.modal is not None), None),
             values={"amount": "2000"},
-            measure=self.ledger("table.buy_in", f"chips:{table}:{d.character_id}"),
+            measure=bought,
         )
         await self.burst(
             "table: Simulate",
@@ -544,6 +560,13 @@ class Scene:
                 raise RuntimeError(f"contest: no roll shown ({shown.verdict}: {shown.content!r})")
             if step is not None and not step.get("disabled"):
                 await self.burst(
+                    "table: Contest (shows the pending one)",
+                    player.user,
+                    msg,
+                    cid(table, "contest"),
+                    measure=self.saves(table),
+                )
+                await self.burst(
                     "table: Contest +1 step",
                     player.user,
                     shown.result,
@@ -607,33 +630,32 @@ class Scene:
         channel = self.cast.channels["lounge"]
         gm = self.cast.gm
         bond, felix = self.player(PB[0]), self.player(PB[1])
+        rows = self.count("SELECT COUNT(*) FROM ledger")
         shown = await self.users.slash("ledger", gm, "gm ledger", channel)
-        older = next(
-            (b for b in _buttons(shown) if b["custom_id"].endswith(":n") and not b.get("disabled")),
-            None,
-        )
-        if older is None:
-            raise RuntimeError("gm ledger: no Older button")
-        await self.burst(
-            "gm: Ledger page (Older)",
-            gm,
-            shown.result,
-            older["custom_id"],
-            measure=lambda: scalar(self.database, "SELECT COUNT(*) FROM ledger"),
-        )
-        grant = {"character": bond.name, "action": "give", "amount": 1, "reason": "Saved M"}
-        await self.lost_answer(gm, "gm hero", channel, **grant)
-        asked = await self.users.slash("grant again", gm, "gm hero", channel, **grant)
-        again = asked.button("bb:gm:again:")
-        if again is None:
-            raise RuntimeError(f"gm hero retried: not asked again ({asked.content!r})")
-        await self.burst(
-            "gm: Give it again (confirm)",
-            gm,
-            asked.result,
-            again["custom_id"],
-            measure=self.ledger("gm.grant", f"sheet:{bond.character_id}"),
-        )
+        for kind, end in (("gm: Ledger page (Older)", ":n"), ("gm: Ledger page (Newer)", ":p")):
+            page = next(
+                (
+                    b
+                    for b in _buttons(shown)
+                    if b["custom_id"].endswith(end) and not b.get("disabled")
+                ),
+                None,
+            )
+            if page is None:
+                raise RuntimeError(f"gm ledger: no {kind} button")
+            await self.burst(kind, gm, shown.result, page["custom_id"], measure=rows)
+        grants = self.ledger("gm.grant", f"sheet:{bond.character_id}")
+        for kind, button, reason in (
+            ("gm: Give it again (confirm)", "bb:gm:again:", "Saved M"),
+            ("gm: No, once is enough", "bb:gm:once:", "Saved Moneypenny"),
+        ):
+            grant = {"character": bond.name, "action": "give", "amount": 1, "reason": reason}
+            await self.lost_answer(gm, "gm hero", channel, **grant)
+            asked = await self.users.slash("grant again", gm, "gm hero", channel, **grant)
+            choice = asked.button(button)
+            if choice is None:
+                raise RuntimeError(f"gm hero retried: not asked again ({asked.content!r})")
+            await self.burst(kind, gm, asked.result, choice["custom_id"], measure=grants)
         for _ in range(10):  # rolls until one can be bettered
             rolled = await self.users.slash("roll", bond.user, "roll", channel, skill="gambling")
             step = rolled.button("bb:roll:step:")
@@ -646,23 +668,19 @@ class Scene:
                     measure=self.ledger("roll.step", f"sheet:{bond.character_id}"),
                 )
                 break
-        name = "Strawberry Fields"
-        await self.users.slash("create", felix.user, "sheet create", channel, name=name)
-        asked = await self.users.slash(
-            "delete", felix.user, "sheet delete", channel, character=name
-        )
-        delete = asked.button("bb:sheet:del:")
-        if delete is None:
-            raise RuntimeError(f"sheet delete: no confirmation ({asked.content!r})")
-        await self.burst(
-            "sheet: Delete (confirm)",
-            felix.user,
-            asked.result,
-            delete["custom_id"],
-            measure=lambda: scalar(
-                self.database, "SELECT COUNT(*) FROM characters WHERE alive = 0"
-            ),
-        )
+        deleted = self.count("SELECT COUNT(*) FROM characters WHERE alive = 0")
+        for kind, button, name in (
+            ("sheet: Keep it", "bb:sheet:keep:", "Mary Goodnight"),
+            ("sheet: Delete (confirm)", "bb:sheet:del:", "Strawberry Fields"),
+        ):
+            await self.users.slash("create", felix.user, "sheet create", channel, name=name)
+            asked = await self.users.slash(
+                "delete", felix.user, "sheet delete", channel, character=name
+            )
+            choice = asked.button(button)
+            if choice is None:
+                raise RuntimeError(f"sheet delete: no confirmation ({asked.content!r})")
+            await self.burst(kind, felix.user, asked.result, choice["custom_id"], measure=deleted)
 
     async def lost_answer(self, user: Any, path: str, channel: FakeChannel, **options: Any) -> None:
         """Run a command whose answer Discord refuses as too late (its effect stays, unseen):
@@ -676,7 +694,7 @@ class Scene:
         finally:
             fake.interaction_deadline = DEADLINE_S
         await asyncio.sleep(0.2)  # for the bot's log of the two refused answers
-        self.lost_errors = range(logged, len(self.bot.log_errors()))
+        self.lost_errors |= set(range(logged, len(self.bot.log_errors())))
 
 
 def _engine(state: TableState, kind: type[Any]) -> Any:
@@ -739,7 +757,7 @@ def report(rows: list[Row], failures: list[str], clicks: int) -> bool:
     print_table(table)
     print()
     print("what the clicks were told:")
-    for row in rows:
+    for row in sorted(rows, key=lambda row: list(KINDS).index(row.kind)):
         told = "; ".join(f"{text} ×{n}" for text, n in row.told.most_common())
         print(f"  {row.kind}: {told}")
     for failure in failures:
@@ -789,7 +807,7 @@ async def main_async(args: argparse.Namespace) -> int:
     ok = report(scene.rows, failures, args.clicks)
     unexpected = [line for n, line in enumerate(errors) if n not in scene.lost_errors]
     print(
-        f"the bot logged {len(scene.lost_errors)} error line(s) about the answer lost on purpose"
+        f"the bot logged {len(scene.lost_errors)} error line(s) about the answers lost on purpose"
         f" and {len(unexpected)} other(s){': ' + unexpected[0][:300] if unexpected else ''}"
     )
     return 0 if ok and not unexpected else 1

@@ -1,6 +1,7 @@
 """Crash: kill -9 during a two-game evening, restart on the same database, audit, go on.
 
-    python bench/crash.py [--runs 8] [--coups 4] [--rounds 3] [--seed 7] [--timeout 900]
+    python bench/crash.py [--runs 12] [--coups 4] [--rounds 3] [--seed 7] [--timeout 900]
+                          [--verbose]
 
 Everything stays on 127.0.0.1 (the fake Discord of tests/fakediscord in this process, the
 real BondBot in its own, bench/load_bot.py) and the run is bounded (`--runs` evenings,
@@ -10,11 +11,12 @@ removed at the end.
 Each run is one evening in two new channels: the GM opens a punto banco table (Le Chiffre's
 bank) and a blackjack table (Kananga's), both with a limited bankroll. Bond and Felix
 simulate at punto banco (wagers by the modal or Same again, Hero Point spends on lost
-coups), Mathis chooses the rulebook there and plays a contest each coup (rolls, sometimes
-spends a step, settles); Wai Lin and Jinx simulate at blackjack (bets, insurance, hit /
-stand / double / split / surrender, spends). The GM deals; after `--coups` coups and
-`--rounds` rounds he closes both tables. Every user acts on what the database says (so a
-click lost to a crash is simply tried again) and clicks buttons the table message shows.
+coups); Mathis chooses the rulebook there and plays a contest each coup (he rolls, looks
+at his roll for 0.3–1.5 s, sometimes spends a step, settles); Wai Lin and Jinx simulate at
+blackjack (bets, insurance, hit / stand / double / split / surrender, spends). The GM
+deals; after `--coups` coups and `--rounds` rounds he closes both tables. Every user acts
+on what the database says (so a click lost to a crash is simply tried again) and clicks
+buttons the table message shows.
 
 Once per run the bot gets SIGKILL at a random moment: in odd runs 0–40 ms after the k-th
 interaction was dispatched (k uniform up to the last evening's count: mostly while one is
@@ -35,8 +37,9 @@ before anyone plays on, the audit:
 - every PC with a pending contest clicks Contest and is shown it again (roll, buttons).
 
 The same audit runs at the end of each evening. Prints a line per run (where the kill
-landed, what was in flight, restart time, audits) and the totals; exit 1 when an audit
-failed or a restart was not survived.
+landed, what was in flight, how long the bot took to be back, the pending contests reached
+again, audits) and the totals; `--verbose` adds every kind of answer the users got. Exit 1
+when an audit failed or a restart was not survived.
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ KILL_DELAY_S = 0.04  # the kill lands up to this long after the k-th dispatch: m
 SETTLE_S = 8.0  # how long the channel may take to show the right messages after a start
 CLOSED = t("table.closed_banner", "en")
 ROLLED = "Your Gambling roll"
+PONDER_S = (0.3, 1.5)  # how long the rulebook player looks at his roll before he settles
 OUTSIDE_IN = {("cash", CREATE_REASON), ("hero", CREATE_REASON), ("cash", "table.bankroll")}
 OUTSIDE_IN |= {("hero", "award.simulate")}
 OUTSIDE_OUT = {("cash", "table.bank_close"), ("hero", "spend.win_hand")}
@@ -269,6 +273,7 @@ class Evening:
             )
         if not shown.content.startswith(ROLLED):
             return
+        await asyncio.sleep(self.rng.uniform(*PONDER_S))  # a spend to weigh: the contest waits
         step = shown.button(":cstep:")
         if step is not None and not step.get("disabled") and self.rng.random() < 0.5:
             self.plan.clicks["cstep"] += 1
@@ -521,7 +526,9 @@ async def audit_contests(
                     problems.append(f"table {table}: contest {contest.id} has no seat or message")
                     continue
                 user = users.fake.users[seat.user_id]
-                shown = await users.click("audit contest", user, msg, cid(table, "contest"))
+                shown = await users.click(
+                    "audit contest", user, msg, cid(table, "contest"), gated=False
+                )
                 step = shown.button(f":cstep:{contest.id}:")
                 report.contests += 1
                 if not shown.content.startswith(ROLLED) or step is None:
@@ -687,7 +694,9 @@ def print_report(reports: list[RunReport], args: argparse.Namespace, log_errors:
     print()
     print(
         f"total: {len(reports)} kills, {survived} restarts survived, audits {audits - bad} passed,"
-        f" {bad} failed"
+        f" {bad} failed; {sum(r.interactions for r in reports)} interactions, of which"
+        f" {sum(r.unanswered for r in reports)} went unanswered (under way at a kill);"
+        f" {sum(r.contests for r in reports)} pending contests reached again"
     )
     for line in failed:
         print(f"  {line}")
@@ -736,7 +745,7 @@ async def main_async(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=8, help="evenings, one kill each")
+    parser.add_argument("--runs", type=int, default=12, help="evenings, one kill each")
     parser.add_argument("--coups", type=int, default=4, help="punto banco coups an evening")
     parser.add_argument("--rounds", type=int, default=3, help="blackjack rounds an evening")
     parser.add_argument("--seed", type=int, default=7, help="the users' choices and the kills")

@@ -163,8 +163,10 @@ class Users:
     def __post_init__(self) -> None:
         self.gate.set()
 
-    async def send(self, label: str, start: Starter) -> Answer:
-        await self.gate.wait()
+    async def send(self, label: str, start: Starter, *, gated: bool = True) -> Answer:
+        """Dispatch (once the gate is open, unless not `gated`) and wait for the answer."""
+        if gated:
+            await self.gate.wait()
         try:
             result = await start()
         except (InteractionRejected, RuntimeError, ConnectionError) as error:
@@ -188,9 +190,11 @@ class Users:
         self.answers[(label, gist or answer.verdict)] += 1
         return answer
 
-    async def click(self, label: str, user: Any, message: Any, custom_id: str) -> Answer:
+    async def click(
+        self, label: str, user: Any, message: Any, custom_id: str, *, gated: bool = True
+    ) -> Answer:
         return await self.send(
-            label, lambda: self.fake.click(user, message, custom_id, _wait=False)
+            label, lambda: self.fake.click(user, message, custom_id, _wait=False), gated=gated
         )
 
     async def submit(
