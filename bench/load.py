@@ -97,6 +97,7 @@ class BotProcess:
         self.database = workdir / "bondbot.sqlite3"
         self.guild_id = guild_id
         self.proc: asyncio.subprocess.Process | None = None
+        self._identified = self._synced = 0
 
     async def start(
         self,
@@ -104,7 +105,9 @@ class BotProcess:
         trace: Path | None = None,
         gc_out: Path | None = None,
         gc_tune: str = "",
+        extra_env: dict[str, str] | None = None,
     ) -> None:
+        """Start the bot (again, after a stop or a kill: on the same database and log)."""
         self.config.write_text(
             f"database = {json.dumps(str(self.database))}\n"
             'default_locale = "en"\n'
@@ -124,7 +127,10 @@ class BotProcess:
             env["BENCH_PROFILE"] = str(profile)
         if trace is not None:
             env["BENCH_TRACE"] = str(trace)
-        with self.log.open("wb") as log:
+        env.update(extra_env or {})
+        self._identified = self.fake.identify_count  # wait_connected waits for a new one
+        self._synced = len(self.fake.command_syncs)
+        with self.log.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 str(HERE / "load_bot.py"),
@@ -148,8 +154,8 @@ class BotProcess:
 
         def connected() -> bool:
             return (
-                bool(fake.command_syncs)
-                and fake.identify_count > 0
+                len(fake.command_syncs) > self._synced
+                and fake.identify_count > self._identified
                 and any(s.connection is not None for s in fake.sessions.values())
             )
 
@@ -174,6 +180,13 @@ class BotProcess:
     def signal(self, sig: int) -> None:
         assert self.proc is not None
         self.proc.send_signal(sig)
+
+    async def kill(self) -> None:
+        """SIGKILL, as a crash or the OOM killer would: no clean-up of any kind."""
+        assert self.proc is not None
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        await self.proc.wait()
 
     def log_tail(self, lines: int = 30) -> str:
         if not self.log.exists():

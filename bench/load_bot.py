@@ -13,7 +13,9 @@ times where BondBot's time goes (the database lock and its statements, the hot p
 steps, the event loop's lag): SIGUSR1 starts the count afresh, SIGUSR2 writes it to FILE as
 JSON (bench/load.py --trace does both around the measured phase). With BENCH_GC=FILE it
 times the garbage collector's pauses and the loop's stalls the same way (GcWatch), under
-the setting BENCH_GC_TUNE names. SIGTERM or SIGINT closes the bot.
+the setting BENCH_GC_TUNE names. With BENCH_SEEDS=HEX,HEX,… the first shoes the bot shuffles
+use these seeds, in order (bench/clicks.py stacks a blackjack deal that way), then random
+ones. SIGTERM or SIGINT closes the bot.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import gc
 import json
 import logging
 import os
+import secrets
 import signal
 import sys
 import time
@@ -275,7 +278,14 @@ def make_bot(kind: str, settings: Settings) -> discord.Client:
         return FloorBot(settings.dev_guild_id)
     from bondbot.bot.client import BondBot
 
-    return BondBot(settings)
+    seeds = [bytes.fromhex(s) for s in os.environ.get("BENCH_SEEDS", "").split(",") if s]
+    if not seeds:
+        return BondBot(settings)
+
+    def seed_source() -> bytes:
+        return seeds.pop(0) if seeds else secrets.token_bytes(32)
+
+    return BondBot(settings, seed_source=seed_source)
 
 
 async def serve(

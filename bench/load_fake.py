@@ -18,7 +18,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fakediscord import FakeDiscord
-from fakediscord.client import FakeInteraction, InteractionResult
+from fakediscord.client import FakeInteraction, InteractionRejected, InteractionResult
 from fakediscord.models import FakeChannel, FakeMessage, FakeRole, FakeUser
 from fakediscord.server import ApiCall
 
@@ -97,7 +97,14 @@ def _int(value: object) -> int:
         return 0
 
 
-__all__ = ["BenchFake", "FakeChannel", "FakeMessage", "InteractionResult", "World"]
+__all__ = [
+    "BenchFake",
+    "FakeChannel",
+    "FakeMessage",
+    "InteractionRejected",
+    "InteractionResult",
+    "World",
+]
 
 
 class World:
