@@ -16,9 +16,9 @@ Decisions where the rules are silent (also in docs/decisions.md):
   is on his right, so pontes are covered, and the bank passes, in list order.
 - Money: the bank stays in the banker's stack (no pot); stakes stay in the pontes' stacks.
   The coup's settlement moves each covered stake seat to seat; the commission goes to
-  `pot:commission` (the house's cut, out of the game). The bank and every stake are bounded
-  by the stacks again at the deal, since a Hero Point paid by the NPC in between can lower
-  its stack.
+  `house:commission` (the house's cut: the table books it out of the game). The bank and
+  every stake are bounded by the stacks again at the deal, since a Hero Point paid by the
+  NPC in between can lower its stack.
 - The pontes answer together (one timer) rather than one after the other; coverage and
   banco priority still follow seat order from the banker's right, so the result is the
   same as asking them in turn. Banco suivi outranks every other banco.
@@ -89,7 +89,7 @@ from bondbot.games.contract import (
     SeatKey,
     ShoeField,
     Transfer,
-    pot_account,
+    house_account,
     seat_account,
 )
 from bondbot.rules.baccarat import hand_value
@@ -98,7 +98,7 @@ from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
 Phase = Literal["bank", "stakes", "ponte", "banker"]
-COMMISSION_ACCOUNT = pot_account("commission")
+COMMISSION_ACCOUNT = house_account("commission")
 
 
 class Settings(Frozen):

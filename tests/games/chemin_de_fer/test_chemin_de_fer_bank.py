@@ -273,7 +273,7 @@ def test_commission_is_taken_on_the_bankers_win_rounded_down():
     (record,) = desk.auto()
     assert record.transfers == (
         t("seat:a", "seat:npc", 1_990, "stake_lost"),
-        t("seat:npc", "pot:commission", 99, "commission"),  # 5% of 19.90 is 0.995
+        t("seat:npc", "house:commission", 99, "commission"),  # 5% of 19.90 is 0.995
     )
     assert settled(record).commission == 99 and settled(record).bank == 2_000 + 1_990 - 99
     assert desk.pots == {"commission": 99}
