@@ -36,6 +36,11 @@ Decisions where the rules are silent (also in docs/decisions.md):
 - A Hero Point: a PC's covered stake lost on a table to the NPC banker pays `2 × stake`, one
   lost hand per table; a PC banker who lost a table where the NPC ponte had a stake in play
   gets back that stake and the win he would have had. Nothing between two PCs.
+- `hand` counts the coups dealt (it moves at the deal), so a Hero Point offer stays open
+  through the next coup's stakes until its deal.
+- A table's maximum (`max_bank`, optional) bounds the NPC's bank and every offer at an
+  auction; a bank that grows past it by a win keeps only the maximum in play (the rest
+  stays in the banker's stack).
 - A stacked shoe must hold every card the coup needs (a live shoe has its cut card).
 """
 
@@ -109,12 +114,19 @@ class Settings(Frozen):
     min_stake: int = Field(100, gt=0)
     min_bank: int = Field(200, gt=0)
     npc_bank: int = Field(100_000, gt=0)  # the NPC's bank, and the most it risks as a ponte
+    max_bank: int | None = Field(None, gt=0)  # the largest bank in play (None: no limit)
 
     @model_validator(mode="after")
     def _each_half_covers_a_stake(self) -> Settings:
         if self.min_bank < 2 * self.min_stake:
             raise ValueError("each half of the minimum bank must cover the minimum stake")
+        if self.max_bank is not None and self.max_bank < self.min_bank:
+            raise ValueError("the maximum bank is below the minimum bank")
         return self
+
+    def limited(self, bank: int) -> int:
+        """A bank as far as the table's maximum lets it play."""
+        return bank if self.max_bank is None else min(bank, self.max_bank)
 
 
 class Auction(BaseModel):
@@ -270,6 +282,8 @@ class DeuxTableaux(Engine):
     def _bidders(self) -> list[SeatKey]:
         assert self.auction is not None
         low = self._lowest_bid()
+        if self.settings.limited(low) < low:
+            return []  # the best offer is the table's maximum: nobody can outbid it
         return [
             seat
             for seat in self.seats
@@ -309,7 +323,9 @@ class DeuxTableaux(Engine):
             found = [Option(kind="close_auction")]
             low = self._lowest_bid()
             for seat in self._bidders():
-                found.append(Option(kind="bid", seat=seat, min=low, max=self._stack(seat)))
+                stack = self._stack(seat)
+                high = self.settings.max_bank if stack is None else self.settings.limited(stack)
+                found.append(Option(kind="bid", seat=seat, min=low, max=high))
                 found.append(Option(kind="pass", seat=seat))
             return found
         if self.phase == "stakes":
@@ -422,7 +438,6 @@ class DeuxTableaux(Engine):
         if self.between_hands:
             self.between_hands = False
             self.begin_hand()
-            self.hand += 1
         if move.kind == "pass" and self.phase == "auction":
             return self._play_no_bid(move)
         handler = getattr(self, f"_play_{move.kind}")
@@ -451,6 +466,7 @@ class DeuxTableaux(Engine):
     def _play_default_bank(self, move: Move) -> Record:
         assert self.npc is not None
         amount = max(self.settings.min_bank, self._capped(self.npc, self.settings.npc_bank))
+        amount = self.settings.limited(amount)
         return Record(move=move, events=(self._start_bank(self.npc, amount),))
 
     def _play_open_auction(self, move: Move) -> Record:
@@ -551,6 +567,7 @@ class DeuxTableaux(Engine):
         if not hands:
             return self._play_no_play(move)
         self.coup = Coup(bank=bank, banco=caller, hands=hands)
+        self.hand += 1
         events: list[Event] = [
             TableCovered(
                 table=table, half=half[table], stakes=hand.covers, holder=hand.holder, banco=caller
@@ -669,8 +686,12 @@ class DeuxTableaux(Engine):
                     results=tuple(stakes),
                 )
             )
-        bank_after = coup.bank - sum(r.net for result in results for r in result.results)
+        bank_after = self.settings.limited(
+            coup.bank - sum(r.net for result in results for r in result.results)
+        )
         self.last = CoupSettled(
+            seat=banker,
+            moves=(*self.history, move),
             banker=tuple(coup.banker),
             banker_total=banker_total,
             tables=tuple(results),

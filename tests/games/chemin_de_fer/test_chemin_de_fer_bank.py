@@ -6,6 +6,7 @@ import pytest
 from cdf_helpers import Desk, coup, game, settled, two
 
 from bondbot.games.chemin_de_fer.coverage import Cover
+from bondbot.games.chemin_de_fer.engine import ChemindeFer
 from bondbot.games.chemin_de_fer.events import BancoCalled, BankOffered, CoupCovered
 from bondbot.games.contract import LostHand, Move, Option, Transfer
 from bondbot.rules.errors import IllegalAction
@@ -428,3 +429,55 @@ def test_an_illegal_move_changes_nothing():
         with pytest.raises(IllegalAction):
             desk.apply(move)
     assert desk.engine.model_dump_json() == before
+
+
+# -- what the table adds: the first banker, a maximum bank, coups counted at the deal -----
+
+
+def test_the_table_names_the_first_banker_once_two_seats_are_taken():
+    engine = ChemindeFer.new(Shoe.stacked(BANKER_WINS), ["npc"], None, npc="npc")
+    desk = Desk(engine, {"npc": None, "a": CHIPS, "b": CHIPS})
+    assert engine.options() == [] and engine.turn() == ()
+    engine.sit("a")
+    assert engine.banker is None  # sitting down names nobody
+    assert engine.options() == [Option(kind="first_banker", targets=("npc", "a"))]
+    with pytest.raises(IllegalAction):
+        desk.apply(Move(kind="first_banker", target="b"))  # not seated
+    record = desk.apply(Move(kind="first_banker", target="a"))
+    assert record.events == (BankOffered(seat="a"),)
+    assert engine.banker == "a" and engine.turn() == ("a",) and engine.hand == 0
+    engine.sit("b")  # naming the banker is no coup: seats still come and go
+    assert engine.pontes() == ["b", "npc"]
+    assert not desk.engine.can(Move(kind="first_banker", target="npc"))
+
+
+def test_a_maximum_bank_bounds_the_bank_and_what_a_win_keeps_in_play():
+    desk = desk_of(BANKER_WINS * 2, ("a", "npc"), "a", max_bank=1_500)
+    assert Option(kind="bank", seat="a", min=100, max=1_500) in desk.engine.options()
+    desk.do("bank", "a", 1_000)
+    desk.do("stake", "npc", 1_000)
+    (record,) = desk.auto()
+    assert settled(record).bank == 1_500  # 2,000 won: 500 of it stays out of play
+    desk.do("keep", "a")
+    assert desk.engine.bank == 1_500
+    assert desk.engine.options()[0] == Option(kind="stake", seat="npc", min=100, max=1_500)
+
+
+def test_a_coup_counts_when_it_is_dealt():
+    desk = desk_of(BANKER_WINS, ("npc", "a"), "npc")
+    desk.do("bank", "npc", 1_000)
+    desk.do("pass", "a")
+    desk.auto()  # nobody played: no coup
+    assert desk.engine.hand == 0
+    desk.do("keep", "npc")
+    desk.do("stake", "a", 500)
+    assert desk.engine.hand == 0
+    (record,) = desk.auto()
+    assert desk.engine.hand == 1
+    last = settled(record)
+    assert (last.seat, last.holder) == ("npc", "a")
+    assert [(m.kind, m.seat) for m in last.moves] == [
+        ("keep", "npc"),
+        ("stake", "a"),
+        ("deal", None),
+    ]

@@ -501,3 +501,41 @@ def test_seats_come_and_go_between_hands_only():
     assert desk.engine.hand_at["right"] == "b"
     desk.engine.sit("d")
     assert desk.engine.pontes() == ["b", "c", "d"]
+
+
+# -- what the table adds: a maximum bank, coups counted at the deal ----------------------
+
+
+def test_a_maximum_bank_bounds_the_npcs_bank_the_offers_and_a_won_bank():
+    cards = deal(two(3, "h"), two(3, "c"), two(9, "d"))
+    stacks = {seat: (None if seat == "npc" else CHIPS) for seat in SEATS}
+    desk = Desk(game(cards, npc_bank=5_000, max_bank=1_500), stacks)
+    (started,) = desk.auto()
+    assert started.events == (BankStarted(seat="npc", amount=1_500),)
+    desk.do("stake", "a", 500, "both")
+    desk.do("pass", "b")
+    desk.do("pass", "c")
+    (record,) = desk.auto()
+    assert settled(record).bank == 1_500 and settled(record).seat == "npc"
+    assert desk.engine.hand == 1
+    desk.do("open_auction")
+    assert Option(kind="bid", seat="a", min=200, max=1_500) in desk.engine.options()
+    desk.do("bid", "a", 1_500)
+    assert desk.engine.automation() == Move(kind="close_auction")  # nobody can outbid
+
+
+def test_a_coup_counts_when_it_is_dealt_and_its_moves_are_kept():
+    desk = npc_banks(deal(two(3, "h"), None, two(9, "d")))
+    assert desk.engine.hand == 0
+    desk.do("stake", "a", 300, "right")
+    desk.do("pass", "b")
+    desk.do("pass", "c")
+    (record,) = desk.auto()
+    assert desk.engine.hand == 1
+    assert [(m.kind, m.seat) for m in settled(record).moves] == [
+        ("default_bank", None),  # the NPC's bank began the first coup
+        ("stake", "a"),
+        ("pass", "b"),
+        ("pass", "c"),
+        ("deal", None),
+    ]
