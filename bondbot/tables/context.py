@@ -11,6 +11,9 @@ automatic steps it sets off (the engine's `automation`, the NPC's turn on automa
 play); each record's transfers are settled (losses, then wins), its lost hands open Hero
 Point offers, and the two money checks every game shares run once per move: a seat must
 still hold what it has staked, and a limited bank must cover what it has accepted.
+Between hands a finished shoe is replaced before any move, the automatic ones included
+(an NPC banker who keeps his bank right after a coup), and the PCs who chose to simulate
+while a hand was in play take their seats once it is over.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ class TableContext:
     # How long a seat has for a timed decision: the server's turn_timer_s.
     turn_timer: timedelta = timedelta(seconds=90)
     rng: random.Random = field(default_factory=random.Random)
+    # Replaces a finished shoe between hands (the service's, which holds the seed source).
+    fresh_shoe: Callable[[], None] = lambda: None
     closed: bool = False  # set by the action that closes the table
     # Writes besides the ledger rows and the table's state (an NPC's Survival Points),
     # committed with them as part of the same writer job.
@@ -135,16 +140,19 @@ class TableContext:
 
     # -- playing the game ------------------------------------------------------------------
 
-    def play(self, move: Move) -> list[Record]:
-        """Apply `move` and every automatic step after it; refuse (changing nothing) if illegal."""
+    def play(self, move: Move | None) -> list[Record]:
+        """Apply `move` and every automatic step after it; refuse (changing nothing) if illegal.
+
+        With no move, only what the table does by itself now (the NPC's turn, once the GM
+        hands its play back to the bot)."""
         state = self.state
         engine = state.engine
-        if not engine.in_hand() and engine.needs_new_shoe:
-            raise Refusal("table.shoe_finished")  # the service replaces shoes before moves
         turn_before = engine.turn()
         hand_before = engine.hand
-        records = [self._apply(move)]
+        records = [] if move is None else [self._apply(move)]
         for _ in range(AUTOMATIC_STEPS_MAX):
+            if not engine.in_hand():
+                self.seat_players()  # before the next hand begins, by itself or the NPC
             step = engine.automation()
             if step is None and state.npc_auto and state.npc_key in engine.turn():
                 step = engine.npc_move(self.rng)
@@ -154,6 +162,8 @@ class TableContext:
             records.append(self._apply(step))
         else:
             raise RuntimeError(f"table {self.table_id}: automatic play did not stop")
+        if not records:
+            return records
         if engine.hand != hand_before:  # a new hand closes the older hands' offers
             state.offers = [o for o in state.offers if o.hand == engine.hand]
         for record in records:
@@ -165,6 +175,10 @@ class TableContext:
 
     def _apply(self, move: Move) -> Record:
         engine = self.state.engine
+        if not engine.in_hand() and engine.needs_new_shoe:
+            self.fresh_shoe()
+            if engine.needs_new_shoe:
+                raise Refusal("table.shoe_finished")
         engine.stacks = self.stacks()
         exposure = engine.exposure()
         try:
@@ -183,6 +197,37 @@ class TableContext:
                     "table.bank_cannot_cover", available=Cents(max(bank - exposure - due, 0))
                 )
         return record
+
+    def draw_target(self, kind: str, seat: str | None) -> str:
+        """A target drawn with the table's generator among those the move's option allows
+        now (chemin de fer's first banker): the draw is then an ordinary recorded move."""
+        engine = self.state.engine
+        engine.stacks = self.stacks()
+        options = [o for o in engine.options() if o.kind == kind and o.seat == seat]
+        targets = sorted({target for option in options for target in option.targets})
+        if not targets:
+            raise self.refusal(IllegalAction("games.illegal_move", kind=kind, seat=seat))
+        return self.rng.choice(targets)
+
+    def seat_players(self) -> None:
+        """Every simulating PC takes his place in the game, in the table's seat order; a game
+        that seats nobody while a hand is in play seats him when it is over."""
+        engine = self.state.engine
+        seated = False
+        for seat in self.state.seats:
+            key = str(seat.character_id)
+            if seat.choice != "simulate" or key in engine.seats:
+                continue
+            try:
+                engine.sit(key)
+            except IllegalAction as illegal:
+                if illegal.code == "games.in_hand":
+                    continue  # he sits down when the hand is over
+                raise self.refusal(illegal) from None
+            seated = True
+        if seated:
+            order = {str(seat.character_id): i for i, seat in enumerate(self.state.seats)}
+            engine.seats.sort(key=lambda key: order.get(key, -1))
 
     def stacks(self) -> dict[str, int | None]:
         """Each game seat's chips; the NPC's is what its bank can still pay: its bankroll

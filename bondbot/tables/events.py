@@ -52,6 +52,14 @@ class Paused(Event):
     kind: Literal["paused", "resumed"]
 
 
+class NpcControl(Event):
+    """Who plays the NPC's decisions now: the bot (`auto`) or the GM with the buttons."""
+
+    kind: Literal["npc_control"] = "npc_control"
+    auto: bool
+    records: tuple[Record, ...] = ()  # what the NPC played at once, handed back to the bot
+
+
 class Played(Event):
     """A game move and the automatic steps it set off, in order."""
 
@@ -89,6 +97,7 @@ __all__ = [
     "ContestStep",
     "Joined",
     "Left",
+    "NpcControl",
     "Opened",
     "Paused",
     "Played",

@@ -36,7 +36,17 @@ from bondbot.storage.writer import Busy, WriteFailed
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
-from bondbot.tables.events import Chose, Closed, Joined, Left, Opened, Paused, Played, Spent
+from bondbot.tables.events import (
+    Chose,
+    Closed,
+    Joined,
+    Left,
+    NpcControl,
+    Opened,
+    Paused,
+    Played,
+    Spent,
+)
 from bondbot.tables.money import TableMoney
 from bondbot.tables.people import load_person
 from bondbot.tables.scheduler import Scheduler
@@ -85,7 +95,7 @@ class TableSnapshot:
     @property
     def records(self) -> tuple[Record, ...]:
         """The game moves this action made (none for a seat, choice or spend)."""
-        return self.event.records if isinstance(self.event, Played) else ()
+        return self.event.records if isinstance(self.event, Played | NpcControl) else ()
 
     def spendable_offers(self, now: str) -> list[SpendOffer]:
         """Open offers whose PC has a Hero Point to spend: those get a button."""
@@ -205,11 +215,15 @@ class TableService:
             npc=str(npc.id), packs=packs, min_bet=min_bet, max_bet=max_bet, options=game_options
         )
         shoe = spec.live_shoe(new, self.seed_source())
+        try:
+            engine = spec.new_engine(new, shoe)
+        except ValueError:  # the game refuses these limits with its options (a bank too small)
+            raise Refusal("table.bad_options") from None
         state = TableState(
             config=config,
             npc_id=npc.id,
             npc_name=npc.name,
-            engine=spec.new_engine(new, shoe),
+            engine=engine,
             shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
             other_npcs=others,
         )
@@ -273,6 +287,23 @@ class TableService:
                 )
                 ctx.state.last_deadline = ctx.state.deadline
             return Paused(kind="paused" if paused else "resumed")
+
+        return await self._mutate(table_id, actor_id, run)
+
+    async def npc_control(self, table_id: int, actor_id: int, auto: bool) -> TableSnapshot:
+        """The GM hands the NPC's decisions to the bot's automatic play, or takes them back
+        (then he makes them with the same buttons as the players). Handed back while the
+        game waits on the NPC, the bot plays at once."""
+
+        async def run(ctx: TableContext) -> Event:
+            state = ctx.state
+            if state.rulebook_only:
+                raise Refusal("table.rulebook_only")
+            if state.npc_auto == auto:
+                raise Refusal("table.npc_already_auto" if auto else "table.npc_already_gm")
+            state.npc_auto = auto
+            records = ctx.play(None) if auto and not state.paused else []
+            return NpcControl(auto=auto, records=tuple(records))
 
         return await self._mutate(table_id, actor_id, run)
 
@@ -382,11 +413,9 @@ class TableService:
 
     @staticmethod
     def _sit(ctx: TableContext, character_id: int) -> None:
-        """A simulating PC takes his place in the game, in the table's seat order."""
-        engine = ctx.state.engine
-        engine.sit(str(character_id))
-        order = {str(seat.character_id): i for i, seat in enumerate(ctx.state.seats)}
-        engine.seats.sort(key=lambda key: order.get(key, -1))
+        """A simulating PC takes his place in the game, in the table's seat order (when the
+        hand in play is over, in a game that seats nobody in the middle of one)."""
+        ctx.seat_players()
 
     # -- play ------------------------------------------------------------------------------
 
@@ -399,13 +428,18 @@ class TableService:
         amount: int | None = None,
         target: str | None = None,
         moves: int | None = None,
+        hand: int | None = None,
         as_gm: bool = False,
         for_npc: bool = False,
+        draw_target: bool = False,
     ) -> TableSnapshot:
         """A game move: a seated, simulating PC's own, or the GM's (the table's, or the NPC's).
 
         `moves` is the move count the clicked button was drawn with: a button drawn
-        before the last move is stale and refused, so a double click plays once.
+        before the last move is stale and refused, so a double click plays once. Buttons
+        that several seats answer at once (stakes) carry `hand` instead, the engine's hand
+        number: refused once another hand has been dealt. With `draw_target` the table
+        draws the move's target at random among the legal ones (a first banker).
         """
 
         async def run(ctx: TableContext) -> Event:
@@ -415,6 +449,8 @@ class TableService:
             if state.rulebook_only:
                 raise Refusal("table.rulebook_only")
             if moves is not None and moves != state.moves:
+                raise Refusal("table.stale_button")
+            if hand is not None and hand != state.engine.hand:
                 raise Refusal("table.stale_button")
             seat: str | None = state.npc_key if for_npc else None
             if not as_gm:
@@ -427,7 +463,8 @@ class TableService:
                     raise Refusal("table.rulebook_player")
                 seat = str(found.character_id)
             self._fresh_shoe(ctx)
-            move = Move(kind=kind, seat=seat, amount=amount, target=target)
+            drawn = ctx.draw_target(kind, seat) if draw_target else target
+            move = Move(kind=kind, seat=seat, amount=amount, target=drawn)
             return Played(records=tuple(ctx.play(move)))
 
         return await self._mutate(table_id, user_id, run)
@@ -633,6 +670,7 @@ class TableService:
                     turn_timer=timedelta(seconds=settings.turn_timer_s),
                     rng=self.rng,
                 )
+                ctx.fresh_shoe = lambda: self._fresh_shoe(ctx)
                 event = await run(ctx)
             saved = state.model_dump_json()
 
@@ -721,8 +759,8 @@ class TableService:
             if state.deadline_action == "timeout":
                 for seat in engine.turn():
                     move = engine.timeout_move(seat) if seat in engine.turn() else None
-                    if move is not None:
-                        records += ctx.play(move)
+                    if move is not None:  # the table says it played it on a timeout
+                        records += ctx.play(move.model_copy(update={"auto": "timeout"}))
             elif (scheduled := engine.scheduled()) is not None:
                 self._fresh_shoe(ctx)
                 records += ctx.play(scheduled[1])

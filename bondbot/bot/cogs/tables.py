@@ -284,6 +284,17 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self.service.pause(await self._table(interaction), interaction.user.id, paused)
         await (await reply_to(interaction)).say("table.paused_reply" if paused else "table.resumed")
 
+    @app_commands.command(name="npc", description="Who plays the NPC's decisions (GM)")
+    @app_commands.describe(
+        automatic="True: the bot plays them; false: you do, with the table's own buttons"
+    )
+    @app_commands.guild_only()
+    async def npc(self, interaction: discord.Interaction, automatic: bool) -> None:
+        await require_gm(interaction)
+        table = await self._table(interaction)
+        await self.service.npc_control(table, interaction.user.id, automatic)
+        await (await reply_to(interaction)).say("table.npc_auto" if automatic else "table.npc_gm")
+
     @app_commands.command(name="close", description="Close the table: cash everyone out (GM)")
     @app_commands.guild_only()
     async def close(self, interaction: discord.Interaction) -> None:

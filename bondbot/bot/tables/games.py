@@ -40,6 +40,9 @@ class GameUI(Protocol):
         """The game's own buttons (rows 1 and 2 of the message)."""
         ...
 
+    # Optional: `title(snapshot, lang) -> str | None`, the message's title where the NPC
+    # does not always hold the bank (the default says it does).
+
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         """`/table bet`: a wager (`on` is what it is on, where the game asks)."""
         ...

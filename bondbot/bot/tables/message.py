@@ -77,8 +77,11 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     state = snapshot.state
     config = state.config
     game = ui_for(config.game)
+    # A game whose bank passes between seats says who holds it (its optional `title`).
+    title = getattr(game, "title", None)
     embed = discord.Embed(
-        title=t("table.title", lang, game=t(f"games.{config.game}", lang), npc=state.npc_name)
+        title=(title(snapshot, lang) if title else None)
+        or t("table.title", lang, game=t(f"games.{config.game}", lang), npc=state.npc_name)
     )
     if not snapshot.open:
         embed.description = t("table.closed_banner", lang)
