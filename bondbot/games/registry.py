@@ -18,7 +18,11 @@ from bondbot.games.contract import Engine
 from bondbot.i18n import add_locale_folder
 from bondbot.rules.shoe import Shoe
 
-BUILTIN = ("bondbot.games.punto_banco", "bondbot.games.blackjack")
+BUILTIN = (
+    "bondbot.games.punto_banco",
+    "bondbot.games.blackjack",
+    "bondbot.games.chemin_de_fer",
+)
 
 
 @dataclass(frozen=True)

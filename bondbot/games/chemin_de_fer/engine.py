@@ -673,6 +673,9 @@ class ChemindeFer(Engine):
             self.refused.remove(seat)
         super().stand_up(seat)
 
+    def current_shoe(self) -> Shoe:
+        return self.shoe
+
     @property
     def needs_new_shoe(self) -> bool:
         return self.coup is None and self.shoe.past_cut
