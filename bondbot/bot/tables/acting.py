@@ -30,7 +30,26 @@ async def act(
     """Play `kind` for whoever the click speaks for; `on_turn`: only the seats the game
     waits on may make this move (others are told whose turn it is)."""
     tables = bot_of(click.interaction).services.tables
-    snapshot = await tables.snapshot(click.table)
+    npc = await may_act(click, moves=moves, hand=hand, on_turn=on_turn)
+    return await tables.act(
+        click.table,
+        click.user_id,
+        kind,
+        amount=amount,
+        target=target,
+        moves=moves,
+        hand=hand,
+        as_gm=npc,
+        for_npc=npc,
+    )
+
+
+async def may_act(
+    click: Click, *, moves: int | None = None, hand: int | None = None, on_turn: bool = True
+) -> bool:
+    """Refuse a stale button, or a seat the game does not wait on (before a modal opens, or
+    a move is sent); True when the click plays for the NPC."""
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
     state = snapshot.state
     stale_moves = moves is not None and moves != state.moves
     if stale_moves or (hand is not None and hand != state.engine.hand):
@@ -43,17 +62,7 @@ async def act(
         who = names(snapshot)
         waiting = ", ".join(who.get(int(key), "?") for key in turn)
         raise Refusal("table.not_your_turn", names=waiting)
-    return await tables.act(
-        click.table,
-        click.user_id,
-        kind,
-        amount=amount,
-        target=target,
-        moves=moves,
-        hand=hand,
-        as_gm=npc,
-        for_npc=npc,
-    )
+    return npc
 
 
 async def check_amount(click: Click, kind: str, amount: int, target: str | None = None) -> None:
