@@ -268,3 +268,66 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         ("chemin_de_fer.stake_won", b, bank, 15_000),
         ("spend.win_hand", bank, b, 30_000),  # from the NPC: never from Mathis
     ]
+
+
+def banker_decides(seed: bytes) -> bool:
+    """Classic drawing, Le Chiffre banking against Bond: no natural, the ponte's play forced
+    (not at 5), so the banker has the coup's only decision."""
+    rules = Settings(drawing="classic", min_stake=1_000, min_bank=1_000, max_bank=50_000)
+    shoe = baccarat.new_shoe(6, seed)
+    game = ChemindeFer.new(shoe, [NPC, BOND], NPC, npc=NPC, settings=rules)
+    game.stacks = {NPC: None, BOND: 100_000}
+    game.apply(Move(kind="bank", seat=NPC, amount=30_000))
+    game.apply(Move(kind="stake", seat=BOND, amount=10_000))
+    game.apply(Move(kind="deal"))
+    return game.phase == "banker"
+
+
+async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    await create_cast(
+        bot_env, {"npc": le_chiffre(), "bond": bond(world.player)}, {"bond": world.player}
+    )
+    seed = next(s for s in (n.to_bytes(32, "big") for n in range(1_000)) if banker_decides(s))
+    bot_env.seeds.append(seed)
+    async with bot_env.run() as bot:
+        await bot.services.guilds.update(world.guild.id, gm_role_id=world.gm_role.id)
+        await fake.slash(
+            world.gm,
+            "table open chemin_de_fer",
+            npc="Le Chiffre",
+            minimum="10",
+            maximum="500",
+            drawing="classic",
+            first_banker="Le Chiffre",
+        )
+        await wait_table(fake, "Le Chiffre's table")
+        await join(fake, world.player, "500")
+        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        taken = await fake.slash(world.gm, "table npc", automatic=False)
+        assert taken.content == (
+            "You play the NPC's decisions from now on: when the table waits on the NPC, "
+            "use the table's own buttons."
+        )
+        started = await fake.slash(world.gm, "table deal")  # the GM's start, as a command
+        assert started.content == "The first bank goes to Le Chiffre."
+        table = await wait_table(fake, "The GM plays Le Chiffre's decisions.")
+        assert "The table waits for Le Chiffre" in str(table.embeds)
+        not_his = await click_id(fake, world.player, "bank")
+        assert not_his.content == "It is not your turn: the table waits for Le Chiffre."
+        modal = await click_id(fake, world.gm, "bank")
+        banked = await fake.submit_modal(world.gm, modal, {"amount": "300"})
+        assert banked.content == "For Le Chiffre: puts up a bank of $300."
+        await wait_table(fake, "**Le Chiffre** holds a bank of **$300**.")
+        staked = await fake.slash(world.player, "table bet", amount="100")
+        assert staked.content == "You stake $100 against the bank."
+        table = await wait_table(fake, "Le Chiffre, the banker, speaks: draw or stand.")
+        advice = await click_id(fake, world.gm, "advice")
+        assert advice.content.startswith("Le Chiffre's hand: ")
+        advised = "draw" if "Advised: **draw**" in (advice.content or "") else "stand"
+        decided = await click_id(fake, world.gm, advised)
+        assert decided.content.startswith("For Le Chiffre: ")
+        await wait_table(fake, "Coup 1: result")
+        handed = await fake.slash(world.gm, "table npc", automatic=True)
+        assert handed.content == "The bot plays the NPC's decisions from now on."
+        await wait_table(fake, "Coup 2")  # the NPC kept its bank by itself at once

@@ -20,7 +20,7 @@ from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.sheet_views import actor_of
-from bondbot.bot.tables.acting import act, check_amount, speaks_for_npc
+from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
@@ -183,6 +183,7 @@ async def _bank(click: Click, moves: int) -> None:
     if required is not None:  # a withdrawn bank is taken at its amount: nothing to ask
         await _played(click, await act(click, "bank", amount=required, moves=moves))
     elif not click.submitted:
+        await may_act(click, moves=moves)
         modal = amount_modal(
             click.reply.lang, "chemin_de_fer.modal_bank", click.table, "bank", moves
         )
@@ -196,6 +197,7 @@ async def _bank(click: Click, moves: int) -> None:
 @actions.on("stake", int)
 async def _stake(click: Click, hand: int) -> None:
     if not click.submitted:
+        await may_act(click, hand=hand)
         modal = amount_modal(
             click.reply.lang, "chemin_de_fer.modal_stake", click.table, "stake", hand
         )
