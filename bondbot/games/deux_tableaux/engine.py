@@ -26,6 +26,8 @@ Decisions where the rules are silent (also in docs/decisions.md):
   bank when the caller's net is a loss. After a banco the bank won, its loser has priority
   for the second banco, then anyone in seat order; after the second banco a coup without
   banco must be played. The hand-holders' turn is kept through bancos.
+- The GM may open an auction instead of the NPC's first default bank (the table plays it
+  before any other move), or between coups while the NPC banks.
 - The bank lasts until the banker withdraws (between coups, a PC banker only: the GM opens
   an auction to replace the NPC) or it falls below the minimum bank; then the NPC banks its
   `npc_bank` again, if it has the chips.
@@ -317,8 +319,9 @@ class DeuxTableaux(Engine):
 
     def options(self) -> list[Option]:
         due = self._due()
-        if due is not None:
-            return [Option(kind=due.kind)]
+        if due is not None:  # the GM may auction the bank instead of the NPC's banking it
+            also = [Option(kind="open_auction")] if due.kind == "default_bank" else []
+            return [Option(kind=due.kind), *also]
         if self.phase == "auction":
             found = [Option(kind="close_auction")]
             low = self._lowest_bid()
@@ -804,6 +807,9 @@ class DeuxTableaux(Engine):
         if self.banco_loser == seat:
             self.banco_loser = None
         super().stand_up(seat)
+
+    def current_shoe(self) -> Shoe:
+        return self.shoe
 
     @property
     def needs_new_shoe(self) -> bool:

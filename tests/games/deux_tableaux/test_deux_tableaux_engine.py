@@ -539,3 +539,12 @@ def test_a_coup_counts_when_it_is_dealt_and_its_moves_are_kept():
         ("pass", "c"),
         ("deal", None),
     ]
+
+
+def test_the_gm_may_auction_the_first_bank_instead_of_the_npcs_banking():
+    stacks: dict[str, int | None] = {"npc": None, "a": CHIPS, "b": CHIPS, "c": CHIPS}
+    desk = Desk(game(BANK_WINS, SEATS, npc_bank=1_000), stacks)
+    assert desk.engine.automation() == Move(kind="default_bank")
+    assert desk.do("open_auction").events == (AuctionOpened(),)
+    desk.do("bid", "b", 2_500)
+    assert desk.do("close_auction").events[-1] == BankStarted(seat="b", amount=2_500)
