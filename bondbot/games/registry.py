@@ -22,6 +22,7 @@ BUILTIN = (
     "bondbot.games.punto_banco",
     "bondbot.games.blackjack",
     "bondbot.games.chemin_de_fer",
+    "bondbot.games.deux_tableaux",
 )
 
 

@@ -71,11 +71,11 @@ def name_of(snapshot: TableSnapshot, seat: str | None) -> str:
 
 
 def timed_out(
-    snapshot: TableSnapshot, moves: list[Move] | tuple[Move, ...], lang: Lang
+    snapshot: TableSnapshot, moves: list[Move] | tuple[Move, ...], lang: Lang, area: str
 ) -> list[str]:
     """What the timers played, said on the table: the default of each move they made."""
     return [
-        t(f"chemin_de_fer.timeout_{move.kind}", lang, name=name_of(snapshot, move.seat))
+        t(f"{area}.timeout_{move.kind}", lang, name=name_of(snapshot, move.seat))
         for move in moves
         if move.auto == "timeout"
     ]
@@ -422,7 +422,7 @@ class CheminDeFerUI:
                 lines.append(t("chemin_de_fer.holder_speaks", lang, name=holder))
             else:
                 lines.append(t("chemin_de_fer.banker_speaks", lang, name=banker))
-        lines += timed_out(snapshot, engine.history, lang)
+        lines += timed_out(snapshot, engine.history, lang, "chemin_de_fer")
         return "\n".join(lines)
 
     def _last(
@@ -458,7 +458,7 @@ class CheminDeFerUI:
             lines.append(
                 t("chemin_de_fer.bank_after", lang, amount=format_amount(last.bank, money))
             )
-        lines += timed_out(snapshot, last.moves, lang)
+        lines += timed_out(snapshot, last.moves, lang, "chemin_de_fer")
         return "\n".join(lines)
 
     def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
