@@ -96,19 +96,50 @@ async def test_the_npc_sits_first_and_the_first_banker_is_drawn_by_the_table(
     assert snapshot.records[0].move.target == drawn == engine_of(snapshot).banker
 
 
+def banker_decides(v: list[int]) -> bool:
+    """Classic drawing: no natural, the ponte's play forced (not 5): the banker decides."""
+    ponte, banker = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
+    return ponte < 8 and banker < 8 and ponte != 5
+
+
 async def test_a_player_who_sits_down_mid_coup_plays_from_the_next_one(db: Database) -> None:
     clock = Clock()
-    tables, table, ids = await seated(db, clock, [seed_where(banker_natural)], vesper=False)
+    seed = seed_where(banker_decides)
+    tables, table, ids = await seated(db, clock, [seed], vesper=False, drawing="classic")
     npc, bond, vesper = (str(ids[who]) for who in ("npc", "bond", "vesper"))
-    await tables.act(table, GM, "first_banker", target=npc, as_gm=True)  # the NPC banks at once
+    await tables.npc_control(table, GM, False)
+    await tables.act(table, GM, "first_banker", target=npc, as_gm=True)
+    await tables.act(table, GM, "bank", amount=20_000, as_gm=True, for_npc=True)
+    snapshot = await tables.act(table, BOND_OWNER, "stake", amount=10_000)
+    assert engine_of(snapshot).phase == "banker"  # the coup waits on the banker
     await tables.join(table, VESPER_OWNER, ids["vesper"], 30_000)
     snapshot = await tables.choose(table, VESPER_OWNER, "simulate")
     assert vesper not in engine_of(snapshot).seats  # a coup is in play: she waits
+    snapshot = await tables.act(table, GM, "stand", as_gm=True, for_npc=True)
+    engine = engine_of(snapshot)
+    assert engine.last is not None and engine.seats == [npc, bond, vesper]
+
+
+async def test_players_leave_between_coups_even_as_the_npc_keeps_its_bank(
+    db: Database,
+) -> None:
+    clock = Clock()
+    tables, table, ids = await seated(db, clock, [seed_where(banker_natural)])
+    npc, bond = str(ids["npc"]), str(ids["bond"])
+    await tables.act(table, GM, "first_banker", target=npc, as_gm=True)
+    await tables.act(table, VESPER_OWNER, "pass")
     snapshot = await tables.act(table, BOND_OWNER, "stake", amount=10_000)
     engine = engine_of(snapshot)
-    assert engine.hand == 1 and engine.last is not None  # dealt, settled, and the NPC kept
-    assert engine.seats == [npc, bond, vesper] and engine.phase == "stakes"
-    assert set(engine.turn()) == {bond, vesper}
+    assert engine.banker == npc and engine.phase == "stakes"  # kept the moment the coup ended
+    await tables.act(table, BOND_OWNER, "stake", amount=1_000)
+    with pytest.raises(Refusal) as locked:  # Bond has answered: this coup is under way
+        await tables.leave(table, VESPER_OWNER)
+    assert locked.value.key == "games.in_hand"
+    snapshot = await tables.act(table, VESPER_OWNER, "pass")
+    assert engine_of(snapshot).hand == 2 and not engine_of(snapshot).in_hand()
+    snapshot = await tables.leave(table, VESPER_OWNER)  # nobody has answered the next one
+    assert engine_of(snapshot).seats == [npc, bond]
+    await assert_conserved(db)
 
 
 async def test_a_coup_against_the_npc_bank_with_its_commission_and_a_spend(db: Database) -> None:

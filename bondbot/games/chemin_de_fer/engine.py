@@ -1,6 +1,8 @@
 """Chemin de fer on the engine contract (rules/chemin-de-fer.md; seeds 001 and 004).
 
-A hand is one coup, from the first decision about the bank to the settlement. Its phases:
+A hand is one coup, from the first ponte's answer to the settlement; the bank's decisions
+(put up, kept, withdrawn, refused) come between hands, so seats may still come and go until
+a ponte answers. Its phases:
 
 - before the first coup the table names the first banker (`first_banker`, its target a
   seat: drawn at random by the table, or the GM's choice), once two seats are taken.
@@ -104,6 +106,8 @@ from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
 Phase = Literal["bank", "stakes", "ponte", "banker"]
+# Moves about the bank, made between coups: a hand (seats locked) begins with a ponte's call.
+BANK_MOVES = frozenset({"first_banker", "bank", "keep", "withdraw", "refuse", "pass_bank"})
 COMMISSION_ACCOUNT = house_account("commission")
 
 
@@ -356,15 +360,16 @@ class ChemindeFer(Engine):
 
     def play(self, move: Move) -> Record:
         if self.between_hands:
-            self.between_hands = False
             self.begin_hand()
+            # The bank's decisions come between coups: until a ponte answers, players may
+            # still sit down or leave (an NPC banker keeps its bank the moment a coup ends).
+            self.between_hands = move.kind in BANK_MOVES
         handler = getattr(self, f"_play_{move.kind}")
         return handler(move)
 
     def _play_first_banker(self, move: Move) -> Record:
         assert move.target is not None
         self.banker = move.target
-        self._end_hand()  # naming the banker is no coup: seats may still come and go
         return Record(move=move, events=(BankOffered(seat=move.target),))
 
     def _play_bank(self, move: Move) -> Record:
@@ -664,9 +669,10 @@ class ChemindeFer(Engine):
             raise IllegalAction("games.in_hand", seat=seat)
         if seat not in self.seats:
             return
-        if seat == self.banker:
+        if seat == self.banker:  # his bank leaves with him, before any ponte answered
             self.bank = 0
             self.banker = self._right_of(seat) if len(self.seats) > 1 else None
+            self.phase = "bank"
         if self.banco_suivi == seat:
             self.banco_suivi = None
         if seat in self.refused:

@@ -378,18 +378,29 @@ def test_npc_ponte_chases_a_lost_banco():
 
 def test_seats_come_and_go_only_between_hands():
     desk = desk_of(BANKER_WINS, ("a", "b", "npc"), "a")
+    desk.stacks["c"] = CHIPS
     desk.do("bank", "a", 1_000)
-    with pytest.raises(IllegalAction):
-        desk.engine.sit("c")
-    with pytest.raises(IllegalAction):
-        desk.engine.stand_up("b")
+    desk.engine.sit("c")  # the bank is no coup yet: until a ponte answers, seats change
+    assert desk.engine.turn() == ("b", "npc", "c")
     desk.do("stake", "b", 1_000)
+    with pytest.raises(IllegalAction):
+        desk.engine.sit("d")
+    with pytest.raises(IllegalAction):
+        desk.engine.stand_up("c")
     desk.do("pass", "npc")
+    desk.do("pass", "c")
     desk.auto()
     desk.engine.stand_up("a")  # the banker leaves with his bank: it passes to his right
     assert desk.engine.banker == "b" and desk.engine.bank == 0
-    desk.engine.sit("c")
-    assert desk.engine.pontes() == ["npc", "c"]
+
+
+def test_a_banker_who_leaves_before_the_pontes_answer_takes_his_bank_with_him():
+    desk = desk_of(BANKER_WINS, ("a", "b", "npc"), "a")
+    desk.do("bank", "a", 1_000)
+    desk.engine.stand_up("b")  # a ponte leaves before answering
+    desk.engine.stand_up("a")
+    engine = desk.engine
+    assert (engine.banker, engine.bank, engine.phase, engine.turn()) == ("npc", 0, "bank", ("npc",))
 
 
 def test_a_finished_shoe_is_replaced_before_the_deal():
@@ -476,8 +487,4 @@ def test_a_coup_counts_when_it_is_dealt():
     assert desk.engine.hand == 1
     last = settled(record)
     assert (last.seat, last.holder) == ("npc", "a")
-    assert [(m.kind, m.seat) for m in last.moves] == [
-        ("keep", "npc"),
-        ("stake", "a"),
-        ("deal", None),
-    ]
+    assert [(m.kind, m.seat) for m in last.moves] == [("stake", "a"), ("deal", None)]
