@@ -596,9 +596,11 @@ def _result_line(
     if result.net < 0:
         offer = offers.get((int(result.seat), f"stake:{result.covered}"))
         owner = name
-    else:
+    elif result.net > 0 and result.seat == snapshot.state.npc_key:  # the PC banker's
         offer = offers.get((int(last.seat or 0), f"bank:{result.covered}"))
         owner = name_of(snapshot, last.seat)
+    else:
+        offer, owner = None, name
     if offer is not None:
         text += " — " + _offer_text(offer, owner, lang, money)
     return text
