@@ -1,5 +1,9 @@
 FROM python:3.11-slim
 
+# DejaVu Sans writes the chart's words (the font Pillow ships has no accents, no €).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 RUN useradd --create-home --uid 1000 bondbot
 WORKDIR /app
 COPY pyproject.toml README.md ./

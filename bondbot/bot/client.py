@@ -34,6 +34,7 @@ COGS = (
     "bondbot.bot.cogs.sheets",
     "bondbot.bot.cogs.gm",
     "bondbot.bot.cogs.roll",
+    "bondbot.bot.cogs.help",
 )
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 TOKEN_LIFETIME = timedelta(minutes=14)  # Discord's 15, less a margin for the edit itself
+_KEY = ("roll-windows",)  # its job on the bot's scheduler
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,6 @@ class RollWindows:
     def __init__(self, bot: BondBot) -> None:
         self.bot = bot
         self._open: dict[int, RollMessage] = {}
-        self._timer: asyncio.TimerHandle | None = None
 
     async def watch(self, interaction: discord.Interaction, roll: Roll, lang: Lang) -> None:
         """Remember the message just sent for `roll`, to close its button in time."""
@@ -86,9 +86,7 @@ class RollWindows:
         self._arm()
 
     def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self.bot.services.scheduler.cancel(_KEY)
 
     async def _close(self, entry: RollMessage) -> None:
         roll = await self.bot.services.rolls.get(entry.guild_id, entry.roll_id)
@@ -100,10 +98,13 @@ class RollWindows:
             await channel.get_partial_message(entry.message_id).edit(embed=embed, view=None)
 
     def _arm(self) -> None:
-        self.stop()
+        """One job on the bot's scheduler, for the next window to close."""
         if not self._open:
+            self.stop()
             return
         closes_at = min(entry.closes_at for entry in self._open.values())
-        delay = (closes_at - self.bot.services.clock()).total_seconds() + 0.05
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(max(delay, 0), lambda: loop.create_task(self.close_due()))
+        self.bot.services.scheduler.at(
+            _KEY,
+            closes_at + timedelta(milliseconds=50),
+            lambda: asyncio.ensure_future(self.close_due()),
+        )

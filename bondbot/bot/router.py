@@ -10,8 +10,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
+
+from bondbot.errors import Refusal
 
 PREFIX = "bb"
 log = logging.getLogger(__name__)
@@ -112,3 +115,50 @@ class Router:
             log.warning("no handler for component %s", interaction.data.get("custom_id"))
             return None
         return handler, args
+
+
+ActionHandler = Callable[..., Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    handler: ActionHandler
+    types: tuple[type, ...]  # each argument's type: int or str
+
+    def arguments(self, raw: Sequence[str]) -> list[Any]:
+        """The custom id's arguments, typed; a malformed one is refused, never guessed."""
+        if len(raw) != len(self.types):
+            raise Refusal("errors.unknown_action")
+        try:
+            return [kind(value) for kind, value in zip(self.types, raw, strict=True)]
+        except ValueError:
+            raise Refusal("errors.unknown_action") from None
+
+
+class Actions:
+    """Typed dispatch of one area's clicks and modal submits: each action registered once
+    with the types of its arguments, instead of a chain of string comparisons."""
+
+    def __init__(self) -> None:
+        self._routes: dict[str, Route] = {}
+
+    def on(self, name: str, *types: type) -> Callable[[ActionHandler], ActionHandler]:
+        """Register `handler(click, *args)` for the action `name` and its argument types."""
+
+        def register(handler: ActionHandler) -> ActionHandler:
+            if name in self._routes:
+                raise ValueError(f"action {name} registered twice")
+            self._routes[name] = Route(handler, types)
+            return handler
+
+        return register
+
+    def route(self, name: str) -> Route | None:
+        return self._routes.get(name)
+
+    async def dispatch(self, click: object, name: str, raw: Sequence[str]) -> None:
+        """Run the action `name` with its typed arguments; refuse an unknown one."""
+        route = self.route(name)
+        if route is None:
+            raise Refusal("errors.unknown_action")
+        await route.handler(click, *route.arguments(raw))

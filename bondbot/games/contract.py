@@ -223,6 +223,12 @@ class Engine(BaseModel):
         first appears (punto banco's auto-deal); None when there is none."""
         return None
 
+    def after_offers(self) -> Move | None:
+        """A move the table makes by itself once the Hero Point offers of the hand just over
+        have closed (spent, or their window passed), e.g. a game's end that a spend on its
+        last hand must still count in; the window is the server's, unknown to the engine."""
+        return None
+
     def timeout_move(self, seat: SeatKey) -> Move | None:
         """The move made for `seat` when his turn timer runs out (the recommended play)."""
         return None
@@ -255,6 +261,11 @@ class Engine(BaseModel):
 
     def replace_shoe(self, shoe: Shoe) -> None:
         raise IllegalAction("games.no_shoe")
+
+    def shoe_packs(self, table_packs: int) -> int:
+        """How many packs the next shoe holds: the table's, unless the game counts them by
+        how many play (Macao: one pack per five hands)."""
+        return table_packs
 
     # -- what each seat may see ----------------------------------------------------------
 

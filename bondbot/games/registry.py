@@ -21,6 +21,9 @@ from bondbot.rules.shoe import Shoe
 BUILTIN = (
     "bondbot.games.punto_banco",
     "bondbot.games.blackjack",
+    "bondbot.games.macao",
+    "bondbot.games.michigan",
+    "bondbot.games.makao",
     "bondbot.games.chemin_de_fer",
     "bondbot.games.deux_tableaux",
 )

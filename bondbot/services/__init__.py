@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from bondbot.config import Settings
+from bondbot.scheduler import Scheduler
 from bondbot.services.gm import GmService
 from bondbot.services.guilds import GuildSettingsService
 from bondbot.services.rolls import RollService
@@ -38,7 +39,15 @@ class Services:
         self.sheets = SheetService(db, clock)
         self.gm = GmService(db, self.guilds, clock)
         self.rolls = RollService(db, self.guilds, clock, self.rng)
+        # One scheduler for everything that happens later: turn timers, auto-deals, the
+        # redraw when a Hero Point window closes, a roll's button going.
+        self.scheduler = Scheduler(clock)
         extra = {} if seed_source is None else {"seed_source": seed_source}
         self.tables = TableService(
-            db, clock=clock, guild_settings=self.guilds.read, rng=rng, **extra
+            db,
+            clock=clock,
+            guild_settings=self.guilds.get,
+            rng=rng,
+            scheduler=self.scheduler,
+            **extra,
         )

@@ -23,6 +23,7 @@ from bondbot.services.guilds import GuildSettingsService
 from bondbot.services.sheets import Actor
 from bondbot.sheets import resolve_skill
 from bondbot.storage import characters, ledger, repeats
+from bondbot.storage import rolls as stored_rolls
 from bondbot.storage.characters import Character, CharacterNotFound
 from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database
@@ -62,12 +63,6 @@ DEFAULT_CHARACTERISTIC: Final[dict[str, Characteristic]] = {
     "torture": "WIL",
 }
 HOUSE_SKILL_CHARACTERISTIC: Final[Characteristic] = "INT"
-
-_SELECT = (
-    "SELECT id, guild_id, character_id, roller_id, spender_id, skill, characteristic,"
-    " char_value, level, ease, effective_ease, primary_chance, success_chance, d100, quality,"
-    " steps, secret, created_at FROM rolls"
-)
 
 
 def default_characteristic(skill_key: str) -> Characteristic:
@@ -158,34 +153,24 @@ class RollService:
             level = character.sheet.skill_level(key)
             result = gambling.skill_roll(value, level, wanted_ease, gambling.roll_d100(self.rng))
             spender = character.owner_id if character.kind == "PC" else None
-            cursor = await conn.execute(
-                "INSERT INTO rolls (guild_id, character_id, roller_id, spender_id, skill,"
-                " characteristic, char_value, level, ease, effective_ease, primary_chance,"
-                " success_chance, d100, quality, steps, secret, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                (
-                    actor.guild_id,
-                    character.id,
-                    actor.user_id,
-                    spender,
-                    key,
-                    used,
-                    value,
-                    level,
-                    str(wanted_ease),
-                    str(result.ease_factor),
-                    result.primary_chance,
-                    result.success_chance,
-                    result.roll,
-                    result.quality,
-                    int(secret),
-                    now,
-                    now,
-                ),
+            made = stored_rolls.NewRoll(
+                guild_id=actor.guild_id,
+                character_id=character.id,
+                roller_id=actor.user_id,
+                spender_id=spender,
+                skill=key,
+                characteristic=used,
+                char_value=value,
+                level=level,
+                ease=str(wanted_ease),
+                effective_ease=str(result.ease_factor),
+                primary_chance=result.primary_chance,
+                success_chance=result.success_chance,
+                d100=result.roll,
+                quality=result.quality,
+                secret=secret,
             )
-            roll_id = cursor.lastrowid
-            await cursor.close()
-            assert roll_id is not None
+            roll_id = await stored_rolls.insert(conn, made, now=now)
             return await _load(conn, roll_id, actor.guild_id)
 
     async def earlier_same_roll(
@@ -251,13 +236,8 @@ class RollService:
                 )
             except ledger.InsufficientFunds:
                 raise Refusal("roll.no_hero_points", name=character.name) from None
-            cursor = await conn.execute(
-                "UPDATE rolls SET steps = steps + 1, updated_at = ? WHERE id = ? AND steps = ?",
-                (now, roll_id, seen_steps),
-            )
-            changed = cursor.rowcount
-            await cursor.close()
-            if changed != 1:  # cannot happen under the write lock; undo the spend if it does
+            if not await stored_rolls.add_step(conn, roll_id, seen_steps, now=now):
+                # cannot happen under the write lock; undo the spend if it does
                 raise Refusal("roll.already_spent")
             return await _load(conn, roll_id, guild_id)
 
@@ -283,12 +263,9 @@ async def _living(conn: Connection, guild_id: int, character_id: int) -> Charact
 
 
 async def _load(conn: Connection, roll_id: int, guild_id: int) -> Roll:
-    rows = list(
-        await conn.execute_fetchall(f"{_SELECT} WHERE id = ? AND guild_id = ?", (roll_id, guild_id))
-    )
-    if not rows:
+    row = await stored_rolls.load(conn, roll_id, guild_id)
+    if row is None:
         raise Refusal("roll.gone")
-    row = rows[0]
     character = await characters.get_character(conn, row["character_id"], include_dead=True)
     return Roll(
         id=row["id"],

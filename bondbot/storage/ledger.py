@@ -356,3 +356,9 @@ async def newer_cursor(
         )
     )
     return int(rows[0][0]) if rows else None
+
+
+async def table_entries(conn: Connection, table_id: int) -> list[LedgerEntry]:
+    """Every row a card table wrote, oldest first (its evening: `tables.summary.evening`)."""
+    rows = await conn.execute_fetchall(f"{_ENTRY} WHERE table_id = ? ORDER BY id", (table_id,))
+    return [LedgerEntry(*row) for row in rows]

@@ -15,7 +15,7 @@ from bondbot.rules import gambling
 from bondbot.storage.characters import survival_points_job
 from bondbot.tables.context import TableContext, iso
 from bondbot.tables.events import ContestRolled, ContestSettled, ContestStep
-from bondbot.tables.people import gambling_roll, load_person
+from bondbot.tables.people import gambling_roll
 from bondbot.tables.state import Contest, TableState
 
 
@@ -33,8 +33,8 @@ async def start(
     if pending(state, seat.character_id) is not None:
         raise Refusal("table.contest_pending")
     ctx.check_stake(seat.character_id, stake)
-    pc = await load_person(ctx.conn, seat.character_id)
-    npc = await load_person(ctx.conn, state.npc_id)
+    pc = await ctx.person(seat.character_id)
+    npc = await ctx.person(state.npc_id)
     if pc is None or npc is None:
         raise Refusal("sheet.gone")
     contest = Contest(
@@ -99,7 +99,7 @@ async def settle(ctx: TableContext, user_id: int, contest_id: int) -> ContestSet
 
 async def settle_contest(ctx: TableContext, contest: Contest) -> ContestSettled:
     """Settle a contest as it stands (also when its PC leaves, or the table closes)."""
-    npc = await load_person(ctx.conn, ctx.state.npc_id)
+    npc = await ctx.person(ctx.state.npc_id)
     cancels = npc_cancels(contest, npc.survival if npc else 0)
     if cancels and npc is not None:
         ctx.writes.append(survival_points_job(npc.id, npc.survival - cancels, now=iso(ctx.now)))

@@ -1,9 +1,10 @@
 """What one table action may do, and the loop that plays a game move at the table.
 
 An action works on a copy of the table's state and on the table's money in memory
-(`TableMoney`), reading through the read-only connection (`conn`); the service writes
-both, with the ledger rows, in one writer job only if the action returns. A refusal
-anywhere discards the copy: nothing changed.
+(`TableMoney`, kept with the table between actions), reading the database only when it
+must (a character joining or rolling); the service writes both, with the ledger rows, in
+one writer job only if the action returns. A refusal anywhere discards the copy: nothing
+changed.
 
 `play` is how every game move happens, whoever makes it (a player, the GM, a timer, the
 NPC's automatic play): the engine is told each seat's stack, applies the move, then the
@@ -12,8 +13,7 @@ play); each record's transfers are settled (losses, then wins), its lost hands o
 Point offers, and the two money checks every game shares run once per move: a seat must
 still hold what it has staked, and a limited bank must cover what it has accepted.
 Between hands a finished shoe is replaced before any move, the automatic ones included
-(an NPC banker who keeps his bank right after a coup), and the PCs who chose to simulate
-while a hand was in play take their seats once it is over.
+(an NPC banker who keeps his bank right after a coup).
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ from bondbot.errors import Refusal
 from bondbot.games.contract import Move, Record
 from bondbot.money import Cents
 from bondbot.rules.errors import IllegalAction
-from bondbot.storage.conn import Connection
+from bondbot.storage.db import Database
 from bondbot.tables import accounts
 from bondbot.tables.money import TableMoney
+from bondbot.tables.people import Person, load_person
 from bondbot.tables.state import SpendOffer, TableState, TimerKind
 
 AUTOMATIC_STEPS_MAX = 1_000  # a game whose automation never ends is our bug, not a hang
@@ -42,7 +43,7 @@ def iso(moment: datetime) -> str:
 
 @dataclass
 class TableContext:
-    conn: Connection
+    db: Database  # for the few reads an action needs (a character joining, rolling)
     table_id: int
     guild_id: int
     state: TableState
@@ -59,6 +60,11 @@ class TableContext:
     # Writes besides the ledger rows and the table's state (an NPC's Survival Points),
     # committed with them as part of the same writer job.
     writes: list[Callable[[sqlite3.Connection], None]] = field(default_factory=list)
+
+    async def person(self, character_id: int) -> Person | None:
+        """A character's table-relevant facts, read on the read-only connection."""
+        async with self.db.read() as conn:
+            return await load_person(conn, character_id)
 
     # -- chips between a PC and the NPC (contests and pots) --------------------------------
 
@@ -140,19 +146,15 @@ class TableContext:
 
     # -- playing the game ------------------------------------------------------------------
 
-    def play(self, move: Move | None) -> list[Record]:
-        """Apply `move` and every automatic step after it; refuse (changing nothing) if illegal.
-
-        With no move, only what the table does by itself now (the NPC's turn, once the GM
-        hands its play back to the bot)."""
+    def play(self, move: Move) -> list[Record]:
+        """Apply `move` and every automatic step after it; refuse (changing nothing) if
+        illegal. Between hands a finished shoe is replaced before any move (`fresh_shoe`)."""
         state = self.state
         engine = state.engine
         turn_before = engine.turn()
         hand_before = engine.hand
-        records = [] if move is None else [self._apply(move)]
+        records = [self._apply(move)]
         for _ in range(AUTOMATIC_STEPS_MAX):
-            if not engine.in_hand():
-                self.seat_players()  # before the next hand begins, by itself or the NPC
             step = engine.automation()
             if step is None and state.npc_auto and state.npc_key in engine.turn():
                 step = engine.npc_move(self.rng)
@@ -162,8 +164,6 @@ class TableContext:
             records.append(self._apply(step))
         else:
             raise RuntimeError(f"table {self.table_id}: automatic play did not stop")
-        if not records:
-            return records
         if engine.hand != hand_before:  # a new hand closes the older hands' offers
             state.offers = [o for o in state.offers if o.hand == engine.hand]
         for record in records:
@@ -176,9 +176,7 @@ class TableContext:
     def _apply(self, move: Move) -> Record:
         engine = self.state.engine
         if not engine.in_hand() and engine.needs_new_shoe:
-            self.fresh_shoe()
-            if engine.needs_new_shoe:
-                raise Refusal("table.shoe_finished")
+            self.fresh_shoe()  # an automatic move too: an NPC banker's, right after a coup
         engine.stacks = self.stacks()
         exposure = engine.exposure()
         try:
@@ -197,37 +195,6 @@ class TableContext:
                     "table.bank_cannot_cover", available=Cents(max(bank - exposure - due, 0))
                 )
         return record
-
-    def draw_target(self, kind: str, seat: str | None) -> str:
-        """A target drawn with the table's generator among those the move's option allows
-        now (chemin de fer's first banker): the draw is then an ordinary recorded move."""
-        engine = self.state.engine
-        engine.stacks = self.stacks()
-        options = [o for o in engine.options() if o.kind == kind and o.seat == seat]
-        targets = sorted({target for option in options for target in option.targets})
-        if not targets:
-            raise self.refusal(IllegalAction("games.illegal_move", kind=kind, seat=seat))
-        return self.rng.choice(targets)
-
-    def seat_players(self) -> None:
-        """Every simulating PC takes his place in the game, in the table's seat order; a game
-        that seats nobody while a hand is in play seats him when it is over."""
-        engine = self.state.engine
-        seated = False
-        for seat in self.state.seats:
-            key = str(seat.character_id)
-            if seat.choice != "simulate" or key in engine.seats:
-                continue
-            try:
-                engine.sit(key)
-            except IllegalAction as illegal:
-                if illegal.code == "games.in_hand":
-                    continue  # he sits down when the hand is over
-                raise self.refusal(illegal) from None
-            seated = True
-        if seated:
-            order = {str(seat.character_id): i for i, seat in enumerate(self.state.seats)}
-            engine.seats.sort(key=lambda key: order.get(key, -1))
 
     def stacks(self) -> dict[str, int | None]:
         """Each game seat's chips; the NPC's is what its bank can still pay: its bankroll
@@ -249,7 +216,8 @@ class TableContext:
         return Refusal(illegal.code, **params)
 
     def _time_turn(self, turn_before: tuple[str, ...]) -> None:
-        """Give the seats whose turn it is the server's turn timer, or arm the game's own.
+        """Give the seats whose turn it is the server's turn timer, or arm the game's own
+        delayed move, or its move for when the last hand's Hero Point offers have closed.
 
         The clock restarts after every decision, except while several seats answer the
         same question at once (an insurance): their one clock runs on. Deadlines only grow,
@@ -263,10 +231,16 @@ class TableContext:
                 self._set_deadline(self.now + self.turn_timer, "timeout")
             return
         scheduled = engine.scheduled()
-        if scheduled is None:
+        if scheduled is not None:
+            if state.deadline_action != "scheduled":
+                self._set_deadline(self.now + timedelta(seconds=scheduled[0]), "scheduled")
+        elif engine.after_offers() is not None:
+            if state.deadline_action != "offers":
+                now = iso(self.now)
+                closing = max((o.expires_at for o in state.open_offers(now)), default=now)
+                self._set_deadline(datetime.fromisoformat(closing), "offers")
+        else:
             state.deadline = state.deadline_action = None
-        elif state.deadline_action != "scheduled":
-            self._set_deadline(self.now + timedelta(seconds=scheduled[0]), "scheduled")
 
     def _set_deadline(self, deadline: datetime, action: TimerKind) -> None:
         state = self.state

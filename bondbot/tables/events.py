@@ -46,6 +46,7 @@ class Spent(Event):
     name: str
     pay: int
     hand: int
+    score: int | None = None  # score games: what the deal is scored instead
 
 
 class Paused(Event):
@@ -53,11 +54,10 @@ class Paused(Event):
 
 
 class NpcControl(Event):
-    """Who plays the NPC's decisions now: the bot (`auto`) or the GM with the buttons."""
+    """Who makes the NPC's decisions now: the bot (`auto`) or the GM with the buttons."""
 
     kind: Literal["npc_control"] = "npc_control"
     auto: bool
-    records: tuple[Record, ...] = ()  # what the NPC played at once, handed back to the bot
 
 
 class Played(Event):

@@ -70,6 +70,10 @@ class TableMoney:
             {key for key, (_, unlimited) in found.items() if unlimited},
         )
 
+    def copy(self) -> TableMoney:
+        """The same balances, no rows yet: the next action's money."""
+        return TableMoney(self.table_id, self.npc_id, dict(self.balances), set(self.unlimited))
+
     async def include(self, conn: Connection, character_id: int) -> None:
         """Also read this character's sheet and chips (a PC sitting down)."""
         wanted = [accounts.chips(self.table_id, character_id), accounts.sheet(character_id)]

@@ -16,7 +16,7 @@ from bondbot.rules import gambling
 from bondbot.tables import accounts
 from bondbot.tables.context import TableContext
 from bondbot.tables.events import PotOpened, PotSettled, PotStep
-from bondbot.tables.people import gambling_roll, load_person
+from bondbot.tables.people import gambling_roll
 from bondbot.tables.state import ContestRoll, Pot, TableState
 
 
@@ -42,11 +42,11 @@ async def start(ctx: TableContext, stake: int, ease: int, rng: random.Random) ->
     rolls = []
     for seat in players:
         ctx.move(stake, accounts.chips(ctx.table_id, seat.character_id), bank, "pot.stake")
-        person = await load_person(ctx.conn, seat.character_id)
+        person = await ctx.person(seat.character_id)
         assert person is not None
         rolls.append(gambling_roll(person, ease, rng))
     for npc_id in [state.npc_id, *(n.id for n in state.other_npcs)]:
-        person = await load_person(ctx.conn, npc_id)
+        person = await ctx.person(npc_id)
         if person is None:
             raise Refusal("sheet.gone")
         ctx.move(stake, None, bank, "pot.npc_stake")

@@ -28,6 +28,7 @@ from bondbot.games.registry import NewTable, spec_for
 from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import SEED_BYTES
+from bondbot.scheduler import Scheduler
 from bondbot.storage import ledger
 from bondbot.storage import tables as stored
 from bondbot.storage.conn import Connection
@@ -49,7 +50,6 @@ from bondbot.tables.events import (
 )
 from bondbot.tables.money import TableMoney
 from bondbot.tables.people import load_person
-from bondbot.tables.scheduler import Scheduler
 from bondbot.tables.state import (
     Choice,
     NpcRef,
@@ -83,6 +83,7 @@ class TableSnapshot:
     hero_points: dict[int, int] = field(default_factory=dict)
     held: dict[str, int] = field(default_factory=dict)  # chips in pots and on the layout
     event: Event | None = None
+    money: TableMoney | None = None  # the balances after the action, for the next one
     version: int = 0  # the saved state's version (see storage.tables.save)
     # The state as saved: the next action starts from a copy parsed from it (four times
     # cheaper than a deep copy), so nothing ever changes `state`, which listeners hold.
@@ -95,7 +96,7 @@ class TableSnapshot:
     @property
     def records(self) -> tuple[Record, ...]:
         """The game moves this action made (none for a seat, choice or spend)."""
-        return self.event.records if isinstance(self.event, Played | NpcControl) else ()
+        return self.event.records if isinstance(self.event, Played) else ()
 
     def spendable_offers(self, now: str) -> list[SpendOffer]:
         """Open offers whose PC has a Hero Point to spend: those get a button."""
@@ -108,9 +109,10 @@ class TableService:
         db: Database,
         *,
         clock: Clock,
-        guild_settings: Callable[[Connection, int], Awaitable[Any]],
+        guild_settings: Callable[[int], Awaitable[Any]],
         rng: random.Random | None = None,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
+        scheduler: Scheduler | None = None,
     ) -> None:
         self.db = db
         self.seed_source = seed_source
@@ -118,7 +120,7 @@ class TableService:
         self._guild_settings = guild_settings
         self.rng = rng or random.SystemRandom()
         self.listeners: list[Listener] = []
-        self.scheduler = Scheduler(clock)
+        self.scheduler = scheduler or Scheduler(clock)
         self._latest: dict[int, TableSnapshot] = {}
         self._all_loaded = False  # every open table is in `_latest`
         # One action at a time per table: an action works on a copy of the latest state,
@@ -252,6 +254,11 @@ class TableService:
         """Cash every PC out, settle the bank, reveal the shoe's seed."""
 
         async def run(ctx: TableContext) -> Event:
+            # A game with an end of its own plays it first, so the chips it holds in pots or
+            # on the layout go back to the players before they are cashed out.
+            end = Move(kind="end")
+            if "end" in ctx.state.engine.moves and ctx.state.engine.can(end):
+                ctx.play(end)
             if pot.open_pot(ctx.state) is not None:
                 await pot.settle(ctx)
             for seat in list(ctx.state.seats):
@@ -290,20 +297,23 @@ class TableService:
 
         return await self._mutate(table_id, actor_id, run)
 
-    async def npc_control(self, table_id: int, actor_id: int, auto: bool) -> TableSnapshot:
-        """The GM hands the NPC's decisions to the bot's automatic play, or takes them back
-        (then he makes them with the same buttons as the players). Handed back while the
-        game waits on the NPC, the bot plays at once."""
+    async def set_npc_auto(self, table_id: int, actor_id: int, auto: bool) -> TableSnapshot:
+        """The NPC's decisions: the bot's automatic play, or the GM with the game's buttons.
+
+        Handing it back to the bot while the NPC is to act plays its move at once.
+        """
 
         async def run(ctx: TableContext) -> Event:
             state = ctx.state
-            if state.rulebook_only:
-                raise Refusal("table.rulebook_only")
             if state.npc_auto == auto:
                 raise Refusal("table.npc_already_auto" if auto else "table.npc_already_gm")
             state.npc_auto = auto
-            records = ctx.play(None) if auto and not state.paused else []
-            return NpcControl(auto=auto, records=tuple(records))
+            engine = state.engine
+            if auto and not state.paused and state.npc_key in engine.turn():
+                move = engine.npc_move(ctx.rng)
+                if move is not None:
+                    ctx.play(move.model_copy(update={"auto": "npc"}))
+            return NpcControl(auto=auto)
 
         return await self._mutate(table_id, actor_id, run)
 
@@ -316,7 +326,7 @@ class TableService:
         await self._load_all()  # where else he sits is read from memory
 
         async def run(ctx: TableContext) -> Event:
-            person = await load_person(ctx.conn, character_id)
+            person = await ctx.person(character_id)
             if person is None or person.guild_id != ctx.guild_id:
                 raise Refusal("sheet.not_found")
             if person.kind != "PC":
@@ -329,7 +339,8 @@ class TableService:
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
-            await ctx.money.include(ctx.conn, character_id)
+            async with self.db.read() as conn:
+                await ctx.money.include(conn, character_id)
             ctx.move(
                 buy_in,
                 accounts.sheet(character_id),
@@ -395,8 +406,8 @@ class TableService:
             award = 0
             if choice == "simulate":
                 self._sit(ctx, seat.character_id)
-                person = await load_person(ctx.conn, seat.character_id)
-                settings = await self._guild_settings(ctx.conn, ctx.guild_id)
+                person = await ctx.person(seat.character_id)
+                settings = await self._guild_settings(ctx.guild_id)
                 awards = (
                     alternative.parse_award_table(settings.award_table)
                     if settings.award_table
@@ -413,9 +424,14 @@ class TableService:
 
     @staticmethod
     def _sit(ctx: TableContext, character_id: int) -> None:
-        """A simulating PC takes his place in the game, in the table's seat order (when the
-        hand in play is over, in a game that seats nobody in the middle of one)."""
-        ctx.seat_players()
+        """A simulating PC takes his place in the game, in the table's seat order."""
+        engine = ctx.state.engine
+        try:
+            engine.sit(str(character_id))
+        except IllegalAction as illegal:
+            raise ctx.refusal(illegal) from None
+        order = {str(seat.character_id): i for i, seat in enumerate(ctx.state.seats)}
+        engine.seats.sort(key=lambda key: order.get(key, -1))
 
     # -- play ------------------------------------------------------------------------------
 
@@ -431,15 +447,13 @@ class TableService:
         hand: int | None = None,
         as_gm: bool = False,
         for_npc: bool = False,
-        draw_target: bool = False,
     ) -> TableSnapshot:
         """A game move: a seated, simulating PC's own, or the GM's (the table's, or the NPC's).
 
         `moves` is the move count the clicked button was drawn with: a button drawn
         before the last move is stale and refused, so a double click plays once. Buttons
         that several seats answer at once (stakes) carry `hand` instead, the engine's hand
-        number: refused once another hand has been dealt. With `draw_target` the table
-        draws the move's target at random among the legal ones (a first banker).
+        number: refused once another hand has been dealt.
         """
 
         async def run(ctx: TableContext) -> Event:
@@ -463,8 +477,7 @@ class TableService:
                     raise Refusal("table.rulebook_player")
                 seat = str(found.character_id)
             self._fresh_shoe(ctx)
-            drawn = ctx.draw_target(kind, seat) if draw_target else target
-            move = Move(kind=kind, seat=seat, amount=amount, target=drawn)
+            move = Move(kind=kind, seat=seat, amount=amount, target=target)
             return Played(records=tuple(ctx.play(move)))
 
         return await self._mutate(table_id, user_id, run)
@@ -483,14 +496,22 @@ class TableService:
                 raise Refusal("table.already_spent")
             ctx.spend_hero_point(offer.character_id, "spend.win_hand")
             ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
+            offer.spent = True  # paid: no longer owed by the bank
             # A game that keeps its own account of the hand (a score sheet, who won the
-            # evening) is told, by its `won_back` move.
-            won_back = Move(kind="won_back", target=str(offer.character_id))
-            if "won_back" in ctx.state.engine.moves and ctx.state.engine.can(won_back):
+            # evening) is told, by its `won_back` move; if it no longer takes it (the GM
+            # ended the game), the hand is closed.
+            engine = ctx.state.engine
+            if "won_back" in engine.moves:
+                won_back = Move(kind="won_back", target=str(offer.character_id))
+                if not engine.can(won_back):
+                    raise Refusal("table.offer_closed")
                 ctx.play(won_back)
-            offer.spent = True
             return Spent(
-                character_id=offer.character_id, name=seat.name, pay=offer.pay, hand=offer.hand
+                character_id=offer.character_id,
+                name=seat.name,
+                pay=offer.pay,
+                hand=offer.hand,
+                score=offer.score,
             )
 
         return await self._mutate(table_id, user_id, run)
@@ -547,16 +568,17 @@ class TableService:
             return
         self._reveal(state)
         spec = spec_for(state.config.game)
+        packs = engine.shoe_packs(state.config.packs)
         new = NewTable(
             npc=state.npc_key,
-            packs=state.config.packs,
+            packs=packs,
             min_bet=state.config.min_bet,
             max_bet=state.config.max_bet,
             options=spec.options.model_validate(state.config.options),
         )
         shoe = spec.live_shoe(new, self.seed_source())
         engine.replace_shoe(shoe)
-        state.shoes.append(ShoeRecord(commitment=shoe.commitment or "", packs=state.config.packs))
+        state.shoes.append(ShoeRecord(commitment=shoe.commitment or "", packs=packs))
 
     @staticmethod
     def _reveal(state: TableState) -> None:
@@ -579,7 +601,9 @@ class TableService:
         """Redraw the table where this PC sits: his Hero Points decide his spend buttons."""
         await self._load_all()
         for table in self._seating(character_id):
-            await self._notify(await self.snapshot(table.id, fresh=True))
+            async with self._locks.setdefault(table.id, asyncio.Lock()):  # not under an action
+                fresh = await self.snapshot(table.id, fresh=True)
+            await self._notify(fresh)
 
     async def _load_all(self) -> None:
         """Every open table in memory (done at start by `resume`)."""
@@ -630,6 +654,7 @@ class TableService:
             },
             held={**money.held("pot"), **money.held("layout")},
             event=event,
+            money=money,
             version=row.version,
             saved=row.state,
         )
@@ -643,35 +668,38 @@ class TableService:
         async with lock:
             now = self.clock()
             cached = self._latest.get(table_id)
-            async with self.db.read() as conn:
-                if cached is None:
+            if cached is None:  # read once; then the table lives in memory
+                async with self.db.read() as conn:
                     row = await self._row(conn, table_id)
-                else:
-                    row = stored.TableRow(
-                        cached.id,
-                        cached.guild_id,
-                        cached.channel_id,
-                        cached.message_id,
-                        "open",
-                        cached.saved,
-                        cached.version,
-                    )
-                state = TableState.model_validate_json(row.state)
-                settings = await self._guild_settings(conn, row.guild_id)
-                ctx = TableContext(
-                    conn=conn,
-                    table_id=table_id,
-                    guild_id=row.guild_id,
-                    state=state,
-                    money=await self._money(conn, table_id, state),
-                    now=now,
-                    actor_id=actor_id,
-                    spend_window=timedelta(seconds=settings.spend_window_s),
-                    turn_timer=timedelta(seconds=settings.turn_timer_s),
-                    rng=self.rng,
+                    state = TableState.model_validate_json(row.state)
+                    money = await self._money(conn, table_id, state)
+            else:
+                row = stored.TableRow(
+                    cached.id,
+                    cached.guild_id,
+                    cached.channel_id,
+                    cached.message_id,
+                    "open",
+                    cached.saved,
+                    cached.version,
                 )
-                ctx.fresh_shoe = lambda: self._fresh_shoe(ctx)
-                event = await run(ctx)
+                state = TableState.model_validate_json(row.state)
+                money = cached.money.copy()
+            settings = await self._guild_settings(row.guild_id)
+            ctx = TableContext(
+                db=self.db,
+                table_id=table_id,
+                guild_id=row.guild_id,
+                state=state,
+                money=money,
+                now=now,
+                actor_id=actor_id,
+                spend_window=timedelta(seconds=settings.spend_window_s),
+                turn_timer=timedelta(seconds=settings.turn_timer_s),
+                rng=self.rng,
+            )
+            ctx.fresh_shoe = lambda: self._fresh_shoe(ctx)
+            event = await run(ctx)
             saved = state.model_dump_json()
 
             def job(sql: sqlite3.Connection) -> None:
@@ -684,8 +712,8 @@ class TableService:
 
             try:
                 await self._commit(job)
-            except stored.TableChanged:
-                self._latest.pop(table_id, None)  # read it again next time
+            except Refusal:  # the database disagreed (a balance, the version): read it again
+                self._latest.pop(table_id, None)
                 raise
             status = "closed" if ctx.closed else "open"
             row = replace(row, state=saved, version=row.version + 1)
@@ -759,11 +787,13 @@ class TableService:
             if state.deadline_action == "timeout":
                 for seat in engine.turn():
                     move = engine.timeout_move(seat) if seat in engine.turn() else None
-                    if move is not None:  # the table says it played it on a timeout
+                    if move is not None:  # marked, so the table can say a timer played it
                         records += ctx.play(move.model_copy(update={"auto": "timeout"}))
             elif (scheduled := engine.scheduled()) is not None:
                 self._fresh_shoe(ctx)
                 records += ctx.play(scheduled[1])
+            elif state.deadline_action == "offers" and (end := engine.after_offers()):
+                records += ctx.play(end)
             if not records:
                 raise Refusal("table.timer_stale")
             return Played(records=tuple(records))

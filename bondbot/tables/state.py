@@ -111,7 +111,7 @@ class PotSettled(Event):
     pot: Pot
 
 
-TimerKind = Literal["timeout", "scheduled"]
+TimerKind = Literal["timeout", "scheduled", "offers"]
 
 
 class TableState(BaseModel):
@@ -136,7 +136,8 @@ class TableState(BaseModel):
     # The NPC's decisions: the bot's automatic play, or the GM with the same buttons.
     npc_auto: bool = True
     # What the table does by itself at `deadline`: the default moves of the seats whose
-    # turn it is ("timeout"), or the game's own delayed move ("scheduled", an auto-deal).
+    # turn it is ("timeout"), the game's own delayed move ("scheduled", an auto-deal), or
+    # its move for when the last hand's Hero Point offers have closed ("offers").
     deadline: str | None = None
     deadline_action: TimerKind | None = None
     last_deadline: str | None = None  # every deadline is later than the one before

@@ -11,22 +11,32 @@ import json
 from collections.abc import Iterable
 
 from fakediscord import FakeDiscord
-from fakediscord.models import FakeUser
+from fakediscord.models import FakeMessage, FakeUser, MessageVersion
 
 from bondbot.rules.cards import Card
 
 
-def seen_by(fake: FakeDiscord, viewer: FakeUser | None) -> str:
-    """All text of every version of every message `viewer` (None: anyone) can see."""
+def _visible(fake: FakeDiscord, viewer: FakeUser | None) -> list[FakeMessage]:
     messages = fake.channel_messages(visible_to=viewer)
     if viewer is None:
         messages = [m for m in messages if m.ephemeral_for is None]
-    versions = []
-    for message in messages:
-        for version in [*message.history, message.snapshot()]:
-            versions.append(version.content)
-            versions.append(json.dumps([version.embeds, version.components], ensure_ascii=False))
-    return "\n".join(versions)
+    return messages
+
+
+def _text(versions: Iterable[MessageVersion]) -> list[str]:
+    texts = []
+    for version in versions:
+        texts.append(version.content)
+        texts.append(json.dumps([version.embeds, version.components], ensure_ascii=False))
+    return texts
+
+
+def seen_by(fake: FakeDiscord, viewer: FakeUser | None) -> str:
+    """All text of every version of every message `viewer` (None: anyone) can see."""
+    texts = []
+    for message in _visible(fake, viewer):
+        texts += _text([*message.history, message.snapshot()])
+    return "\n".join(texts)
 
 
 def assert_never_seen(fake: FakeDiscord, viewer: FakeUser | None, cards: Iterable[Card]) -> None:
@@ -34,3 +44,29 @@ def assert_never_seen(fake: FakeDiscord, viewer: FakeUser | None, cards: Iterabl
     text = seen_by(fake, viewer)
     shown = [card.pretty for card in cards if card.pretty in text]
     assert shown == [], f"{shown} visible to {viewer.name if viewer else 'the channel'}"
+
+
+class PrivacyWatch:
+    """The same proof over a whole evening, where a new pack deals cards again that were
+    public in an earlier hand: each check reads only what each viewer could see since his
+    last check, against the cards hidden now. Check before a new deal (what the last hand
+    showed is read then) and during each hand."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self._read: dict[tuple[int | None, int], int] = {}  # versions read per message
+
+    def new_text(self, viewer: FakeUser | None) -> str:
+        """The text of every version `viewer` could see that no earlier check read."""
+        who = None if viewer is None else viewer.id
+        texts = []
+        for message in _visible(self.fake, viewer):
+            versions = [*message.history, message.snapshot()]
+            texts += _text(versions[self._read.get((who, message.id), 0) :])
+            self._read[(who, message.id)] = len(versions)
+        return "\n".join(texts)
+
+    def check(self, viewer: FakeUser | None, cards: Iterable[Card]) -> None:
+        text = self.new_text(viewer)
+        shown = [card.pretty for card in cards if card.pretty in text]
+        assert shown == [], f"{shown} visible to {viewer.name if viewer else 'the channel'}"

@@ -9,6 +9,7 @@ from fakediscord import FakeDiscord
 from fakediscord.client import InteractionResult
 from fakediscord.models import FakeMessage, FakeUser
 
+from bondbot.i18n import LANGS, t
 from bondbot.sheets import validate_sheet
 from bondbot.storage import characters, ledger
 from bondbot.storage.db import Database
@@ -64,8 +65,15 @@ async def create_cast(
     return ids
 
 
+STORIES = {t("summary.title", lang) for lang in LANGS}  # posted when a table closes
+
+
 def table_message(fake: FakeDiscord) -> FakeMessage:
-    found = [m for m in fake.channel_messages() if m.embeds and m.ephemeral_for is None]
+    found = [
+        m
+        for m in fake.channel_messages()
+        if m.embeds and m.ephemeral_for is None and m.embeds[0].get("title") not in STORIES
+    ]
     assert len(found) == 1, "one public table message, edited in place"
     return found[0]
 

@@ -4,11 +4,13 @@ pot, a Hero Point spend. Nothing else in the bot knows it."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 
 import high_card
 import pytest
 from e2e_env import BotEnv
+from PIL import Image
 from privacy import assert_never_seen
 from table_flow import (
     balances,
@@ -23,6 +25,7 @@ from table_flow import (
 
 from bondbot import i18n
 from bondbot.games import registry
+from bondbot.pictures.cards import hand_png, hand_size
 from bondbot.rules.cards import RANKS
 from bondbot.rules.shoe import Shoe
 
@@ -77,6 +80,11 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         assert dealt.response_type == 7  # the table message, redrawn in place
         mine = await fake.click(world.player, table_message(fake), button_id(fake, "mine"))
         assert mine.ephemeral and mine.content == f"Your cards: {bonds_card.pretty}"
+        assert mine.message is not None
+        (picture,) = mine.message.attachments  # his card, drawn, to him alone
+        with Image.open(io.BytesIO(picture.data)) as drawn:
+            assert drawn.format == "PNG" and drawn.size == hand_size(1)
+        assert picture.data == hand_png([bonds_card])
         outsider = await fake.click(world.player_fr, table_message(fake), button_id(fake, "mine"))
         assert outsider.ephemeral and "pas assis" in outsider.content
         # Nothing the channel or another player could see shows a card still face down.
@@ -95,5 +103,12 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
 
         left = await fake.slash(world.player, "table leave")
         assert left.content == "You leave the table with $110."
+        closed = await fake.slash(world.gm, "table close")
+        assert closed.ephemeral
+        story = await fake.wait_for_message(
+            predicate=lambda m: m.embeds and m.embeds[0].get("title") == "The evening at the table"
+        )
+        assert "James Bond" in story.embeds[0]["description"]
+        assert [a.filename for a in story.attachments] == ["evening.png"]
     cash = await balances(bot_env, ids)
     assert cash["bond"] == (100_000 + 1_000, 1 + 2 - 1)  # won $10; 1 + 2 awarded - 1 spent

@@ -206,9 +206,10 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         assert "René Mathis: $50, covered" in embed
         assert "Le Chiffre: $200, $150 covered, $50 not in play" in embed
         wrong = await click_id(fake, world.player, "draw")
-        assert wrong.content == "It is not your turn: the table waits for René Mathis."
+        assert wrong.content == "It is not your turn: René Mathis is to play."
         mine = await click_id(fake, world.player_fr, "mine")
-        assert mine.content == f"Vos cartes : {shown(third.ponte[:2])}"
+        assert mine.content.startswith(f"Vos cartes : {shown(third.ponte[:2])}\nLa main compte 5.")
+        assert mine.content.endswith("Conseil : **tirer**.")
 
     async with bot_env.run() as bot:  # a restart while Mathis holds 5
         await wait_table(fake, "René Mathis speaks: draw or stand.")
@@ -221,14 +222,15 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         bank_cards = parse_cards(" ".join(third.banker[:2]))
         assert_never_seen(fake, world.player_fr, bank_cards)
         assert_never_seen(fake, None, bank_cards)
-        advice = await click_id(fake, world.player, "advice")
+        advice = await click_id(fake, world.player, "mine")
         assert advice.content.startswith(
-            f"Your hand: {cards_pretty(bank_cards)} ({baccarat.hand_value(bank_cards)}). "
+            f"Your cards: {cards_pretty(bank_cards)}\n"
+            f"The hand counts {baccarat.hand_value(bank_cards)}.\n"
             f"The ponte drew {shown(third.ponte[2:])}: seed 004's table draws on 0 to "
         )
         advised = "draw" if "Advised: **draw**" in (advice.content or "") else "stand"
-        other = await click_id(fake, world.player_fr, "advice")
-        assert other.content == "Pas de conseil maintenant : la table n'attend pas votre décision."
+        other = await click_id(fake, world.player_fr, "mine")  # his hand, no advice: not his turn
+        assert "Conseil" not in (other.content or "") and "La main compte" in (other.content or "")
         decided = await click_id(fake, world.player, advised)
         assert decided.content.endswith("The coup is settled: you lose $200.")
         table = await wait_table(fake, "Coup 3: result")
@@ -304,17 +306,14 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         await wait_table(fake, "Le Chiffre's table")
         await join(fake, world.player, "500")
         await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
-        taken = await fake.slash(world.gm, "table npc", automatic=False)
-        assert taken.content == (
-            "You play the NPC's decisions from now on: when the table waits on the NPC, "
-            "use the table's own buttons."
-        )
+        taken = await fake.slash(world.gm, "table npc", auto=False)
+        assert taken.content.startswith("You play Le Chiffre now")
         started = await fake.slash(world.gm, "table deal")  # the GM's start, as a command
         assert started.content == "The first bank goes to Le Chiffre."
         table = await wait_table(fake, "The GM plays Le Chiffre's decisions.")
         assert "The table waits for Le Chiffre" in str(table.embeds)
         not_his = await click_id(fake, world.player, "bank")
-        assert not_his.content == "It is not your turn: the table waits for Le Chiffre."
+        assert not_his.content == "It is not your turn: Le Chiffre is to play."
         modal = await click_id(fake, world.gm, "bank")
         banked = await fake.submit_modal(world.gm, modal, {"amount": "300"})
         assert banked.content == "For Le Chiffre: puts up a bank of $300."
@@ -322,12 +321,13 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         staked = await fake.slash(world.player, "table bet", amount="100")
         assert staked.content == "You stake $100 against the bank."
         table = await wait_table(fake, "Le Chiffre, the banker, speaks: draw or stand.")
-        advice = await click_id(fake, world.gm, "advice")
-        assert advice.content.startswith("Le Chiffre's hand: ")
+        advice = await click_id(fake, world.gm, "mine")  # the NPC's cards, and the advice
+        assert advice.content.startswith("Le Chiffre's cards: ")
+        assert "Advised: **" in (advice.content or "")
         advised = "draw" if "Advised: **draw**" in (advice.content or "") else "stand"
         decided = await click_id(fake, world.gm, advised)
         assert decided.content.startswith("For Le Chiffre: ")
         await wait_table(fake, "Coup 1: result")
-        handed = await fake.slash(world.gm, "table npc", automatic=True)
-        assert handed.content == "The bot plays the NPC's decisions from now on."
+        handed = await fake.slash(world.gm, "table npc", auto=True)
+        assert handed.content == "Le Chiffre now plays by itself."
         await wait_table(fake, "Coup 2")  # the NPC kept its bank by itself at once

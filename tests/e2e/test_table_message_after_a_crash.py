@@ -14,6 +14,7 @@ from e2e_env import BotEnv
 from table_flow import create_cast, le_chiffre, table_message, wait_table
 
 from bondbot.storage.db import Database
+from bondbot.storage.settings import get_settings
 from bondbot.tables.service import TableService
 
 
@@ -35,7 +36,7 @@ async def test_a_table_closed_just_before_a_crash_is_redrawn_closed(bot_env: Bot
     db = await Database.open(bot_env.database)
     try:
         tables = TableService(
-            db, clock=bot_env.clock, guild_settings=lambda conn, guild: _settings(conn, guild)
+            db, clock=bot_env.clock, guild_settings=lambda guild: _settings(db, guild)
         )
         (table,) = await tables.open_tables()
         await tables.close(table.id, bot_env.world.gm.id)
@@ -68,7 +69,6 @@ async def test_a_table_message_whose_id_was_lost_is_not_posted_twice(bot_env: Bo
     assert rows == [(first.id,)]
 
 
-async def _settings(conn: object, guild_id: int) -> object:
-    from bondbot.storage.settings import get_settings
-
-    return await get_settings(conn, guild_id)  # type: ignore[arg-type]
+async def _settings(db: Database, guild_id: int) -> object:
+    async with db.read() as conn:
+        return await get_settings(conn, guild_id)

@@ -278,6 +278,7 @@ class FakeGuild:
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
     joined_at: dt.datetime = field(default_factory=now)
+    system_channel_id: int | None = None  # where Discord posts joins (and bots welcome)
 
     @property
     def everyone(self) -> FakeRole:
@@ -362,7 +363,7 @@ class FakeGuild:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "system_channel_id": None,
+            "system_channel_id": str(self.system_channel_id) if self.system_channel_id else None,
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "public_updates_channel_id": None,

@@ -202,7 +202,8 @@ class FakeDiscord(ScriptingMixin):
     """A tiny Discord: REST under ``/api/v10``, gateway at ``/gateway``, CDN for attachments.
 
     Build the world (``add_guild``/``add_role``/``add_channel``/``add_user``) before the bot
-    connects (later changes are not pushed over the gateway); then drive it with
+    connects (later changes are not pushed over the gateway, except a guild the bot joins:
+    ``join_guild``); then drive it with
     :meth:`slash`, :meth:`click`, :meth:`submit_modal`, ... Guild text channels only: no DMs,
     threads or context-menu commands.
     """
@@ -338,6 +339,23 @@ class FakeDiscord(ScriptingMixin):
         self.guilds[gid] = guild
         return guild
 
+    async def join_guild(self, guild: FakeGuild) -> int:
+        """The bot is added to ``guild`` (built after it connected): GUILD_CREATE as Discord
+        sends it for a join, without ``unavailable``, so the client fires ``on_guild_join``.
+        Returns how many sessions got it."""
+        sent = 0
+        for session in list(self.sessions.values()):
+            if not session.has_intent(INTENT_GUILDS):
+                continue
+            members = None
+            if not session.has_intent(INTENT_GUILD_MEMBERS):
+                members = [guild.members[self.bot_user.id]]
+            payload = guild.to_payload(members=members)
+            del payload["unavailable"]
+            await session.dispatch("GUILD_CREATE", payload)
+            sent += 1
+        return sent
+
     def _guild_of(self, guild: FakeGuild | int | None) -> FakeGuild:
         if guild is None:
             return self.guild
@@ -396,6 +414,10 @@ class FakeDiscord(ScriptingMixin):
         g.channels[channel.id] = channel
         self.channels[channel.id] = channel
         return channel
+
+    def add_bot_message(self, channel: FakeChannel | int, content: str) -> FakeMessage:
+        """A message the bot posted before it (re)starts: a world built for a restart."""
+        return self._create_message(self._channel_of(channel), {"content": content}, [])
 
     def add_user(
         self,

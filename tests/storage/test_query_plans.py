@@ -103,6 +103,7 @@ async def test_no_user_query_scans_a_table(tmp_path: Path) -> None:
             await ledger.account_states(conn, ["sheet:1", "chips:1:1"], ["pot:1:", "layout:1:"])
             await ledger.newer_cursor(conn, GUILD, 1, character_id=1, limit=3)
             await ledger.newer_cursor(conn, GUILD, 1, limit=3)
+            await ledger.table_entries(conn, 1)
             await characters.list_summaries(conn, GUILD, kind="NPC", public_only=True)
         for traced in connections:
             await traced.set_trace_callback(None)

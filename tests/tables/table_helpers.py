@@ -48,8 +48,9 @@ def service(db: Database, clock: Clock, seeds: list[bytes] | None = None) -> Tab
     def seed_source() -> bytes:
         return pending.pop(0) if pending else random.randbytes(32)
 
-    async def guild_settings(conn, guild_id):  # type: ignore[no-untyped-def]
-        return await get_settings(conn, guild_id)
+    async def guild_settings(guild_id):  # type: ignore[no-untyped-def]
+        async with db.read() as conn:
+            return await get_settings(conn, guild_id)
 
     return TableService(
         db,

@@ -139,7 +139,7 @@ async def play(
                             await tables.leave(table, user)
                     else:
                         auto = (await tables.snapshot(table)).state.npc_auto
-                        await tables.npc_control(table, GM, not auto)
+                        await tables.set_npc_auto(table, GM, not auto)
                 except Refusal:
                     pass
                 await assert_conserved(db)

@@ -5,7 +5,6 @@ and Hero Points both ways (never against a PC banker, never between two PCs)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import pytest
@@ -81,7 +80,7 @@ async def seated(
     return tables, table, ids
 
 
-async def test_the_npc_sits_first_and_the_first_banker_is_drawn_by_the_table(
+async def test_the_npc_sits_first_and_the_gm_names_the_first_banker(
     db: Database,
 ) -> None:
     tables, table, ids = await seated(db, Clock(), [])
@@ -91,9 +90,8 @@ async def test_the_npc_sits_first_and_the_first_banker_is_drawn_by_the_table(
     with pytest.raises(Refusal) as refused:  # a player cannot name the banker
         await tables.act(table, BOND_OWNER, "first_banker", target=keys[1])
     assert refused.value.key == "games.illegal_move"
-    snapshot = await tables.act(table, GM, "first_banker", as_gm=True, draw_target=True)
-    drawn = random.Random(7).choice(sorted(keys))  # the table's generator, seeded at 7
-    assert snapshot.records[0].move.target == drawn == engine_of(snapshot).banker
+    snapshot = await tables.act(table, GM, "first_banker", target=keys[2], as_gm=True)
+    assert engine_of(snapshot).banker == keys[2] and engine_of(snapshot).hand == 0
 
 
 def banker_decides(v: list[int]) -> bool:
@@ -102,22 +100,23 @@ def banker_decides(v: list[int]) -> bool:
     return ponte < 8 and banker < 8 and ponte != 5
 
 
-async def test_a_player_who_sits_down_mid_coup_plays_from_the_next_one(db: Database) -> None:
+async def test_a_player_sits_down_between_coups_not_during_one(db: Database) -> None:
     clock = Clock()
     seed = seed_where(banker_decides)
     tables, table, ids = await seated(db, clock, [seed], vesper=False, drawing="classic")
     npc, bond, vesper = (str(ids[who]) for who in ("npc", "bond", "vesper"))
-    await tables.npc_control(table, GM, False)
+    await tables.set_npc_auto(table, GM, False)
     await tables.act(table, GM, "first_banker", target=npc, as_gm=True)
     await tables.act(table, GM, "bank", amount=20_000, as_gm=True, for_npc=True)
     snapshot = await tables.act(table, BOND_OWNER, "stake", amount=10_000)
     assert engine_of(snapshot).phase == "banker"  # the coup waits on the banker
     await tables.join(table, VESPER_OWNER, ids["vesper"], 30_000)
+    with pytest.raises(Refusal) as refused:  # a coup is in play
+        await tables.choose(table, VESPER_OWNER, "simulate")
+    assert refused.value.key == "games.in_hand"
+    await tables.act(table, GM, "stand", as_gm=True, for_npc=True)
     snapshot = await tables.choose(table, VESPER_OWNER, "simulate")
-    assert vesper not in engine_of(snapshot).seats  # a coup is in play: she waits
-    snapshot = await tables.act(table, GM, "stand", as_gm=True, for_npc=True)
-    engine = engine_of(snapshot)
-    assert engine.last is not None and engine.seats == [npc, bond, vesper]
+    assert engine_of(snapshot).seats == [npc, bond, vesper]
 
 
 async def test_players_leave_between_coups_even_as_the_npc_keeps_its_bank(
@@ -217,7 +216,7 @@ async def test_the_gm_plays_the_npc_then_hands_it_back(db: Database) -> None:
     clock = Clock()
     tables, table, ids = await seated(db, clock, [seed_where(banker_natural)])
     npc = str(ids["npc"])
-    await tables.npc_control(table, GM, False)
+    await tables.set_npc_auto(table, GM, False)
     snapshot = await tables.act(table, GM, "first_banker", target=npc, as_gm=True)
     assert engine_of(snapshot).turn() == (npc,)  # the NPC waits for the GM
     with pytest.raises(Refusal):
@@ -227,11 +226,11 @@ async def test_the_gm_plays_the_npc_then_hands_it_back(db: Database) -> None:
     await tables.act(table, BOND_OWNER, "stake", amount=5_000)
     snapshot = await tables.act(table, VESPER_OWNER, "pass")
     assert engine_of(snapshot).turn() == (npc,)  # keep or withdraw: the GM's again
-    snapshot = await tables.npc_control(table, GM, True)
-    assert [r.move.kind for r in snapshot.records] == ["keep"]  # played at once
-    assert snapshot.records[0].move.auto == "npc"
+    snapshot = await tables.set_npc_auto(table, GM, True)
+    kept = engine_of(snapshot).history[-1]  # played at once
+    assert (kept.kind, kept.auto) == ("keep", "npc")
     with pytest.raises(Refusal) as again:
-        await tables.npc_control(table, GM, True)
+        await tables.set_npc_auto(table, GM, True)
     assert again.value.key == "table.npc_already_auto"
 
 

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, send
-from bondbot.bot.router import ButtonSpec, custom_id, view_of
+from bondbot.bot.router import Actions, ButtonSpec, custom_id, view_of
 from bondbot.bot.sheet_views import actor_of, refuse_invalid
 from bondbot.errors import Refusal
 from bondbot.i18n import Lang, has, t
@@ -153,6 +153,10 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         self.bot = bot
         self.service: GmService = bot.services.gm
         bot.router.register(AREA, self.on_component)
+        self.actions = Actions()
+        self.actions.on("ledger", int, int, str)(self._ledger_page)
+        self.actions.on("again", int)(self._again)
+        self.actions.on("once", int)(self._once)
 
     async def character_names(
         self, interaction: discord.Interaction, current: str
@@ -379,21 +383,26 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
         await require_gm(interaction)
-        if args[0] == "ledger":
-            character, cursor = int(args[1]), int(args[2])
-            await self._show_ledger(interaction, character or None, cursor or None, edit=True)
-        elif args[0] == "again":
-            moved = await self.service.move_again(await actor_of(interaction), int(args[1]))
-            await self.bot.services.tables.character_changed(moved.character.id)
-            text = await self._moved(interaction, moved)
-            await interaction.response.edit_message(content=text, view=None)
-            self.bot.deliveries.mark(f"ledger:{moved.entry_id}")
-        elif args[0] == "once":
-            text = t("gm.repeat_dropped", await lang_for(interaction))
-            await interaction.response.edit_message(content=text, view=None)
-            self.bot.deliveries.mark(f"ledger:{args[1]}")
-        else:
-            raise Refusal("gm.unknown_action")
+        await self.actions.dispatch(interaction, args[0] if args else "", args[1:])
+
+    async def _ledger_page(
+        self, interaction: discord.Interaction, character: int, cursor: int, side: str
+    ) -> None:
+        """Newer (`p`) or Older (`n`): the side only keeps the two buttons' ids apart."""
+        await self._show_ledger(interaction, character or None, cursor or None, edit=True)
+
+    async def _again(self, interaction: discord.Interaction, entry_id: int) -> None:
+        """A repeated grant confirmed: apply it once more (once, whatever the clicks)."""
+        moved = await self.service.move_again(await actor_of(interaction), entry_id)
+        await self.bot.services.tables.character_changed(moved.character.id)
+        text = await self._moved(interaction, moved)
+        await interaction.response.edit_message(content=text, view=None)
+        self.bot.deliveries.mark(f"ledger:{moved.entry_id}")
+
+    async def _once(self, interaction: discord.Interaction, entry_id: int) -> None:
+        text = t("gm.repeat_dropped", await lang_for(interaction))
+        await interaction.response.edit_message(content=text, view=None)
+        self.bot.deliveries.mark(f"ledger:{entry_id}")
 
 
 async def setup(bot: BondBot) -> None:

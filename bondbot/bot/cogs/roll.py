@@ -18,6 +18,7 @@ from bondbot.bot.client import BondBot
 from bondbot.bot.context import lang_for, send
 from bondbot.bot.roll_views import AREA, roll_embed, roll_view
 from bondbot.bot.roll_windows import RollWindows
+from bondbot.bot.router import Actions
 from bondbot.bot.sheet_views import actor_of, skill_choices
 from bondbot.errors import Refusal
 from bondbot.i18n import t
@@ -40,6 +41,8 @@ class Rolls(commands.Cog):
         self.service: RollService = bot.services.rolls
         self.windows = RollWindows(bot)
         bot.router.register(AREA, self.on_component)
+        self.actions = Actions()
+        self.actions.on("step", int, int)(self._step)
 
     async def cog_unload(self) -> None:
         self.windows.stop()
@@ -105,9 +108,13 @@ class Rolls(commands.Cog):
             await self.windows.watch(interaction, made, lang)
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
-        if args[0] != "step" or interaction.guild_id is None:
+        if interaction.guild_id is None:
             raise Refusal("roll.gone")
-        roll_id, seen = int(args[1]), int(args[2])
+        await self.actions.dispatch(interaction, args[0] if args else "", args[1:])
+
+    async def _step(self, interaction: discord.Interaction, roll_id: int, seen: int) -> None:
+        """One Hero Point on the roll, if the button still shows `seen` steps spent."""
+        assert interaction.guild_id is not None
         lang = await lang_for(interaction)
         try:
             improved = await self.service.step(

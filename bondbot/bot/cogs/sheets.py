@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, send
-from bondbot.bot.router import ButtonSpec, custom_id, modal_values, modal_view, view_of
+from bondbot.bot.router import Actions, ButtonSpec, custom_id, modal_values, modal_view, view_of
 from bondbot.bot.sheet_views import actor_of, refuse_invalid, sheet_embed, skill_choices
 from bondbot.errors import Refusal
 from bondbot.i18n import t
@@ -71,6 +71,10 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         self.bot = bot
         self.service: SheetService = bot.services.sheets
         bot.router.register(AREA, self.on_component)
+        self.actions = Actions()
+        self.actions.on("edit", int)(self._edited)
+        self.actions.on("del", int)(self._delete)
+        self.actions.on("keep", int)(self._keep)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -402,29 +406,32 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
     # -- buttons and the edit modal --------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction, args: list[str]) -> None:
-        action, character_id = args[0], int(args[1])
-        actor = await actor_of(interaction)
+        await self.actions.dispatch(interaction, args[0] if args else "", args[1:])
+
+    async def _edited(self, interaction: discord.Interaction, character_id: int) -> None:
+        """The edit form's submit."""
         lang = await lang_for(interaction)
-        if action == "edit":
-            values = modal_values(interaction)
-            height, weight = split_height_weight(values.get("height_weight", ""))
-            changes = {
-                "height": height,
-                "weight": weight,
-                **{name: values.get(name, "") for name, _, long in MODAL_FIELDS if long},
-            }
-            with refuse_invalid(lang):
-                updated = await self.service.update(actor, character_id, changes)
-            await self._reply_sheet(interaction, "sheet.updated", updated)
-        elif action == "del":
-            deleted = await self.service.delete(actor, character_id)
-            await interaction.response.edit_message(
-                content=t("sheet.deleted", lang, name=deleted.name), view=None
-            )
-        elif action == "keep":
-            await interaction.response.edit_message(content=t("sheet.kept", lang), view=None)
-        else:
-            raise Refusal("sheet.unknown_action")
+        values = modal_values(interaction)
+        height, weight = split_height_weight(values.get("height_weight", ""))
+        changes = {
+            "height": height,
+            "weight": weight,
+            **{name: values.get(name, "") for name, _, long in MODAL_FIELDS if long},
+        }
+        with refuse_invalid(lang):
+            updated = await self.service.update(await actor_of(interaction), character_id, changes)
+        await self._reply_sheet(interaction, "sheet.updated", updated)
+
+    async def _delete(self, interaction: discord.Interaction, character_id: int) -> None:
+        deleted = await self.service.delete(await actor_of(interaction), character_id)
+        await interaction.response.edit_message(
+            content=t("sheet.deleted", await lang_for(interaction), name=deleted.name), view=None
+        )
+
+    async def _keep(self, interaction: discord.Interaction, character_id: int) -> None:
+        await interaction.response.edit_message(
+            content=t("sheet.kept", await lang_for(interaction)), view=None
+        )
 
 
 async def setup(bot: BondBot) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections import defaultdict
 from datetime import datetime, timedelta
@@ -13,25 +14,31 @@ from discord import app_commands
 from discord.ext import commands
 
 from bondbot.bot.client import BondBot
-from bondbot.bot.context import bot_of, require_gm
+from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.sheet_views import actor_of
-from bondbot.bot.tables.actions import Click, TableActions, convert
+from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.errors import Refusal
 from bondbot.games.registry import all_games
+from bondbot.i18n import t
+from bondbot.money import format_amount
+from bondbot.pictures.cards import hand_png
+from bondbot.pictures.chart import chips_chart
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
+from bondbot.storage import characters, ledger
 from bondbot.tables.contest import pending
 from bondbot.tables.context import iso
 from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened, Spent
 from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
+from bondbot.tables.summary import evening, evening_text
 
 log = logging.getLogger(__name__)
 RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
@@ -122,7 +129,7 @@ class TableMessages:
 
     def _arm(self, snapshot: TableSnapshot) -> None:
         """Redraw when the next Hero Point window closes, so its button disappears."""
-        scheduler = self.bot.services.tables.scheduler
+        scheduler = self.bot.services.scheduler
         key = ("redraw", snapshot.id)
         now = self.bot.services.clock()
         deadlines = [o.expires_at for o in snapshot.state.open_offers(iso(now))]
@@ -284,16 +291,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self.service.pause(await self._table(interaction), interaction.user.id, paused)
         await (await reply_to(interaction)).say("table.paused_reply" if paused else "table.resumed")
 
-    @app_commands.command(name="npc", description="Who plays the NPC's decisions (GM)")
-    @app_commands.describe(
-        automatic="True: the bot plays them; false: you do, with the table's own buttons"
-    )
+    @app_commands.command(name="npc", description="Who plays the NPC: the bot, or you (GM)")
+    @app_commands.describe(auto="True: the bot plays the NPC; false: you play it with the buttons")
     @app_commands.guild_only()
-    async def npc(self, interaction: discord.Interaction, automatic: bool) -> None:
+    async def npc(self, interaction: discord.Interaction, auto: bool) -> None:
         await require_gm(interaction)
-        table = await self._table(interaction)
-        await self.service.npc_control(table, interaction.user.id, automatic)
-        await (await reply_to(interaction)).say("table.npc_auto" if automatic else "table.npc_gm")
+        snapshot = await self.service.set_npc_auto(
+            await self._table(interaction), interaction.user.id, auto
+        )
+        key = "table.npc_auto_reply" if auto else "table.npc_gm_reply"
+        await (await reply_to(interaction)).say(key, npc=snapshot.state.npc_name)
 
     @app_commands.command(name="close", description="Close the table: cash everyone out (GM)")
     @app_commands.guild_only()
@@ -307,6 +314,40 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             commitment=shoe.commitment,
             packs=shoe.packs,
         )
+        try:
+            await self._post_summary(snapshot)
+        except Exception:  # the table is closed and cashed out: the story is a bonus
+            log.exception("could not post the summary of table %s", snapshot.id)
+
+    async def _post_summary(self, snapshot: TableSnapshot) -> None:
+        """The evening's story in the table's channel: each PC's result, Hero Points, hands
+        won back, the biggest hand, a chart of the chips, and the shoe's seed."""
+        settings = await self.bot.services.guilds.get(snapshot.guild_id)
+        lang = settings.locale
+
+        def money(cents: int) -> str:
+            return format_amount(cents, settings.currency)
+
+        async with self.bot.db.read() as conn:  # type: ignore[union-attr]
+            rows = await ledger.table_entries(conn, snapshot.id)
+            story = evening(rows, snapshot.id)
+            names = {snapshot.state.npc_id: snapshot.state.npc_name}
+            for pc in story.pcs:
+                found = await characters.get_character(conn, pc.character_id, include_dead=True)
+                names[pc.character_id] = found.name
+        text = evening_text(story, names, lang, money, hands_played=snapshot.state.hand_no)
+        shoe = snapshot.state.shoes[-1]
+        embed = discord.Embed(title=t("summary.title", lang), description=text)
+        embed.set_footer(text=t("table.revealed", lang, seed=shoe.seed or "—"))
+        files = []
+        points = story.chart_points(names)
+        if len(points) > 1:
+            title = t("summary.chart_title", lang)
+            png = await asyncio.to_thread(chips_chart, points, title=title, amount=money)
+            files.append(discord.File(io.BytesIO(png), filename="evening.png"))
+            embed.set_image(url="attachment://evening.png")
+        channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        await channel.send(embed=embed, files=files)
 
     # -- buttons and modals ----------------------------------------------------------------
 
@@ -321,9 +362,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.channel_id,
         ):
             raise Refusal("table.not_this_table")
-        route = common.route(name) or ui_for(snapshot.state.config.game).actions.route(name)
-        if route is None:
-            raise Refusal("table.unknown_action")
+        actions = common if common.route(name) else ui_for(snapshot.state.config.game).actions
         submitted = interaction.type is discord.InteractionType.modal_submit
         click = Click(
             interaction,
@@ -331,7 +370,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             table,
             modal_values(interaction) if submitted else {},
         )
-        await route.handler(click, *convert(route, raw))
+        await actions.dispatch(click, name, raw)
 
 
 common = TableActions()
@@ -387,20 +426,34 @@ async def _choose(click: Click, choice: str) -> None:
 async def _spend(click: Click, offer: int) -> None:
     snapshot = await _service(click).spend(click.table, click.user_id, offer)
     assert isinstance(snapshot.event, Spent)
-    await click.reply.say("table.spent", pay=click.reply.money(snapshot.event.pay))
+    if snapshot.event.score is not None:
+        await click.reply.say("table.spent_score", score=snapshot.event.score)
+    else:
+        await click.reply.say("table.spent", pay=click.reply.money(snapshot.event.pay))
 
 
 @common.on("mine")
 async def _my_cards(click: Click) -> None:
-    """The clicker's own cards, answered to him alone."""
+    """The clicker's own cards, answered to him alone; to the GM who sits at no seat, the
+    NPC's (he plays it). A game may add a note on the hand (its total, what it may do)."""
     snapshot = await _service(click).snapshot(click.table)
-    seat = snapshot.state.seat_of_user(click.user_id)
-    if seat is None:
+    state = snapshot.state
+    seat = state.seat_of_user(click.user_id)
+    if seat is None and not await is_gm(click.interaction):
         raise Refusal("table.not_seated")
-    hand = snapshot.state.engine.private_cards(str(seat.character_id))
+    key = state.npc_key if seat is None else str(seat.character_id)
+    hand = state.engine.private_cards(key)
     if not hand:
-        raise Refusal("table.no_cards")
-    await click.reply.say("table.your_cards", cards=cards_pretty(list(hand)))
+        raise Refusal("table.no_cards" if seat else "table.npc_no_cards", npc=state.npc_name)
+    if seat is None:
+        text = click.reply.t("table.npc_cards", npc=state.npc_name, cards=cards_pretty(list(hand)))
+    else:
+        text = click.reply.t("table.your_cards", cards=cards_pretty(list(hand)))
+    note = getattr(ui_for(state.config.game), "hand_note", None)
+    extra = note(snapshot, key, click.reply.lang) if note else None
+    png = await asyncio.to_thread(hand_png, list(hand))  # drawing never holds the loop
+    picture = discord.File(io.BytesIO(png), filename="hand.png")
+    await click.reply.send(f"{text}\n{extra}" if extra else text, file=picture)
 
 
 @common.on("contest")
@@ -447,6 +500,15 @@ async def _pot_settle(click: Click) -> None:
     await require_gm(click.interaction)
     await _service(click).pot_settle(click.table, click.user_id)
     await click.reply.say("table.contest_settled")
+
+
+@common.on("npc", int)
+async def _npc_auto(click: Click, auto: int) -> None:
+    """The GM takes the NPC's decisions (0), or gives them back to the bot (1)."""
+    await require_gm(click.interaction)
+    snapshot = await _service(click).set_npc_auto(click.table, click.user_id, bool(auto))
+    key = "table.npc_auto_reply" if auto else "table.npc_gm_reply"
+    await click.reply.say(key, npc=snapshot.state.npc_name)
 
 
 async def _joined(reply: Reply, snapshot: TableSnapshot) -> None:

@@ -2,22 +2,19 @@
 
 A table component's custom id is `bb:tbl:<table>:<action>:<arg>…` (unchanged since the
 first tables, so buttons already posted keep working after an upgrade and a restart).
-Each action is registered once, by the table cog for what every table has (join, spend,
-contests) or by a game's Discord part for its own (bet, hit), with the types of its
-arguments: `dispatch` finds the handler, converts the arguments and hands it a `Click`.
-An unknown action or a malformed argument is refused, never guessed at.
+Each action is registered once (`bot.router.Actions`), by the table cog for what every
+table has (join, spend, contests) or by a game's Discord part for its own (bet, hit),
+with the types of its arguments; the handler gets a `Click`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
 from bondbot.bot.reply import Reply
-from bondbot.errors import Refusal
+from bondbot.bot.router import Actions
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,40 +35,5 @@ class Click:
         return self.interaction.type is discord.InteractionType.modal_submit
 
 
-Handler = Callable[..., Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class Route:
-    handler: Handler
-    types: tuple[type, ...]  # each argument's type: int or str
-
-
-class TableActions:
-    """The actions one part of the table answers, by name."""
-
-    def __init__(self) -> None:
-        self._routes: dict[str, Route] = {}
-
-    def on(self, name: str, *types: type) -> Callable[[Handler], Handler]:
-        """Register `handler(click, *args)` for `bb:tbl:<table>:<name>:<args>`."""
-
-        def register(handler: Handler) -> Handler:
-            if name in self._routes:
-                raise ValueError(f"table action {name} registered twice")
-            self._routes[name] = Route(handler, types)
-            return handler
-
-        return register
-
-    def route(self, name: str) -> Route | None:
-        return self._routes.get(name)
-
-
-def convert(route: Route, raw: list[str]) -> list[Any]:
-    if len(raw) != len(route.types):
-        raise Refusal("table.unknown_action")
-    try:
-        return [kind(value) for kind, value in zip(route.types, raw, strict=True)]
-    except ValueError:
-        raise Refusal("table.unknown_action") from None
+# The registry of a table's actions: the common ones (bot/cogs/tables.py) and each game's.
+TableActions = Actions

@@ -51,6 +51,10 @@ class GameUI(Protocol):
         """`/table deal` (the GM); the Deal button redraws the table message instead."""
         ...
 
+    # Optional: `hand_note(snapshot, seat, lang) -> str | None`, a line after a seat's
+    # private cards in the My cards answer (its total, what it may do now). Looked up
+    # with getattr, so a game without private hands need not write it.
+
 
 def ui_for(game: str) -> GameUI:
     return importlib.import_module(spec_for(game).ui).UI  # type: ignore[no-any-return]

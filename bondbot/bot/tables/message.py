@@ -95,18 +95,17 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         if snapshot.bank is None
         else format_amount(snapshot.bank, money)
     )
-    embed.add_field(
-        name=t("table.limits", lang),
-        value=t(
-            "table.limits_value",
-            lang,
-            min=format_amount(config.min_bet, money),
-            max=format_amount(config.max_bet, money),
-            packs=config.packs,
-            bank=bank,
-        ),
-        inline=False,
+    limits = t(
+        "table.limits_value",
+        lang,
+        min=format_amount(config.min_bet, money),
+        max=format_amount(config.max_bet, money),
+        packs=state.shoes[-1].packs if state.shoes else config.packs,
+        bank=bank,
     )
+    if not state.npc_auto:
+        limits += "\n" + t("table.npc_by_gm", lang, npc=state.npc_name)
+    embed.add_field(name=t("table.limits", lang), value=limits, inline=False)
     seat_lines = []
     for seat in state.seats:
         line = t(
@@ -186,16 +185,18 @@ def table_view(
     ]
     if spec_for(snapshot.state.config.game).private_hands:
         specs.append(table_button(lang, table, "table.btn_my_cards", "mine", style=blue, row=2))
+    if snapshot.state.npc_key in snapshot.state.engine.seats:  # the NPC takes decisions
+        auto = snapshot.state.npc_auto
+        key = "table.btn_npc_take" if auto else "table.btn_npc_auto"
+        specs.append(table_button(lang, table, key, "npc", int(not auto), row=2))
     who = names(snapshot)
     for index, offer in enumerate(snapshot.spendable_offers(iso(now))[:MAX_SPEND_BUTTONS]):
+        name = who.get(offer.character_id, "?")
         specs.append(
             ButtonSpec(
-                t(
-                    "table.btn_spend",
-                    lang,
-                    name=who.get(offer.character_id, "?"),
-                    pay=format_amount(offer.pay, money),
-                ),
+                t("table.btn_spend", lang, name=name, pay=format_amount(offer.pay, money))
+                if offer.score is None
+                else t("table.btn_spend_score", lang, name=name, score=offer.score),
                 custom_id(AREA, table, "spend", offer.id),
                 style=green,
                 row=SPEND_ROW + index // 5,

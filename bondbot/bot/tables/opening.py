@@ -15,6 +15,7 @@ from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import reply_to
 from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.modals import parse_amount_or_refuse
+from bondbot.tables.service import TableSnapshot
 
 # The descriptions of the options every game's opening command has.
 COMMON = {
@@ -47,7 +48,7 @@ async def open_table(
     bankroll: str | None,
     other_npcs: str | None,
     options: dict[str, Any],
-) -> None:
+) -> TableSnapshot:
     """Open `game` in this channel for the GM, and answer with the shoe's commitment."""
     await require_gm(interaction)
     reply = await reply_to(interaction)
@@ -75,3 +76,4 @@ async def open_table(
         await reply.say("table.opened_rulebook_only", count=len(others) + 1)
     else:
         await reply.say("table.opened", commitment=snapshot.state.shoes[-1].commitment)
+    return snapshot

@@ -3,10 +3,11 @@ the bank covers, the coup's cards once they are public, and the buttons of whoev
 table waits on.
 
 The bank's buttons and the draw/stand buttons carry the table's move count; the pontes'
-(stake, banco, pass) carry the coup's number, since they answer together. The private
-**Advice** button shows the one who decides (the hand-holder at 5, the banker; the GM for
-the NPC) his cards and seed 004's recommendation: the table message never shows a card
-before it is public, nor the advice, which would tell the banker's total.
+(stake, banco, pass) carry the coup's number, since they answer together. **My cards**
+shows the hand-holder and the banker (the GM: the NPC's) their cards, their total and,
+when the decision is theirs, seed 004's recommendation (`hand_note`): the table message
+never shows a card before it is public, nor the advice, which would tell the banker's
+total.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from datetime import datetime
 import discord
 from discord import app_commands
 
-from bondbot.bot.context import bot_of, is_gm, require_gm
+from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.sheet_views import actor_of
@@ -167,12 +168,10 @@ async def start(reply: Reply, table: int) -> None:
     chosen = snapshot.state.config.options.get("first_banker")
     if chosen is not None and chosen not in engine.seats:
         raise Refusal("chemin_de_fer.first_banker_absent")
+    # Drawn with the table's generator: the draw is then a recorded move like any other.
+    banker = chosen if chosen is not None else tables.rng.choice(engine.seats)
     user = reply.interaction.user.id
-    if chosen is None:
-        snapshot = await tables.act(table, user, "first_banker", as_gm=True, draw_target=True)
-    else:
-        snapshot = await tables.act(table, user, "first_banker", target=chosen, as_gm=True)
-    banker = snapshot.records[0].move.target
+    snapshot = await tables.act(table, user, "first_banker", target=banker, as_gm=True)
     await reply.say("chemin_de_fer.started_reply", name=name_of(snapshot, banker))
 
 
@@ -224,49 +223,6 @@ for _kind in ("keep", "withdraw", "refuse", "draw", "stand"):
     _decision(_kind)
 for _kind in ("banco", "pass"):
     _answer(_kind)
-
-
-@actions.on("advice")
-async def _advice(click: Click) -> None:
-    await advice(click.reply, click.table)
-
-
-async def advice(reply: Reply, table: int) -> None:
-    """The decider's cards and seed 004's recommendation, to him alone (the GM: the NPC's)."""
-    snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
-    engine = engine_of(snapshot)
-    coup, recommended = engine.coup, engine.advice()
-    if coup is None or recommended is None:
-        raise Refusal("chemin_de_fer.no_advice")
-    decider = engine.turn()[0]
-    seat = snapshot.state.seat_of_user(reply.interaction.user.id)
-    if seat is not None and str(seat.character_id) == decider:
-        whose = reply.t("chemin_de_fer.your_hand")
-    elif decider == snapshot.state.npc_key and await is_gm(reply.interaction):
-        whose = reply.t("chemin_de_fer.npc_hand", name=snapshot.state.npc_name)
-    else:
-        raise Refusal("chemin_de_fer.no_advice")
-    move = reply.t(f"chemin_de_fer.move_{'draw' if recommended else 'stand'}")
-    if engine.phase == "ponte":
-        hand = coup.ponte
-        why = reply.t("chemin_de_fer.advice_ponte")
-    else:
-        hand = coup.banker
-        third = Card.parse(coup.ponte[2]) if len(coup.ponte) > 2 else None
-        upto = BANKER_DRAWS_UP_TO[None if third is None else third.baccarat_value]
-        why = (
-            reply.t("chemin_de_fer.advice_stood", upto=upto)
-            if third is None
-            else reply.t("chemin_de_fer.advice_third", card=third.pretty, upto=upto)
-        )
-    await reply.say(
-        "chemin_de_fer.advice",
-        whose=whose,
-        cards=shown(hand),
-        total=total(hand),
-        why=why,
-        move=move,
-    )
 
 
 async def _played(click: Click, snapshot: TableSnapshot) -> None:
@@ -329,16 +285,37 @@ class CheminDeFerUI:
             return t("chemin_de_fer.title_nobody", lang, game=game, npc=snapshot.state.npc_name)
         return t("chemin_de_fer.title", lang, game=game, name=name_of(snapshot, banker))
 
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        """Under his cards in My cards: his total and, if the decision is his, the advice."""
+        engine = engine_of(snapshot)
+        coup = engine.coup
+        if coup is None:
+            return None
+        hand = coup.ponte if seat == coup.holder else coup.banker if seat == engine.banker else None
+        if hand is None:
+            return None
+        note = t("chemin_de_fer.note_total", lang, total=total(hand))
+        recommended = engine.advice()
+        if recommended is None or engine.turn() != (seat,):
+            return note
+        if engine.phase == "ponte":
+            why = t("chemin_de_fer.advice_ponte", lang)
+        else:
+            third = Card.parse(coup.ponte[2]) if len(coup.ponte) > 2 else None
+            upto = BANKER_DRAWS_UP_TO[None if third is None else third.baccarat_value]
+            why = (
+                t("chemin_de_fer.advice_stood", lang, upto=upto)
+                if third is None
+                else t("chemin_de_fer.advice_third", lang, card=third.pretty, upto=upto)
+            )
+        move = t(f"chemin_de_fer.move_{'draw' if recommended else 'stand'}", lang)
+        return f"{note}\n" + t("chemin_de_fer.advice", lang, why=why, move=move)
+
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
     ) -> str | None:
         engine, seat = engine_of(snapshot), str(character_id)
-        found = snapshot.state.seat_of_character(character_id)
-        if seat not in engine.seats:
-            return (
-                t("chemin_de_fer.sits_next", lang) if found and found.choice == "simulate" else None
-            )
-        return _role(engine, seat, lang, money)
+        return _role(engine, seat, lang, money) if seat in engine.seats else None
 
     def public_fields(
         self, snapshot: TableSnapshot, lang: Lang, money: str
@@ -496,7 +473,6 @@ class CheminDeFerUI:
         return [
             table_button(lang, table, "chemin_de_fer.btn_draw", "draw", moves, style=BLUE, row=1),
             table_button(lang, table, "chemin_de_fer.btn_stand", "stand", moves, style=RED, row=1),
-            table_button(lang, table, "chemin_de_fer.btn_advice", "advice", row=1),
         ]
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:

@@ -798,9 +798,10 @@ class DeuxTableaux(Engine):
         if seat not in self.seats:
             return
         for table in TABLES:
-            if self.hand_at[table] == seat:  # the hand goes on to the next seat
+            if self.hand_at[table] == seat:  # the hand goes on to the next seat, if any
                 base = self._nearest_first(table)
-                self.hand_at[table] = base[(base.index(seat) + 1) % len(base)]
+                after = base[(base.index(seat) + 1) % len(base)] if seat in base else seat
+                self.hand_at[table] = None if after == seat else after
         if seat == self.banker:
             self.banker = None
             self.bank = 0

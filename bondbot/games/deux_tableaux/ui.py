@@ -3,9 +3,9 @@ stakes with what each half covers, the coup's public cards, and the buttons of w
 table waits on.
 
 The pontes' and bidders' buttons carry the coup's number (they answer together), the
-draw/stand buttons the table's move count. The private **Advice** button shows the one
-who decides his cards and seed 004's recommendation: a hand-holder at 5, or the banker,
-with the advice for each table still in play and a warning when they pull opposite ways.
+draw/stand buttons the table's move count. **My cards** shows the one who decides his
+cards and seed 004's recommendation (`hand_note`): a hand-holder at 5, or the banker, with
+the advice for each table still in play and a warning when they pull opposite ways.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bondbot.bot.context import bot_of, is_gm, require_gm
+from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
@@ -28,6 +28,7 @@ from bondbot.games.chemin_de_fer.ui import name_of, shown, timed_out, total, whe
 from bondbot.games.contract import Record
 from bondbot.games.deux_tableaux.engine import TABLES, DeuxTableaux, halves
 from bondbot.games.deux_tableaux.events import (
+    BankerAdvice,
     BankStarted,
     CoupSettled,
     Staked,
@@ -201,75 +202,6 @@ for _kind in ("banco", "pass"):
     _answer(_kind)
 
 
-@actions.on("advice")
-async def _advice(click: Click) -> None:
-    await advice(click.reply, click.table)
-
-
-async def advice(reply: Reply, table: int) -> None:
-    """The decider's cards and seed 004's advice, to him alone (the GM: the NPC's)."""
-    snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
-    engine = engine_of(snapshot)
-    coup = engine.coup
-    if coup is None or engine.phase not in ("hands", "banker"):
-        raise Refusal("deux_tableaux.no_advice")
-    decider = engine.turn()[0]
-    seat = snapshot.state.seat_of_user(reply.interaction.user.id)
-    if seat is not None and str(seat.character_id) == decider:
-        whose = reply.t("deux_tableaux.your_hand")
-    elif decider == snapshot.state.npc_key and await is_gm(reply.interaction):
-        whose = reply.t("deux_tableaux.npc_hand", name=snapshot.state.npc_name)
-    else:
-        raise Refusal("deux_tableaux.no_advice")
-    if engine.phase == "hands":
-        assert coup.waiting is not None
-        hand = coup.hands[coup.waiting].cards
-        where = table_name(coup.waiting, reply.lang)
-        await reply.say(
-            "deux_tableaux.advice_ponte",
-            whose=whose,
-            table=where,
-            cards=shown(hand),
-            total=total(hand),
-        )
-        return
-    banker = coup.banker
-    lines = [
-        reply.t(
-            "deux_tableaux.advice_banker", whose=whose, cards=shown(banker), total=total(banker)
-        )
-    ]
-    advised = engine.advice()
-    assert advised is not None
-    for name in TABLES:
-        draw = getattr(advised, name)
-        if draw is None:
-            continue
-        cards_there = coup.hands[name].cards
-        third = Card.parse(cards_there[2]) if len(cards_there) > 2 else None
-        params = {
-            "table": table_name(name, reply.lang),
-            "upto": BANKER_DRAWS_UP_TO[None if third is None else third.baccarat_value],
-            "move": reply.t(f"deux_tableaux.move_{'draw' if draw else 'stand'}"),
-        }
-        if third is None:
-            lines.append(reply.t("deux_tableaux.advice_stood", **params))
-        else:
-            lines.append(reply.t("deux_tableaux.advice_third", card=third.pretty, **params))
-    if advised.conflict:
-        money = {name: sum(c.covered for c in coup.hands[name].covers) for name in TABLES}
-        weighed = "draw" if engine.weighed_draw() else "stand"
-        lines.append(
-            reply.t(
-                "deux_tableaux.advice_conflict",
-                right=reply.money(money["right"]),
-                left=reply.money(money["left"]),
-                move=reply.t(f"deux_tableaux.move_{weighed}"),
-            )
-        )
-    await reply.send("\n".join(lines))
-
-
 async def _played(click: Click, snapshot: TableSnapshot) -> None:
     """Tell the clicker what he did (or did for the NPC), and his result if the coup ended."""
     reply = click.reply
@@ -330,14 +262,42 @@ class DeuxTableauxUI:
             return t("deux_tableaux.title_nobody", lang, game=game, npc=snapshot.state.npc_name)
         return t("deux_tableaux.title", lang, game=game, name=name_of(snapshot, banker))
 
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        """Under his cards in My cards: each hand's total and, if the decision is his, seed
+        004's advice (for the banker: per table, and a warning when they disagree)."""
+        engine = engine_of(snapshot)
+        coup = engine.coup
+        if coup is None:
+            return None
+        notes = [
+            t(
+                "deux_tableaux.note_table",
+                lang,
+                table=table_name(name, lang),
+                total=total(hand.cards),
+            )
+            for name, hand in coup.hands.items()
+            if hand.holder == seat and hand.winner is None
+        ]
+        if seat == engine.banker:
+            notes.append(t("deux_tableaux.note_bank", lang, total=total(coup.banker)))
+        if not notes or engine.turn() != (seat,):
+            return "\n".join(notes) or None
+        if engine.phase == "hands":
+            assert coup.waiting is not None
+            notes.append(
+                t("deux_tableaux.advice_ponte", lang, table=table_name(coup.waiting, lang))
+            )
+        elif (advised := engine.advice()) is not None:
+            notes += _banker_advice(engine, advised, lang)
+        return "\n".join(notes)
+
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
     ) -> str | None:
         engine, seat = engine_of(snapshot), str(character_id)
-        found = snapshot.state.seat_of_character(character_id)
         if seat not in engine.seats:
-            waiting = found is not None and found.choice == "simulate"
-            return t("deux_tableaux.sits_next", lang) if waiting else None
+            return None
         if seat == engine.banker:
             return t("deux_tableaux.role_banker", lang)
         if engine.coup is not None:
@@ -565,7 +525,6 @@ class DeuxTableauxUI:
         return [
             table_button(lang, table, "deux_tableaux.btn_draw", "draw", moves, style=BLUE, row=1),
             table_button(lang, table, "deux_tableaux.btn_stand", "stand", moves, style=RED, row=1),
-            table_button(lang, table, "deux_tableaux.btn_advice", "advice", row=1),
         ]
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
@@ -589,6 +548,38 @@ class DeuxTableauxUI:
             await require_gm(reply.interaction)
             raise Refusal("deux_tableaux.deals_itself")
         await start(reply, table)
+
+
+def _banker_advice(engine: DeuxTableaux, advised: BankerAdvice, lang: Lang) -> list[str]:
+    """Seed 004's advice for each table still in play, and which way the money pulls."""
+    coup = engine.coup
+    assert coup is not None
+    lines = []
+    for name in TABLES:
+        draw = getattr(advised, name)
+        if draw is None:
+            continue
+        cards_there = coup.hands[name].cards
+        third = Card.parse(cards_there[2]) if len(cards_there) > 2 else None
+        params = {
+            "table": table_name(name, lang),
+            "upto": BANKER_DRAWS_UP_TO[None if third is None else third.baccarat_value],
+            "move": t(f"deux_tableaux.move_{'draw' if draw else 'stand'}", lang),
+        }
+        if third is None:
+            lines.append(t("deux_tableaux.advice_stood", lang, **params))
+        else:
+            lines.append(t("deux_tableaux.advice_third", lang, card=third.pretty, **params))
+    if advised.conflict:
+        money = {name: sum(c.covered for c in coup.hands[name].covers) for name in TABLES}
+        move = t(f"deux_tableaux.move_{'draw' if engine.weighed_draw() else 'stand'}", lang)
+        if money["right"] == money["left"]:
+            lines.append(t("deux_tableaux.advice_conflict_even", lang, move=move))
+        else:
+            heavier = "right" if money["right"] > money["left"] else "left"
+            where = table_name(heavier, lang)
+            lines.append(t("deux_tableaux.advice_conflict", lang, table=where, move=move))
+    return lines
 
 
 def _cover_line(

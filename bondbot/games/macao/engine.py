@@ -37,8 +37,8 @@ Decisions where macao.md is silent (also in docs/decisions.md, "Macao"):
   by the move that ends it, when the Hero Point offers open.
 - The winner of the evening is the seat with the most chips (the NPC banker excluded).
 
-Beyond the contract: `packs` (the packs the table should shuffle), `needs_new_shoe`,
-`replace_shoe`, `banker_allowance` (the card that lets a restricted banker draw, for his
+Beyond the contract: `packs` (the packs the table should shuffle, which `shoe_packs`
+tells the table), `banker_allowance` (the card that lets a restricted banker draw, for his
 private view), `bank_expectation` (told to the GM at open) and `winners`.
 """
 
@@ -103,6 +103,7 @@ from bondbot.games.macao.settlement import (
     wager_net,
     won_back,
 )
+from bondbot.money import Cents
 from bondbot.rules.cards import Card
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -214,15 +215,18 @@ class Macao(Engine):
         """How many packs the table's shoe should hold now."""
         if self.rules.packs is not None:
             return self.rules.packs
-        banker = self._next_banker()
+        banker = self.next_banker()
         return packs_for(len(self._players_for(banker)) + 1)
 
     @property
     def needs_new_shoe(self) -> bool:
         """The shoe cannot serve the next coup: the table must `replace_shoe` first."""
-        hands = len(self._players_for(self._next_banker())) + 1
+        hands = len(self._players_for(self.next_banker())) + 1
         short = self.shoe.remaining < CARDS_PER_HAND_MAX * hands
         return short or 0 < self.shoe.packs < self.packs
+
+    def current_shoe(self) -> Shoe:
+        return self.shoe
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.in_hand():
@@ -254,6 +258,50 @@ class Macao(Engine):
             case Phase.SHOWDOWN:
                 return [Option(kind="showdown")]
         return []
+
+    def check(self, move: Move) -> None:
+        """The reason a player is told when his move is refused (`options` has the bounds)."""
+        if move.kind in ("wager", "pass"):
+            if self.phase is not Phase.WAGERS:
+                raise IllegalAction("macao.wagers_closed")
+            if self._player(move.seat).decided:
+                raise IllegalAction("macao.already_decided")
+            if move.kind == "wager":
+                self._check_stake(str(move.seat), move.target, move.amount or 0)
+        elif move.kind in ("draw", "stand"):
+            if self.phase not in (Phase.DRAWS, Phase.BANKER):
+                raise IllegalAction("macao.no_draw_now")
+            if move.seat != self.actor:
+                raise IllegalAction("macao.not_your_turn", seat=self.actor)
+            drawing = move.kind == "draw" and self.phase is Phase.DRAWS
+            if drawing and not player_may_draw(self._total(self._player(move.seat).cards)):
+                raise IllegalAction("macao.cannot_draw")
+        elif move.kind in ("deal", "end"):
+            if self.phase is Phase.OVER:
+                raise IllegalAction("macao.evening_over")
+            if self.in_hand():
+                raise IllegalAction("macao.in_coup")
+            if move.kind == "deal" and self.next_banker() is None:
+                raise IllegalAction("macao.no_banker")
+            if move.kind == "deal" and not self._players_for(self.next_banker()):
+                raise IllegalAction("macao.no_players")
+
+    def _check_stake(self, seat: SeatKey, target: str | None, stake: int) -> None:
+        if target not in tuple(Target):
+            raise IllegalAction("macao.unknown_target")
+        rules = self.rules
+        if not rules.min_stake <= stake <= rules.max_stake:
+            raise IllegalAction(
+                "table.outside_limits", min=Cents(rules.min_stake), max=Cents(rules.max_stake)
+            )
+        kind = Target(target)
+        stack = self._stack(seat)
+        if stack is not None and stake * max_loss(kind, 1) > stack:
+            key = "macao.tie_over_chips" if kind is Target.TIE else "macao.hand_over_chips"
+            raise IllegalAction(key, max=Cents(stack // max_loss(kind, 1)))
+        cover = self._cover_left()
+        if cover is not None and stake * max_win(kind, 1, rules.tie_pays) > cover:
+            raise IllegalAction("table.bank_cannot_cover", available=Cents(max(cover, 0)))
 
     def _wager_options(self, seat: SeatKey) -> list[Option]:
         options = [Option(kind="pass", seat=seat)]
@@ -338,6 +386,30 @@ class Macao(Engine):
         )
         move = Move(kind="wager", seat=self.npc, amount=self.rules.min_stake, target=str(target))
         return move if self.can(move) else Move(kind="pass", seat=self.npc)
+
+    # -- money the table checks ---------------------------------------------------------
+
+    def committed(self, seat: SeatKey) -> int:
+        """The most this seat may still pay on the coup's open wagers: a player his wager's
+        worst loss, the banker what he would owe every player in the worst case."""
+        if seat == self.banker and self.in_hand():
+            return sum(
+                max_win(hand.wager.target, hand.wager.stake, self.rules.tie_pays)
+                for hand in self.players
+                if hand.live and hand.wager is not None
+            )
+        hand = self._find(seat) if self.in_hand() else None
+        if hand is None or not hand.live or hand.wager is None:
+            return 0
+        return max_loss(hand.wager.target, hand.wager.stake)
+
+    def exposure(self) -> int:
+        """What the NPC may still pay on this coup (its bank must keep it for the coup)."""
+        return 0 if self.npc is None else self.committed(self.npc)
+
+    def shoe_packs(self, table_packs: int) -> int:
+        """The GM's packs, or by the table's size (`packs`)."""
+        return self.packs
 
     # -- what each seat may see ----------------------------------------------------------
 
@@ -432,7 +504,7 @@ class Macao(Engine):
         )
 
     def _deal(self, step: _Step) -> None:
-        banker = self._next_banker()
+        banker = self.next_banker()
         assert banker is not None  # `deal` is offered only when a bank is possible
         order = self._players_for(banker)
         self.begin_hand()  # the moves of this coup only
@@ -624,10 +696,10 @@ class Macao(Engine):
         return hand
 
     def _can_deal(self) -> bool:
-        banker = self._next_banker()
+        banker = self.next_banker()
         return banker is not None and bool(self._players_for(banker)) and not self.needs_new_shoe
 
-    def _next_banker(self) -> SeatKey | None:
+    def next_banker(self) -> SeatKey | None:
         """Who banks the next coup: the NPC, or the next seat able to cover a minimum hand
         wager after the last banker (the first seat at the first coup)."""
         if self.rules.bank is Bank.NPC:

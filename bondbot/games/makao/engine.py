@@ -200,6 +200,9 @@ class Makao(Engine):
         needed = number * len(self.seats) + (number < self.cycle)
         return self.shoe_used or self.shoe.remaining < needed
 
+    def current_shoe(self) -> Shoe:
+        return self.shoe
+
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.in_hand():
             raise IllegalAction("games.in_hand")
@@ -431,6 +434,11 @@ class Makao(Engine):
     def turn(self) -> tuple[SeatKey, ...]:
         seat = self.bidder() or self.player()
         return () if seat is None else (seat,)
+
+    def after_offers(self) -> Move | None:
+        """The cycle's end, once the last deal's Hero Point offers have closed: a spend on
+        that deal must count before the pot is paid."""
+        return Move(kind="end") if self.phase == "done" else None
 
     def timeout_move(self, seat: SeatKey) -> Move | None:
         if seat == self.bidder():

@@ -128,7 +128,7 @@ class GameOver(Event):
     shares: dict[SeatKey, int]  # pay-card chips each seat took back at the end
 
 
-def _next_card(code: str) -> str | None:
+def next_card(code: str) -> str | None:
     """The card above `code` in its suit (None above an Ace)."""
     rank = RANKS.index(code[0])
     return None if rank == len(RANKS) - 1 else RANKS[rank + 1] + code[1]
@@ -157,12 +157,16 @@ class Michigan(Engine):
     layout: dict[str, int] = Field(default_factory=lambda: dict.fromkeys(PAY_CARDS, 0))
     net: dict[SeatKey, int] = Field(default_factory=dict)  # cents over the game
     offers: dict[SeatKey, int] = Field(default_factory=dict)  # open won-back pays, cents
+    last: RoundOver | None = None  # the last round's end, shown until the next one ends
 
     # -- reading the state ---------------------------------------------------------------
 
     @property
     def needs_new_shoe(self) -> bool:
         return self.shoe.remaining < PACK
+
+    def current_shoe(self) -> Shoe:
+        return self.shoe
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.in_hand():
@@ -349,7 +353,7 @@ class Michigan(Engine):
             events.append(PayCardWon(seat=seat, card=card, chips=chips))
         if not self.hands[seat]:
             return self._round_over(move, seat, events, transfers)
-        following = _next_card(card)
+        following = next_card(card)
         if following is not None and self.holder(following) is not None:
             self.phase = "run"
             self.pending = following
@@ -388,9 +392,10 @@ class Michigan(Engine):
                 pay = (paid[seat] + owed) * chip
                 self.offers[seat] = pay
                 lost.append(LostHand(seat=seat, label=f"{owed} cards", pay=pay))
-        events.append(
-            RoundOver(seat=winner, cards_left=cards_left, paid=paid, widow=tuple(self.widow))
+        self.last = RoundOver(
+            seat=winner, cards_left=cards_left, paid=paid, widow=tuple(self.widow)
         )
+        events.append(self.last)
         self._clear_round()
         return Record(
             move=move,

@@ -548,3 +548,19 @@ def test_the_gm_may_auction_the_first_bank_instead_of_the_npcs_banking():
     assert desk.do("open_auction").events == (AuctionOpened(),)
     desk.do("bid", "b", 2_500)
     assert desk.do("close_auction").events[-1] == BankStarted(seat="b", amount=2_500)
+
+
+def test_a_hand_holder_may_leave_while_nobody_banks():
+    cards = deal(two(9, "h"), two(9, "c"), two(3, "d"))
+    stacks: dict[str, int | None] = {"npc": 400, "a": CHIPS, "b": CHIPS, "c": CHIPS}
+    desk = Desk(game(cards, SEATS, npc_bank=400), stacks)
+    desk.auto()
+    desk.do("stake", "a", 200, "both")
+    desk.do("pass", "b")
+    desk.do("pass", "c")
+    (record,) = desk.auto()  # the NPC's bank is spent, and it has no chips to bank again
+    assert record.events[-1] == BankEnded(seat="npc", amount=0, why="spent")
+    assert desk.engine.banker is None and desk.engine.hand_at == {"right": "a", "left": "a"}
+    desk.engine.stand_up("a")  # nobody banks: no seat takes the hand after him
+    assert desk.engine.hand_at == {"right": None, "left": None}
+    assert desk.engine.seats == ["npc", "b", "c"]

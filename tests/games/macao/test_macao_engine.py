@@ -678,3 +678,75 @@ def test_a_shoe_that_cannot_serve_a_coup_is_replaced_between_coups():
 def test_the_bank_expectation_is_told_for_the_tables_rules():
     expectation = table(Shoe.shuffled(1, b"x" * 32)).bank_expectation()
     assert f"{float(expectation.per_target['own']) * 100:.2f}" == "-1.13"  # macao.md
+
+
+# -- what the table asks of the engine ----------------------------------------------------
+
+
+def refusal(game: Macao, move: Move) -> tuple[str, dict]:
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(move)
+    return refused.value.code, dict(refused.value.params)
+
+
+def test_each_refusal_says_why():
+    game = table(coup_shoe(["6s Kh", "2s 3h"], "Kd 4c"), players=(BOND, MATHIS))
+    game.stacks[MATHIS] = 2_000
+    assert refusal(game, wager(BOND, "own")) == ("macao.wagers_closed", {})
+    assert refusal(game, draw(BOND)) == ("macao.no_draw_now", {})
+    deal(game)
+    assert refusal(game, Move(kind="deal")) == ("macao.in_coup", {})
+    assert refusal(game, Move(kind="end")) == ("macao.in_coup", {})
+    assert refusal(game, wager(BOND, "side")) == ("macao.unknown_target", {})
+    assert refusal(game, wager(BOND, "own", 99)) == (
+        "table.outside_limits",
+        {"min": 100, "max": 100_000},
+    )
+    assert refusal(game, wager(MATHIS, "banker", 700)) == ("macao.hand_over_chips", {"max": 666})
+    assert refusal(game, wager(MATHIS, "tie", 2_001)) == ("macao.tie_over_chips", {"max": 2_000})
+    assert refusal(game, wager("felix", "own")) == ("macao.not_in_coup", {"seat": "felix"})
+    act(game, wager(BOND, "own"))
+    assert refusal(game, Move(kind="pass", seat=BOND)) == ("macao.already_decided", {})
+    act(game, wager(MATHIS, "own"))
+    assert game.turn() == (BOND,)  # his 6 gets its turn, to stand only
+    assert refusal(game, draw(MATHIS)) == ("macao.not_your_turn", {"seat": BOND})
+    assert refusal(game, draw(BOND)) == ("macao.cannot_draw", {})
+
+
+def test_a_limited_bank_refuses_what_it_cannot_cover():
+    game = table(coup_shoe(["2s 3h"], "Kd 6c"), stacks={NPC: 2_400})
+    deal(game)
+    assert refusal(game, wager(BOND, "own", 900)) == (
+        "table.bank_cannot_cover",
+        {"available": 2_400},
+    )
+
+
+def test_nobody_to_deal_to_or_to_bank():
+    alone = Macao(shoe=Shoe.shuffled(1, b"a" * 32), npc=NPC)
+    assert refusal(alone, Move(kind="deal")) == ("macao.no_players", {})
+    broke = rotating(Shoe.shuffled(1, b"b" * 32), **{NPC: 0, BOND: 0, MATHIS: 0})
+    assert refusal(broke, Move(kind="deal")) == ("macao.no_banker", {})
+    over = table(Shoe.shuffled(1, b"c" * 32))
+    act(over, Move(kind="end"))
+    assert refusal(over, Move(kind="deal")) == ("macao.evening_over", {})
+
+
+def test_what_each_seat_may_still_pay_during_a_coup():
+    game = table(coup_shoe(["2s 3h", "As Kd"], "Kd 6c"), players=(BOND, MATHIS))
+    assert game.exposure() == 0
+    deal(game)
+    act(game, wager(BOND, "own", 1_000), wager(MATHIS, "tie", 500))
+    assert game.committed(BOND) == 3_000  # a banker's natural 9 would take three stakes
+    assert game.committed(MATHIS) == 500
+    assert game.committed(NPC) == game.exposure() == 3_000 + 8 * 500
+    act(game, draw(BOND), draw(MATHIS))
+    assert game.phase is Phase.IDLE
+    assert game.exposure() == game.committed(BOND) == 0
+
+
+def test_the_table_shuffles_the_packs_the_engine_counts():
+    game = table(Shoe.shuffled(1, b"s" * 32))
+    assert game.current_shoe() is game.shoe
+    assert game.shoe_packs(4) == 1  # by table size: two hands
+    assert table(Shoe.shuffled(1, b"s" * 32), rules=rules(packs=3)).shoe_packs(1) == 3

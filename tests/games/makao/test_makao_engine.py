@@ -456,6 +456,8 @@ def test_equal_totals_share_the_pot_odd_cents_in_seat_order() -> None:
 def test_a_spend_after_the_last_deal_counts_before_the_pot_is_paid() -> None:
     game = dominated_cycle(deal6_bid=5)  # p5 took 6 after bidding 5: 50 in all
     assert game.offers == {"p5": 15}
+    # The table ends the cycle once these offers close, not as an automatic step.
+    assert game.automation() is None and game.after_offers() == Move(kind="end")
     game.apply(Move(kind="won_back", target="p5"))  # 50 + 15 = 65: a four-way tie
     assert game.winners() == ("p0", "p1", "p4", "p5")
     (over,) = game.apply(Move(kind="end")).events

@@ -324,6 +324,7 @@ def test_the_first_out_is_paid_one_chip_per_card_left() -> None:
         Transfer(src="seat:b", dst="seat:npc", amount=5 * CHIP, reason="michigan.round"),
     ]
     assert game.phase == "idle"
+    assert game.last == over  # kept for the table message until the next round ends
     assert game.hidden_cards() == set()
     assert game.private_cards("a") == []
 

@@ -1,5 +1,5 @@
-"""One scheduler for everything a table does later: turn timers, auto-deals, the redraw
-when a Hero Point window closes.
+"""One scheduler for everything the bot does later: turn timers, auto-deals, the redraw
+when a Hero Point window closes, a roll's Hero Point button going.
 
 Each job has a key (a table and what for); scheduling a key again replaces its job, so a
 table never has two timers for the same thing. Jobs are plain callbacks on the event

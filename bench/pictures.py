@@ -1,0 +1,79 @@
+"""Card pictures: how long a hand's PNG takes to make and how big it is.
+
+    python bench/pictures.py [--hands 2000] [--seed 1]
+
+First the very first hand (every card it shows drawn for the first time), then the 52
+cards and the back drawn once (what the bot does once per process, as hands come), then
+`--hands` random hands of 2, 5, 7 and 13 cards that were never made before (the common
+case: each deal is a new hand), then the latest of them again (the cache). Prints time per
+hand (median and p99) and PNG size (median and largest); targets: a 5-card hand in at
+most 10 ms and 8 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+from bondbot.pictures.cards import HAND_CACHE, card_image, hand_png, hand_size
+from bondbot.rules.cards import Card
+
+TARGET_MS = 10.0
+TARGET_BYTES = 8 * 1024
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    start = time.perf_counter()
+    hand_png(rng.sample(Card.ALL, 5))
+    print(f"first hand ever (5 cards drawn): {_ms(start):.1f} ms")
+    start = time.perf_counter()
+    for card in (*Card.ALL, None):
+        card_image(card)
+    print(f"every card and the back drawn once: {_ms(start):.1f} ms")
+
+    verdicts = []
+    for count in (2, 5, 7, 13):
+        hands = [tuple(rng.sample(Card.ALL, count)) for _ in range(args.hands)]
+        times, sizes = [], []
+        for hand in hands:
+            start = time.perf_counter()
+            sizes.append(len(hand_png(hand)))
+            times.append(_ms(start))
+        recent = hands[-HAND_CACHE // 2 :]  # still in the cache
+        start = time.perf_counter()
+        for hand in recent:
+            hand_png(hand)
+        cached_us = _ms(start) * 1000 / len(recent)
+        p99 = statistics.quantiles(times, n=100)[98]
+        w, h = hand_size(count)
+        print(
+            f"{count:2d} cards ({w}×{h} px): {statistics.median(times):.2f} ms median,"
+            f" {p99:.2f} ms p99; {statistics.median(sizes):.0f} B median, {max(sizes)} B"
+            f" largest; cached {cached_us:.1f} µs"
+        )
+        if count == 5:
+            verdicts.append(("5-card hand time p99", p99 <= TARGET_MS, f"{p99:.2f} ms"))
+            verdicts.append(("5-card hand size", max(sizes) <= TARGET_BYTES, f"{max(sizes)} B"))
+    for name, ok, figure in verdicts:
+        print(f"{'PASS' if ok else 'FAIL'} {name}: {figure}")
+    return 0 if all(ok for _, ok, _ in verdicts) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

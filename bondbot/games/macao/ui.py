@@ -1,0 +1,378 @@
+"""Macao on the table message: wagers by buttons and a modal, then draws in seat order.
+
+While the players decide (all at once, each seeing only his own cards through My cards),
+the message offers My hand / Banker's hand / Tie (each asks the amount) and Pass; then
+Draw and Stand for the seat whose turn it is. Draw and Stand carry the table's move
+count, so a double click plays once; a second wager or pass is refused by the engine.
+The GM, who sits at no seat, plays the NPC with the same buttons when he has taken it
+over (`/table npc auto:false`), and My cards shows him its hand.
+
+At open the GM is told, privately, what the bank may expect: it takes the exact odds
+(`Macao.bank_expectation`, a fraction of a second), computed in a thread and cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from fractions import Fraction
+
+import discord
+from discord import app_commands
+
+from bondbot.bot.context import bot_of, is_gm, require_gm
+from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.router import ButtonSpec
+from bondbot.bot.tables.actions import Click, TableActions
+from bondbot.bot.tables.common import table_button
+from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.errors import Refusal
+from bondbot.games.macao.counting import Counting, card_value, hand_total, is_bust, natural_of
+from bondbot.games.macao.drawing import (
+    player_may_draw,
+    recommended_banker_draw,
+    recommended_draw,
+)
+from bondbot.games.macao.engine import Bank, Macao, MacaoRules, Phase
+from bondbot.games.macao.odds import BankExpectation
+from bondbot.games.macao.settlement import Target
+from bondbot.games.macao.table_text import TableText, engine_of, hand_of, total_text
+from bondbot.i18n import Lang, t
+from bondbot.rules.cards import cards_pretty
+from bondbot.tables.service import TableSnapshot
+
+TARGETS = tuple(target.value for target in Target)
+# `/table bet`'s `on` (Player, Banker, Tie) at a Macao table.
+BET_ON = {"player": Target.OWN, "banker": Target.BANKER, "tie": Target.TIE}
+_STYLES = {
+    Target.OWN: discord.ButtonStyle.primary,
+    Target.BANKER: discord.ButtonStyle.danger,
+    Target.TIE: discord.ButtonStyle.success,
+}
+
+
+@app_commands.command(name="macao", description="Open a Macao table (GM)")
+@app_commands.describe(
+    **COMMON,
+    counting="Above 9: minus 9 (the default), modulo 10, or the hand is bust",
+    bank="The NPC holds the bank (the default), or it passes from player to player",
+    tie_pays="A tie pays this many to 1 (8 by default)",
+    coups="How many coups the evening lasts (empty: the GM ends it)",
+)
+@app_commands.choices(
+    counting=[
+        app_commands.Choice(name="Minus 9", value="minus9"),
+        app_commands.Choice(name="Modulo 10", value="modulo10"),
+        app_commands.Choice(name="Bust", value="bust"),
+    ],
+    bank=[
+        app_commands.Choice(name="The NPC", value="npc"),
+        app_commands.Choice(name="Rotating", value="rotate"),
+    ],
+)
+@app_commands.autocomplete(npc=npc_names)
+@app_commands.guild_only()
+async def open_command(
+    interaction: discord.Interaction,
+    npc: str,
+    minimum: str,
+    maximum: str,
+    packs: app_commands.Range[int, 1, 8] | None = None,
+    bankroll: str | None = None,
+    other_npcs: str | None = None,
+    counting: str | None = None,
+    bank: str | None = None,
+    tie_pays: app_commands.Range[int, 1, 20] | None = None,
+    coups: app_commands.Range[int, 1, 1000] | None = None,
+) -> None:
+    options = {"counting": counting, "bank": bank, "tie_pays": tie_pays, "coups": coups}
+    snapshot = await open_table(
+        interaction,
+        Macao.key,
+        npc=npc,
+        minimum=minimum,
+        maximum=maximum,
+        packs=packs,
+        bankroll=bankroll,
+        other_npcs=other_npcs,
+        # The GM's packs are the game's too: without them it counts packs by table size.
+        options={**options, "packs": packs},
+    )
+    if not snapshot.state.rulebook_only:
+        engine = engine_of(snapshot)
+        # A fraction of a second of exact odds the first time: off the event loop.
+        expectation = await asyncio.to_thread(engine.bank_expectation)
+        reply = await reply_to(interaction)
+        await reply.send(expectation_text(engine.rules, engine.packs, expectation, reply.lang))
+
+
+def expectation_text(
+    rules: MacaoRules, packs: int, expectation: BankExpectation, lang: Lang
+) -> str:
+    """What the bank may expect, per stake, told to the GM when the table opens."""
+
+    def edge(value: Fraction) -> str:
+        key = "macao.expect_wins" if value > 0 else "macao.expect_loses"
+        return t(key, lang, pct=percent(value, lang))
+
+    per = expectation.per_target
+    text = t(
+        "macao.expectation",
+        lang,
+        counting=t(f"macao.counting_name_{rules.counting}", lang),
+        packs=t("macao.packs_by_size", lang)
+        if rules.packs is None
+        else t("macao.packs_fixed", lang, packs=packs),
+        tie=rules.tie_pays,
+        own=edge(per[Target.OWN]),
+        banker=edge(per[Target.BANKER]),
+        tie_edge=edge(per[Target.TIE]),
+        informed=percent(expectation.informed, lang),
+    )
+    if rules.bank is Bank.ROTATE:
+        text += "\n" + t("macao.expectation_rotate", lang)
+    return text
+
+
+def percent(value: Fraction, lang: Lang) -> str:
+    """`1.13%`, or in French `1,13 %`: the size of an edge, its sign said in words."""
+    shown = f"{abs(float(value)) * 100:.2f}"
+    return f"{shown.replace('.', ',')}\u00a0%" if lang == "fr" else f"{shown}%"
+
+
+# -- the buttons' actions ---------------------------------------------------------------
+
+actions = TableActions()
+
+
+@actions.on("wager", str)
+async def _wager(click: Click, target: str) -> None:
+    if target not in TARGETS:
+        raise Refusal("table.unknown_action")
+    if not click.submitted:
+        modal = amount_modal(
+            click.reply.lang, f"macao.modal_{target}", click.table, "wager", target
+        )
+        await click.interaction.response.send_modal(modal)
+    else:
+        await wager(click.reply, click.table, target, click.values.get("amount", ""))
+
+
+@actions.on("pass")
+async def _pass(click: Click) -> None:
+    await play(click.reply, click.table, "pass")
+
+
+@actions.on("draw", int)
+async def _draw(click: Click, moves: int) -> None:
+    await play(click.reply, click.table, "draw", moves=moves)
+
+
+@actions.on("stand", int)
+async def _stand(click: Click, moves: int) -> None:
+    await play(click.reply, click.table, "stand", moves=moves)
+
+
+@actions.on("end")
+async def _end(click: Click) -> None:
+    await require_gm(click.interaction)
+    await bot_of(click.interaction).services.tables.act(
+        click.table, click.user_id, "end", as_gm=True
+    )
+    await click.reply.say("macao.ended")
+
+
+async def wager(reply: Reply, table: int, target: str, amount: str) -> None:
+    await play(
+        reply, table, "wager", target=target, amount=parse_amount_or_refuse(amount, reply.lang)
+    )
+
+
+async def play(
+    reply: Reply,
+    table: int,
+    kind: str,
+    *,
+    target: str | None = None,
+    amount: int | None = None,
+    moves: int | None = None,
+) -> None:
+    """A player's own move; the GM's, who sits at no seat, is the NPC's."""
+    tables = bot_of(reply.interaction).services.tables
+    user = reply.interaction.user.id
+    seated = (await tables.snapshot(table)).state.seat_of_user(user) is not None
+    for_npc = not seated and await is_gm(reply.interaction)
+    snapshot = await tables.act(
+        table,
+        user,
+        kind,
+        amount=amount,
+        target=target,
+        moves=moves,
+        as_gm=for_npc,
+        for_npc=for_npc,
+    )
+    seat = snapshot.state.seat_of_user(user)
+    key = str(seat.character_id) if seat else snapshot.state.npc_key
+    await reply.send(answer(snapshot, key, kind, reply))
+
+
+def answer(snapshot: TableSnapshot, seat: str, kind: str, reply: Reply) -> str:
+    """What the clicker is told of his own move (his own cards: only he sees it)."""
+    engine = engine_of(snapshot)
+    hand = hand_of(engine, seat)
+    if kind == "wager" and hand is not None and hand.wager is not None:
+        text = reply.t(
+            "macao.you_wager",
+            amount=reply.money(hand.wager.stake),
+            target=reply.t(f"macao.your_{hand.wager.target}"),
+        )
+    elif kind == "pass":
+        text = reply.t("macao.you_pass")
+    else:
+        cards = engine.bank_cards if seat == engine.banker else hand.cards if hand else []
+        total = total_text(engine, cards, reply.lang)
+        if kind == "draw" and len(cards) == 3:
+            key = (
+                "macao.you_draw_bust"
+                if is_bust(hand_total(cards, engine.rules.counting))
+                else "macao.you_draw"
+            )
+            text = reply.t(key, card=cards[2].pretty, cards=cards_pretty(cards), total=total)
+        else:
+            text = reply.t("macao.you_stand", total=total)
+    if any(record.hand_over for record in snapshot.records):
+        net = coup_net(engine, seat)
+        key = "macao.coup_won" if net > 0 else "macao.coup_lost" if net < 0 else "macao.coup_even"
+        text += "\n" + reply.t(key, net=reply.money(abs(net)))
+    return text
+
+
+def coup_net(engine: Macao, seat: str) -> int:
+    """What the coup that just ended won (+) or lost (−) this seat, banker or player."""
+    if seat == engine.banker:
+        return -sum(hand.net or 0 for hand in engine.players)
+    hand = hand_of(engine, seat)
+    return 0 if hand is None or hand.net is None else hand.net
+
+
+# -- the UI object ------------------------------------------------------------------------
+
+
+class MacaoUI:
+    actions = actions
+    open_command = open_command
+
+    def seat_extra(
+        self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
+    ) -> str | None:
+        return TableText(snapshot, lang, money).seat_extra(character_id)
+
+    def public_fields(
+        self, snapshot: TableSnapshot, lang: Lang, money: str
+    ) -> list[tuple[str, str]]:
+        return TableText(snapshot, lang, money).fields()
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+        table, engine = snapshot.id, engine_of(snapshot)
+        match engine.phase:
+            case Phase.IDLE:
+                return [
+                    table_button(lang, table, "table.btn_deal", "deal", row=1),
+                    table_button(lang, table, "macao.btn_end", "end", row=1),
+                ]
+            case Phase.WAGERS:
+                return [
+                    *(
+                        table_button(
+                            lang,
+                            table,
+                            f"macao.btn_{target}",
+                            "wager",
+                            target,
+                            style=_STYLES[target],
+                            row=1,
+                        )
+                        for target in Target
+                    ),
+                    table_button(lang, table, "macao.btn_pass", "pass", row=1),
+                ]
+            case Phase.DRAWS | Phase.BANKER:
+                moves = snapshot.state.moves
+                return [
+                    table_button(
+                        lang,
+                        table,
+                        "macao.btn_draw",
+                        "draw",
+                        moves,
+                        style=discord.ButtonStyle.primary,
+                        row=1,
+                    ),
+                    table_button(
+                        lang,
+                        table,
+                        "macao.btn_stand",
+                        "stand",
+                        moves,
+                        style=discord.ButtonStyle.danger,
+                        row=1,
+                    ),
+                ]
+        return []
+
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        """His total under the table's counting, and what he may do now (privately)."""
+        engine = engine_of(snapshot)
+        cards = list(engine.private_cards(seat))
+        if not cards:
+            return None
+        counting: Counting = engine.rules.counting
+        total = hand_total(cards, counting)
+        notes = [
+            t(
+                "macao.note_total",
+                lang,
+                total=total,
+                counting=t(f"macao.counting_name_{counting}", lang),
+            )
+        ]
+        if (natural := natural_of(total, len(cards))) is not None:
+            notes.append(t("macao.note_natural", lang, natural=natural))
+        elif is_bust(total):
+            notes.append(t("macao.note_bust", lang))
+        hand = hand_of(engine, seat)
+        if engine.phase is Phase.WAGERS and hand is not None and not hand.decided:
+            notes.append(t("macao.note_decide", lang))
+        elif engine.actor == seat and engine.phase is Phase.DRAWS:
+            if player_may_draw(total):
+                advice = "draw" if recommended_draw(total) else "stand"
+                notes.append(
+                    t("macao.note_may_draw", lang, advice=t(f"macao.advice_{advice}", lang))
+                )
+            else:
+                notes.append(t("macao.note_only_stand", lang))
+        elif engine.actor == seat and engine.phase is Phase.BANKER:
+            thirds = [card_value(h.cards[2]) for h in engine.players if len(h.cards) == 3]
+            advice = "draw" if recommended_banker_draw(total, thirds) else "stand"
+            notes.append(t("macao.note_may_draw", lang, advice=t(f"macao.advice_{advice}", lang)))
+            if (allowance := engine.banker_allowance()) is not None:
+                who = snapshot.state.seat_of_character(int(allowance.seat))
+                name = who.name if who else snapshot.state.npc_name
+                notes.append(t("macao.note_allowed", lang, name=name, card=allowance.card.pretty))
+        return " ".join(notes)
+
+    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
+        if on not in BET_ON:
+            raise Refusal("macao.needs_target")
+        await wager(reply, table, BET_ON[on].value, amount)
+
+    async def deal(self, reply: Reply, table: int) -> None:
+        await require_gm(reply.interaction)
+        snapshot = await bot_of(reply.interaction).services.tables.act(
+            table, reply.interaction.user.id, "deal", as_gm=True
+        )
+        await reply.say("macao.dealt", coup=engine_of(snapshot).hand)
+
+
+UI = MacaoUI()

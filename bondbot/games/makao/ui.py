@@ -1,0 +1,400 @@
+"""Makao (piekiełko) on the table message: the deal (its number, the trump card, every
+player's bid and tricks, the trick in play and the last one), the score sheet and the pot.
+
+Bids and cards come from each player's private panel: the Bid or Play button answers the
+player whose turn it is, alone, with his hand and only his legal bids or cards; the GM
+gets the NPC's when its automatic play is off. Panel buttons carry the table's move
+count, so a double click plays once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+from discord import app_commands
+
+from bondbot.bot.context import bot_of, require_gm
+from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.router import ButtonSpec, custom_id, view_of
+from bondbot.bot.tables import turns
+from bondbot.bot.tables.actions import Click, TableActions
+from bondbot.bot.tables.common import AREA, cards, names, short, table_button
+from bondbot.bot.tables.modals import parse_amount_or_refuse
+from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.turns import Turn
+from bondbot.games.contract import Record
+from bondbot.games.makao.engine import POT, Bid, DealRecord, Makao, Played, Scored, TrickTaken
+from bondbot.i18n import Lang, t
+from bondbot.money import format_amount
+from bondbot.rules.cards import Card, cards_pretty
+from bondbot.tables.service import TableSnapshot
+
+COMPACT = 24  # characters of a name in the per-player lines: eight players fit a field
+POT_NAME = POT.removeprefix("pot:")
+
+
+def engine_of(snapshot: TableSnapshot) -> Makao:
+    engine = snapshot.state.engine
+    assert isinstance(engine, Makao)
+    return engine
+
+
+def _name(snapshot: TableSnapshot, seat: str) -> str:
+    return short(names(snapshot).get(int(seat), "?"), COMPACT)
+
+
+def _when(deadline: str | None) -> str:
+    if deadline is None:
+        return "—"
+    return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
+
+
+def _trump(deal: DealRecord, lang: Lang) -> str:
+    if deal.trump is None:
+        return t("makao.no_trump", lang)
+    return t("makao.trump", lang, card=cards(deal.trump))
+
+
+def _trick_line(snapshot: TableSnapshot, deal: DealRecord, index: int, lang: Lang) -> str:
+    """`Trick 2: 5♠ Bond · 9♠ Mathis`, and who took it once it is complete."""
+    trick = deal.tricks[index]
+    start = deal.players.index(trick.leader)
+    played = " · ".join(
+        t(
+            "makao.card_by",
+            lang,
+            card=cards(card),
+            name=_name(snapshot, deal.players[(start + i) % len(deal.players)]),
+        )
+        for i, card in enumerate(trick.cards)
+    )
+    if trick.winner is None:
+        return t("makao.trick", lang, number=index + 1, cards=played or "—")
+    return t(
+        "makao.trick_taken",
+        lang,
+        number=index + 1,
+        cards=played,
+        name=_name(snapshot, trick.winner),
+    )
+
+
+def _timeouts(snapshot: TableSnapshot, lang: Lang) -> str | None:
+    """Who the table played for because his time ran out, over the last round of turns."""
+    game = engine_of(snapshot)
+    recent = game.history[-len(game.seats) :] if game.seats else []
+    timed = [m.seat for m in recent if m.auto == "timeout" and m.seat is not None]
+    if not timed:
+        return None
+    who = ", ".join(_name(snapshot, seat) for seat in dict.fromkeys(timed))
+    return t("makao.log_timeouts", lang, names=who)
+
+
+def _deal_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[str]:
+    """The trump, every player's bid and tricks (and score once the deal is over), whose
+    turn it is."""
+    state, game = snapshot.state, engine_of(snapshot)
+    turn = game.turn()
+    lines = [_trump(deal, lang)]
+    for seat in deal.players:
+        bid = deal.bids.get(seat)
+        line = t(
+            "makao.player_line",
+            lang,
+            marker="▶ " if seat in turn else "",
+            name=_name(snapshot, seat),
+            bid="—" if bid is None else bid,
+            taken=deal.taken(seat),
+        )
+        if deal.complete:
+            score = deal.score(seat) or 0
+            key = "makao.won_back_score" if seat in deal.won_back else "makao.deal_score"
+            line += " → " + t(key, lang, score=score)
+        lines.append(line)
+    if game.phase == "bidding":
+        total = sum(deal.bids.values())
+        lines.append(t("makao.bids_total", lang, total=total, tricks=deal.number))
+    if turn:
+        (seat,) = turn
+        gm = seat == state.npc_key and not state.npc_auto
+        key = f"makao.to_{'bid' if game.phase == 'bidding' else 'play'}{'_gm' if gm else ''}"
+        lines.append(t(key, lang, name=_name(snapshot, seat), when=_when(state.deadline)))
+    if game.phase == "done" and state.deadline_action == "offers":
+        lines.append(t("makao.cycle_ends", lang, when=_when(state.deadline)))
+    return lines
+
+
+def _trick_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[str]:
+    """The last trick taken and the one in play, and who the table played for."""
+    game = engine_of(snapshot)
+    lines = []
+    shown = 2 if game.phase == "playing" else 1
+    for index in range(max(len(deal.tricks) - shown, 0), len(deal.tricks)):
+        if deal.tricks[index].cards or deal.tricks[index].winner is not None:
+            lines.append(_trick_line(snapshot, deal, index, lang))
+    if (timeouts := _timeouts(snapshot, lang)) is not None:
+        lines.append(timeouts)
+    return lines
+
+
+def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+    game = engine_of(snapshot)
+    totals = game.totals()
+    lines = []
+    for seat in game.seats:
+        scores = []
+        for deal in game.deals:
+            if not deal.complete or seat not in deal.players:
+                continue
+            score = str(deal.score(seat) or 0)
+            scores.append(score + "★" if seat in deal.won_back else score)
+        lines.append(
+            t(
+                "makao.sheet_line",
+                lang,
+                name=_name(snapshot, seat),
+                scores=" · ".join(scores) or "—",
+                total=totals.get(seat, 0),
+            )
+        )
+    if any(deal.won_back for deal in game.deals):
+        lines.append(t("makao.sheet_star", lang))
+    pot = snapshot.held.get(POT_NAME, 0)
+    if pot:
+        lines.append(t("makao.pot", lang, pot=format_amount(pot, money)))
+    return "\n".join(lines)
+
+
+def _game_over(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+    game = engine_of(snapshot)
+    complete = len(game.deals) == game.cycle and game.deals[-1].complete
+    if not complete:
+        return t("makao.ended_early", lang)
+    totals = game.totals()
+    winners = game.winners()
+    text = t(
+        "makao.winners",
+        lang,
+        names=", ".join(names(snapshot).get(int(seat), "?") for seat in winners),
+        total=totals[winners[0]],
+    )
+    if game.settings.stake:
+        pot = game.settings.stake * len(game.seats)
+        text += "\n" + t("makao.pot_won", lang, pot=format_amount(pot, money))
+    return text
+
+
+def _events_text(snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lang) -> str:
+    """What a bid or a card set off, for the panel that made it."""
+    lines = []
+    for record in records:
+        for event in record.events:
+            if isinstance(event, Bid):
+                lines.append(
+                    t("makao.log_bid", lang, name=_name(snapshot, event.seat), bid=event.bid)
+                )
+            elif isinstance(event, Played):
+                name = _name(snapshot, event.seat)
+                lines.append(t("makao.log_card", lang, name=name, card=cards(event.card)))
+            elif isinstance(event, TrickTaken):
+                lines.append(t("makao.log_trick", lang, name=_name(snapshot, event.seat)))
+            elif isinstance(event, Scored):
+                lines.append(t("makao.log_scored", lang, number=event.number))
+    return "\n".join(lines)
+
+
+# -- a player's panel ------------------------------------------------------------------------
+
+
+def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[ButtonSpec]]:
+    """The hand of the seat to act and its legal bids or cards, as buttons."""
+    game = engine_of(snapshot)
+    deal = game.deals[-1]
+    hand = cards_pretty([Card.parse(c) for c in game.hands.get(turn.seat, [])])
+    moves = snapshot.state.moves
+    intro = t(
+        "makao.panel_npc" if turn.for_npc else "makao.panel",
+        lang,
+        name=turn.name,
+        cards=hand,
+        trump=_trump(deal, lang),
+    )
+    if game.phase == "bidding":
+        text = intro + "\n" + t("makao.panel_bid", lang, number=deal.number)
+        buttons = [
+            ButtonSpec(str(n), custom_id(AREA, snapshot.id, "bid", n, moves))
+            for n in range(deal.number + 1)
+        ]
+        return text, buttons
+    trick = _trick_line(snapshot, deal, len(deal.tricks) - 1, lang)
+    status = t(
+        "makao.panel_play",
+        lang,
+        bid=deal.bids[turn.seat],
+        taken=deal.taken(turn.seat),
+        trick=trick,
+    )
+    buttons = [
+        ButtonSpec(
+            cards(code),
+            custom_id(AREA, snapshot.id, "card", code, moves),
+            style=discord.ButtonStyle.primary,
+        )
+        for code in game.legal(turn.seat)
+    ]
+    return intro + "\n" + status, buttons
+
+
+async def _act_from_panel(
+    click: Click, kind: str, moves: int, amount: int | None = None, target: str | None = None
+) -> None:
+    """Bid or play from the panel, then show what followed, and the panel again if it is
+    still (or again) this seat's turn."""
+    tables = bot_of(click.interaction).services.tables
+    turn = await turns.whose_turn(click.reply, await tables.snapshot(click.table))
+    snapshot = await turns.act(
+        click.reply, click.table, turn, kind, moves=moves, amount=amount, target=target
+    )
+    lang = click.reply.lang
+    text = _events_text(snapshot, snapshot.records, lang)
+    buttons: list[ButtonSpec] = []
+    if turn.seat in snapshot.state.engine.turn():  # his turn again (he leads the next trick)
+        more, buttons = _panel(snapshot, turn, lang)
+        text += "\n\n" + more
+    await click.interaction.response.edit_message(content=text, view=view_of(buttons))
+
+
+actions = TableActions()
+
+
+@actions.on("hand")
+async def _hand(click: Click) -> None:
+    """The Bid / Play button: the hand and legal moves of whoever is to act, to him alone."""
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    turn = await turns.whose_turn(click.reply, snapshot)
+    text, buttons = _panel(snapshot, turn, click.reply.lang)
+    await click.reply.send(text, view=view_of(buttons))
+
+
+@actions.on("bid", int, int)
+async def _bid(click: Click, amount: int, moves: int) -> None:
+    await _act_from_panel(click, "bid", moves, amount=amount)
+
+
+@actions.on("card", str, int)
+async def _card(click: Click, card: str, moves: int) -> None:
+    await _act_from_panel(click, "play", moves, target=card)
+
+
+@actions.on("newhand")
+async def _deal(click: Click) -> None:
+    await _dealt(click.reply, await turns.deal(click.reply, click.table))
+
+
+@actions.on("end")
+async def _end(click: Click) -> None:
+    await require_gm(click.interaction)
+    await bot_of(click.interaction).services.tables.act(
+        click.table, click.user_id, "end", as_gm=True
+    )
+    await click.reply.say("makao.ended")
+
+
+async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
+    game = engine_of(snapshot)
+    deal = game.deals[-1]
+    await reply.say(
+        "makao.dealt",
+        number=deal.number,
+        cycle=game.cycle,
+        dealer=_name(snapshot, deal.dealer),
+        trump=_trump(deal, reply.lang),
+    )
+
+
+@app_commands.command(name="makao", description="Open a Makao (piekiełko) table (GM)")
+@app_commands.describe(**COMMON, stake="What each player puts in the pot (empty: no stakes)")
+@app_commands.autocomplete(npc=npc_names)
+@app_commands.guild_only()
+async def open_command(
+    interaction: discord.Interaction,
+    npc: str,
+    minimum: str,
+    maximum: str,
+    packs: int | None = None,
+    bankroll: str | None = None,
+    other_npcs: str | None = None,
+    stake: str | None = None,
+) -> None:
+    lang = (await reply_to(interaction)).lang
+    await open_table(
+        interaction,
+        Makao.key,
+        npc=npc,
+        minimum=minimum,
+        maximum=maximum,
+        packs=packs,
+        bankroll=bankroll,
+        other_npcs=other_npcs,
+        options={"stake": None if stake is None else parse_amount_or_refuse(stake, lang)},
+    )
+
+
+class MakaoUI:
+    actions = actions
+    open_command = open_command
+
+    def seat_extra(
+        self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
+    ) -> str | None:
+        return None  # every player, the NPC too, has his line in the deal and the score sheet
+
+    def public_fields(
+        self, snapshot: TableSnapshot, lang: Lang, money: str
+    ) -> list[tuple[str, str]]:
+        game = engine_of(snapshot)
+        fields = []
+        if game.deals:
+            deal = game.deals[-1]
+            title = t(
+                "makao.deal_title",
+                lang,
+                number=deal.number,
+                cycle=game.cycle,
+                dealer=_name(snapshot, deal.dealer),
+            )
+            fields.append((title, "\n".join(_deal_lines(snapshot, deal, lang))))
+            if tricks := _trick_lines(snapshot, deal, lang):
+                fields.append((t("makao.tricks", lang), "\n".join(tricks)))
+        else:
+            waiting = t("makao.waiting", lang, cycle=game.cycle, players=len(game.seats))
+            fields.append((t("makao.cycle", lang), waiting))
+        fields.append((t("makao.score_sheet", lang), _score_sheet(snapshot, lang, money)))
+        if game.phase == "over":
+            fields.append((t("makao.game_over", lang), _game_over(snapshot, lang, money)))
+        return fields
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+        table, game = snapshot.id, engine_of(snapshot)
+        if game.phase == "over":
+            return []
+        blue = discord.ButtonStyle.primary
+        specs = []
+        if game.phase == "bidding":
+            specs.append(table_button(lang, table, "makao.btn_bid", "hand", style=blue, row=1))
+        elif game.phase == "playing":
+            specs.append(table_button(lang, table, "makao.btn_play", "hand", style=blue, row=1))
+        elif game.phase == "idle":
+            specs.append(table_button(lang, table, "table.btn_deal", "newhand", row=1))
+        specs.append(table_button(lang, table, "makao.btn_end", "end", row=1))
+        return specs
+
+    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
+        await reply.say("makao.no_bets")
+
+    async def deal(self, reply: Reply, table: int) -> None:
+        await _dealt(reply, await turns.deal(reply, table))
+
+
+UI = MakaoUI()

@@ -1,0 +1,460 @@
+"""Michigan on the table message: the pay cards and their chips, every player's cards left,
+chips and plays, the widow, who leads and the last run; the end of the last round.
+
+Only the leader decides. His Lead button opens his hand privately with one button per
+suit he holds (the card it leads; the automatic choice in green); the cards above it
+follow by themselves. The GM leads for the NPC from the same panel when its automatic
+play is off. Panel buttons carry the table's move count, so a double click leads once.
+The pay cards are named in words on the table message: the same cards are in the hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import pairwise
+
+import discord
+from discord import app_commands
+
+from bondbot.bot.context import bot_of, require_gm
+from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.router import ButtonSpec, view_of
+from bondbot.bot.tables import turns
+from bondbot.bot.tables.actions import Click, TableActions
+from bondbot.bot.tables.common import cards, names, short, table_button
+from bondbot.bot.tables.modals import parse_amount_or_refuse
+from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.turns import Turn
+from bondbot.games.contract import Record
+from bondbot.games.michigan.engine import (
+    PAY_CARDS,
+    Michigan,
+    PayCardWon,
+    Played,
+    RoundOver,
+    Stop,
+    next_card,
+)
+from bondbot.games.michigan.npc import best_lead
+from bondbot.i18n import Lang, t
+from bondbot.money import format_amount
+from bondbot.rules.cards import SUITS, Card, cards_pretty
+from bondbot.tables.service import TableSnapshot
+
+COMPACT = 24  # characters of a name in the per-player lines: eight players fit a field
+RUNS_SHOWN = 2  # the last runs shown in full; every card played is on its player's line
+
+
+def engine_of(snapshot: TableSnapshot) -> Michigan:
+    engine = snapshot.state.engine
+    assert isinstance(engine, Michigan)
+    return engine
+
+
+def _name(snapshot: TableSnapshot, seat: str) -> str:
+    return short(names(snapshot).get(int(seat), "?"), COMPACT)
+
+
+def _when(deadline: str | None) -> str:
+    if deadline is None:
+        return "—"
+    return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
+
+
+def _order(game: Michigan) -> list[str]:
+    """The seats from the dealer's left (the order of the deal and of play)."""
+    if game.dealer not in game.seats:
+        return list(game.seats)
+    start = game.seats.index(game.dealer) + 1
+    return game.seats[start:] + game.seats[:start]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: str
+    card: str
+    lead: bool
+    auto: str | None  # a lead the table made: "timeout" or "npc"
+
+
+def plays(game: Michigan) -> list[Play]:
+    """This round's cards in the order they were played, read from its moves: a lead names
+    its suit and the card is the leader's next one in front of him; a follow names its card."""
+    found: list[Play] = []
+    count: dict[str, int] = {}
+    for move in game.history:
+        if move.kind == "lead" and move.seat is not None:
+            seat, lead = move.seat, True
+            card = game.played[seat][count.get(seat, 0)]
+        elif move.kind == "follow" and move.target is not None:
+            card, lead = move.target, False
+            seat = next(s for s, played in game.played.items() if card in played)
+        else:
+            continue
+        count[seat] = count.get(seat, 0) + 1
+        found.append(Play(seat, card, lead, move.auto if lead else None))
+    return found
+
+
+def _chips(snapshot: TableSnapshot, seat: str, lang: Lang) -> str:
+    game = engine_of(snapshot)
+    cents = snapshot.bank if seat == snapshot.state.npc_key else snapshot.chips.get(int(seat), 0)
+    if cents is None:
+        return t("michigan.chips_unlimited", lang)
+    return t("michigan.chips", lang, count=cents // game.settings.chip)
+
+
+def _pay_card(code: str, lang: Lang) -> str:
+    return t(f"michigan.pay_{code}", lang)
+
+
+# -- lines ---------------------------------------------------------------------------------
+
+
+def _run_line(snapshot: TableSnapshot, run: list[Play], lang: Lang) -> str:
+    """`Bond leads 9♥ 10♥ → J♥ Q♥ Mathis`: the run's cards, each player's in a row."""
+    groups: list[tuple[str, list[str]]] = []
+    for play in run:
+        if groups and groups[-1][0] == play.seat:
+            groups[-1][1].append(play.card)
+        else:
+            groups.append((play.seat, [play.card]))
+    (leader, led), rest = groups[0], groups[1:]
+    line = t("michigan.log_lead", lang, name=_name(snapshot, leader), card=cards(" ".join(led)))
+    for seat, played in rest:
+        line += " → " + t(
+            "michigan.log_follow", lang, card=cards(" ".join(played)), name=_name(snapshot, seat)
+        )
+    return line
+
+
+def _stop_text(snapshot: TableSnapshot, stop: Stop, lang: Lang) -> str:
+    name = _name(snapshot, stop.seat)
+    if stop.reason == "ace":
+        return t("michigan.stop_ace", lang, name=name)
+    following = next_card(stop.card)
+    assert following is not None  # only an Ace has none
+    return t(f"michigan.stop_{stop.reason}", lang, card=cards(following), name=name)
+
+
+def _derived_stop(game: Michigan, last: Play) -> Stop:
+    """Why the last run stopped, from what is public: an Ace, a card shown in the widow,
+    or a card played earlier."""
+    following = next_card(last.card)
+    if following is None:
+        return Stop(seat=last.seat, card=last.card, reason="ace")
+    reason = "widow" if following in game.shown else "played"
+    return Stop(seat=last.seat, card=last.card, reason=reason)
+
+
+def _round_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
+    """The round in play: the widow, pay cards won, the last runs and how they stopped,
+    the leader and his clock."""
+    state, game = snapshot.state, engine_of(snapshot)
+    shown = [c for c in game.widow if c in game.shown]
+    lines = [
+        t("michigan.widow_shown", lang, count=len(game.widow), cards=cards(" ".join(shown)))
+        if shown
+        else t("michigan.widow", lang, count=len(game.widow))
+    ]
+    played = plays(game)
+    for play in played:
+        if play.card in PAY_CARDS:
+            name = _name(snapshot, play.seat)
+            lines.append(t("michigan.log_pay_card", lang, name=name, card=cards(play.card)))
+    starts = [i for i, play in enumerate(played) if play.lead]
+    runs = [played[a:b] for a, b in pairwise([*starts, len(played)])]
+    # The last lead someone decided (not the NPC's automatic play): was it a timeout?
+    decided = next((run[0] for run in reversed(runs) if run[0].auto != "npc"), None)
+    if decided is not None and decided.auto == "timeout":
+        lines.append(t("michigan.log_timeout", lang, name=_name(snapshot, decided.seat)))
+    for run in runs[-RUNS_SHOWN:]:
+        line = _run_line(snapshot, run, lang)
+        if run is not runs[-1] or game.phase == "lead":  # a finished run: how it stopped
+            line += " — " + _stop_text(snapshot, _derived_stop(game, run[-1]), lang)
+        lines.append(line)
+    if game.phase == "lead" and game.leader is not None:
+        key = "michigan.to_lead"
+        if game.leader == state.npc_key and not state.npc_auto:
+            key = "michigan.to_lead_gm"
+        lines.append(t(key, lang, name=_name(snapshot, game.leader), when=_when(state.deadline)))
+    return lines
+
+
+def _seat_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
+    game = engine_of(snapshot)
+    lines = []
+    for seat in _order(game):
+        marker = "▶ " if game.phase == "lead" and seat == game.leader else ""
+        line = t(
+            "michigan.seat_line",
+            lang,
+            marker=marker,
+            name=_name(snapshot, seat),
+            chips=_chips(snapshot, seat, lang),
+        )
+        if game.in_hand():
+            line += " · " + t("michigan.cards_left", lang, count=len(game.hands.get(seat, ())))
+            if game.played.get(seat):
+                line += " · " + t("michigan.played", lang, cards=cards(" ".join(game.played[seat])))
+        if seat == game.dealer:
+            line += " · " + t("michigan.dealer", lang)
+        lines.append(line)
+    return lines
+
+
+def _last_round(snapshot: TableSnapshot, last: RoundOver, lang: Lang, money: str) -> str:
+    state, game = snapshot.state, engine_of(snapshot)
+    lines = [t("michigan.out_first", lang, name=_name(snapshot, last.seat))]
+    for seat, left in last.cards_left.items():
+        lines.append(
+            t(
+                "michigan.paid_line",
+                lang,
+                name=_name(snapshot, seat),
+                cards=left,
+                chips=last.paid.get(seat, 0),
+            )
+        )
+    lines.append(t("michigan.widow_was", lang, cards=cards(" ".join(last.widow))))
+    for offer in state.offers:
+        if offer.spent and offer.hand == game.hand:
+            name = _name(snapshot, str(offer.character_id))
+            pay = format_amount(offer.pay, money)
+            lines.append(t("michigan.won_back", lang, name=name, pay=pay))
+    return "\n".join(lines)
+
+
+def _game_over(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+    game = engine_of(snapshot)
+    winners = ", ".join(names(snapshot).get(int(seat), "?") for seat in game.winners())
+    lines = [t("michigan.winners", lang, names=winners or "—")]
+    for seat, net in sorted(game.net.items(), key=lambda item: -item[1]):
+        sign = "+" if net > 0 else ""
+        lines.append(
+            t(
+                "michigan.net_line",
+                lang,
+                name=_name(snapshot, seat),
+                net=sign + format_amount(net, money),
+            )
+        )
+    return "\n".join(lines)
+
+
+def _events_text(snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lang) -> str:
+    """What a lead set off, for the panel that made it: runs, pay cards, stops, the end."""
+    lines: list[str] = []
+    pay_cards: list[str] = []
+    run: list[Play] = []
+
+    def flush(stop: Stop | None = None) -> None:
+        if run:
+            line = _run_line(snapshot, run, lang)
+            if stop is not None:
+                line += " — " + _stop_text(snapshot, stop, lang)
+            lines.append(line)
+            run.clear()
+
+    for record in records:
+        for event in record.events:
+            if isinstance(event, Played):
+                run.append(Play(event.seat, event.card, event.lead, None))
+            elif isinstance(event, PayCardWon):
+                name = _name(snapshot, event.seat)
+                pay_cards.append(
+                    t(
+                        "michigan.log_pay_card_chips",
+                        lang,
+                        name=name,
+                        card=cards(event.card),
+                        chips=event.chips,
+                    )
+                )
+            elif isinstance(event, Stop):
+                flush(event)
+            elif isinstance(event, RoundOver):
+                flush()
+                lines.append(t("michigan.out_first", lang, name=_name(snapshot, event.seat)))
+    flush()
+    return "\n".join(lines + pay_cards)
+
+
+# -- the leader's panel ----------------------------------------------------------------------
+
+
+def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[ButtonSpec]]:
+    """The hand of the seat to lead, and one button per suit it holds."""
+    game = engine_of(snapshot)
+    hand = game.hands.get(turn.seat, [])
+    key = "michigan.panel_npc" if turn.for_npc else "michigan.panel"
+    text = t(key, lang, name=turn.name, cards=cards_pretty([Card.parse(c) for c in hand]))
+    advised = best_lead(hand, game.dead_cards()) if hand else None
+    buttons = []
+    for suit in SUITS:
+        held = [c for c in hand if c[1] == suit]
+        if not held:
+            continue
+        buttons.append(
+            table_button(
+                lang,
+                snapshot.id,
+                "michigan.btn_lead_card",
+                "lead",
+                suit,
+                snapshot.state.moves,
+                style=discord.ButtonStyle.success
+                if suit == advised
+                else discord.ButtonStyle.secondary,
+                card=cards(held[0]),
+            )
+        )
+    return text, buttons
+
+
+actions = TableActions()
+
+
+@actions.on("hand")
+async def _hand(click: Click) -> None:
+    """The Lead button: the leader's hand and suit buttons, to him alone (or the GM's)."""
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    turn = await turns.whose_turn(click.reply, snapshot)
+    text, buttons = _panel(snapshot, turn, click.reply.lang)
+    await click.reply.send(text, view=view_of(buttons))
+
+
+@actions.on("lead", str, int)
+async def _lead(click: Click, suit: str, moves: int) -> None:
+    tables = bot_of(click.interaction).services.tables
+    turn = await turns.whose_turn(click.reply, await tables.snapshot(click.table))
+    snapshot = await turns.act(click.reply, click.table, turn, "lead", target=suit, moves=moves)
+    lang = click.reply.lang
+    text = _events_text(snapshot, snapshot.records, lang)
+    buttons: list[ButtonSpec] = []
+    if turn.seat in snapshot.state.engine.turn():  # he stopped the run: he leads again
+        more, buttons = _panel(snapshot, turn, lang)
+        text += "\n\n" + more
+    await click.interaction.response.edit_message(content=text, view=view_of(buttons))
+
+
+@actions.on("newhand")
+async def _deal(click: Click) -> None:
+    snapshot = await turns.deal(click.reply, click.table)
+    await _dealt(click.reply, snapshot)
+
+
+@actions.on("end")
+async def _end(click: Click) -> None:
+    """The GM ends the game (a round in play is abandoned; its antes stay on the cards)."""
+    await require_gm(click.interaction)
+    await bot_of(click.interaction).services.tables.act(
+        click.table, click.user_id, "end", as_gm=True
+    )
+    await click.reply.say("michigan.ended")
+
+
+async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
+    game = engine_of(snapshot)
+    assert game.dealer is not None
+    await reply.say("michigan.dealt", hand=game.hand, dealer=_name(snapshot, game.dealer))
+
+
+@app_commands.command(name="michigan", description="Open a Michigan table (GM)")
+@app_commands.describe(**COMMON, chip="What one chip is worth (default 1)")
+@app_commands.autocomplete(npc=npc_names)
+@app_commands.guild_only()
+async def open_command(
+    interaction: discord.Interaction,
+    npc: str,
+    minimum: str,
+    maximum: str,
+    packs: int | None = None,
+    bankroll: str | None = None,
+    other_npcs: str | None = None,
+    chip: str | None = None,
+) -> None:
+    lang = (await reply_to(interaction)).lang
+    await open_table(
+        interaction,
+        Michigan.key,
+        npc=npc,
+        minimum=minimum,
+        maximum=maximum,
+        packs=packs,
+        bankroll=bankroll,
+        other_npcs=other_npcs,
+        options={"chip": None if chip is None else parse_amount_or_refuse(chip, lang)},
+    )
+
+
+class MichiganUI:
+    actions = actions
+    open_command = open_command
+
+    def seat_extra(
+        self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
+    ) -> str | None:
+        return None  # every player, the NPC too, has his line in the game's own field
+
+    def public_fields(
+        self, snapshot: TableSnapshot, lang: Lang, money: str
+    ) -> list[tuple[str, str]]:
+        game = engine_of(snapshot)
+        pay_cards = "\n".join(
+            t("michigan.pay_line", lang, card=_pay_card(code, lang), chips=game.layout[code])
+            for code in PAY_CARDS
+        )
+        fields = [(t("michigan.pay_cards", lang), pay_cards)]
+        if game.phase == "over":
+            fields.append(
+                (t("michigan.players_title", lang), "\n".join(_seat_lines(snapshot, lang)))
+            )
+            fields.append((t("michigan.game_over", lang), _game_over(snapshot, lang, money)))
+            return fields
+        if game.in_hand() and game.dealer is not None:
+            title = t("michigan.round", lang, hand=game.hand, dealer=_name(snapshot, game.dealer))
+        else:
+            title = t("michigan.players_title", lang)
+        fields.append((title, "\n".join(_seat_lines(snapshot, lang)) or "—"))
+        if game.in_hand():
+            fields.append((t("michigan.this_round", lang), "\n".join(_round_lines(snapshot, lang))))
+        elif game.last is not None:
+            fields.append(
+                (
+                    t("michigan.last_round", lang, hand=game.hand),
+                    _last_round(snapshot, game.last, lang, money),
+                )
+            )
+        return fields
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+        table, game = snapshot.id, engine_of(snapshot)
+        if game.phase == "over":
+            return []
+        specs = []
+        if game.phase == "lead":
+            specs.append(
+                table_button(
+                    lang,
+                    table,
+                    "michigan.btn_lead",
+                    "hand",
+                    style=discord.ButtonStyle.primary,
+                    row=1,
+                )
+            )
+        elif not game.in_hand():
+            specs.append(table_button(lang, table, "table.btn_deal", "newhand", row=1))
+        specs.append(table_button(lang, table, "michigan.btn_end", "end", row=1))
+        return specs
+
+    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
+        await reply.say("michigan.no_bets")
+
+    async def deal(self, reply: Reply, table: int) -> None:
+        await _dealt(reply, await turns.deal(reply, table))
+
+
+UI = MichiganUI()

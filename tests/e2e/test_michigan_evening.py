@@ -1,0 +1,276 @@
+"""A Michigan evening through the fake Discord: three PCs and the NPC, a restart mid-round.
+
+Le Chiffre plays with Bond (English), Mathis (French) and Leiter. The table draws the
+first dealer; the pack comes from a seed chosen by playing the round first on the pure
+engine, every lead the automatic one: forced plays, stops by a card in the widow and by
+one played earlier, a pay card won, and the NPC out first. Leiter lets his first lead's
+timer run out (the table leads for him and says so); Bond and Mathis lead from their
+private panels; the bot restarts in the middle of the round, and the GM takes the NPC's
+leads from then on, from the same panel. When the NPC goes out first,
+Bond spends a Hero Point and is paid what he would have paid; the GM ends the game and
+the close shows the winner. Nothing anyone but a hand's holder could see ever showed one
+of its cards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from e2e_env import BotEnv
+from fakediscord.client import InteractionResult
+from fakediscord.models import FakeUser
+from privacy import PrivacyWatch, seen_by
+from table_flow import (
+    balances,
+    bond,
+    button_id,
+    create_cast,
+    join,
+    le_chiffre,
+    mathis,
+    table_message,
+    wait_table,
+)
+
+from bondbot.bot.client import BondBot
+from bondbot.games.contract import Move
+from bondbot.games.michigan.engine import Michigan, PayCardWon, Played, RoundOver, Stop
+from bondbot.games.michigan.npc import best_lead
+from bondbot.rules.cards import Card
+from bondbot.rules.shoe import Shoe
+from bondbot.storage import ledger
+from bondbot.storage.db import Database
+
+TURN_TIMER = 30
+BUY_IN = 5_000  # 50 chips of $1
+SEATS = ["npc", "bond", "mathis", "leiter"]  # the game's order: the NPC, then who joined
+NAMES = {"npc": "Le Chiffre", "bond": "James Bond", "mathis": "René Mathis"}
+NAMES["leiter"] = "Felix Leiter"
+
+
+def leiter(owner: FakeUser) -> dict[str, object]:
+    return {"name": "Felix Leiter", "kind": "PC", "owner_id": owner.id, "cash": 30_000}
+
+
+def play_round(seed: bytes, dealer: str) -> tuple[Michigan, list[tuple[str, list[object]]]]:
+    """The round on the pure engine, every lead the automatic one: each lead with what
+    followed until the next decision."""
+    game = Michigan(shoe=Shoe.shuffled(1, seed), seats=list(SEATS), npc="npc")
+    game.stacks = {"npc": 1_000_000, **dict.fromkeys(SEATS[1:], BUY_IN)}
+    game.apply(Move(kind="deal", target=dealer))
+    leads: list[tuple[str, list[object]]] = []
+    while game.in_hand():
+        move = game.automation() or game.timeout_move(game.turn()[0])
+        assert move is not None
+        events = list(game.apply(move).events)
+        if move.kind == "lead":
+            leads.append((move.seat or "", events))
+        else:
+            leads[-1][1].extend(events)
+    return game, leads
+
+
+def find_round(dealer: str) -> tuple[bytes, Michigan, list[tuple[str, list[object]]]]:
+    for n in range(5_000):
+        seed = n.to_bytes(32, "big")
+        game, leads = play_round(seed, dealer)
+        events = [e for _, evs in leads for e in evs]
+        stops = {e.reason for e in events if isinstance(e, Stop)}
+        (end,) = [e for e in events if isinstance(e, RoundOver)]
+        forced = any(
+            isinstance(e, Played) and not e.lead and e.seat != seat
+            for seat, evs in leads
+            if seat == "bond"
+            for e in evs
+        )
+        if (
+            end.seat == "npc"
+            and forced
+            and {"widow", "played"} <= stops
+            and any(isinstance(e, PayCardWon) for e in events)
+            and {seat for seat, _ in leads} == set(SEATS)
+            and leads[0][0] == "leiter"
+            and "npc" in {seat for seat, _ in leads[len(leads) // 2 :]}
+        ):
+            return seed, game, leads
+    raise AssertionError("no seed for this round")
+
+
+def panel_button(panel: InteractionResult, suit: str) -> str:
+    found = [cid for cid in panel.custom_ids() if cid.split(":")[3:5] == ["lead", suit]]
+    assert found, f"no {suit} in {panel.custom_ids()}"
+    return found[0]
+
+
+async def test_a_michigan_evening(bot_env: BotEnv) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    users = {"bond": world.player, "mathis": world.player_fr, "leiter": world.owner}
+    # The table draws the first dealer with its generator: the test knows what it will say.
+    draw = random.Random()
+    draw.setstate(bot_env.rng.getstate())
+    dealer = draw.choice(SEATS)
+    seed, expected, leads = find_round(dealer)
+    bot_env.seeds.append(seed)
+    ids = await create_cast(
+        bot_env,
+        {
+            "npc": le_chiffre(),
+            "bond": bond(world.player),
+            "mathis": mathis(world.player_fr),
+            "leiter": leiter(world.owner),
+        },
+        users,
+    )
+    seat_of = {str(ids[key]): key for key in SEATS}
+    watch = PrivacyWatch(fake)
+
+    async def check_privacy(bot: BondBot) -> None:
+        """Nobody saw a card of a hand not his own (the GM may see the NPC's), nor the widow."""
+        game = (await bot.services.tables.snapshot(1)).state.engine
+        hidden = game.hidden_cards()
+        watch.check(None, hidden)
+        watch.check(world.gm, hidden - set(game.private_cards(str(ids["npc"]))))
+        for key, user in users.items():
+            watch.check(user, hidden - set(game.private_cards(str(ids[key]))))
+
+    async def lead(bot: BondBot, key: str, turn: int) -> None:
+        """`key` leads from his panel (the GM from the NPC's) the suit the automatic play
+        would choose."""
+        game = (await bot.services.tables.snapshot(1)).state.engine
+        assert isinstance(game, Michigan)
+        hand = game.hands[str(ids[key])]
+        user = world.gm if key == "npc" else users[key]
+        panel = await fake.click(user, table_message(fake), button_id(fake, "hand"))
+        assert panel.ephemeral
+        pretty = " ".join(Card.parse(c).pretty for c in hand)
+        intro = {"npc": "Le Chiffre's hand:", "mathis": "Votre main :"}.get(key, "Your hand:")
+        assert panel.content.startswith(f"{intro} {pretty}\n")
+        suits = sorted({c[1] for c in hand})
+        assert sorted(cid.split(":")[4] for cid in panel.custom_ids()) == suits  # his suits only
+        suit = best_lead(hand, game.dead_cards())
+        advised = [b for b in panel.buttons() if b["style"] == 3]  # green
+        assert [b["custom_id"] for b in advised] == [panel_button(panel, suit)]
+        led = await fake.click(user, panel, panel_button(panel, suit))
+        assert led.response_type == 7 and led.ephemeral  # the panel, redrawn in place
+        seat, events = leads[turn]
+        assert seat_of[str(ids[seat])] == key
+        first = next(e for e in events if isinstance(e, Played))
+        verb = "entame" if key == "mathis" else "leads"
+        assert led.content.startswith(f"{NAMES[key]} {verb} {Card.parse(first.card).pretty}")
+        for event in events:  # each forced card, by whoever held it, followed by itself
+            if isinstance(event, Played) and not event.lead:
+                assert Card.parse(event.card).pretty in led.content
+
+    async with bot_env.run() as bot:
+        await bot.services.guilds.update(
+            world.guild.id, gm_role_id=world.gm_role.id, turn_timer_s=TURN_TIMER
+        )
+        opened = await fake.slash(
+            world.gm,
+            "table open michigan",
+            npc="Le Chiffre",
+            minimum="10",
+            maximum="100",
+            chip="1",
+        )
+        assert opened.ephemeral and opened.content.startswith("Table opened")
+        await wait_table(fake, "Michigan — Le Chiffre")
+        for key in ("bond", "mathis", "leiter"):
+            await join(fake, users[key], "50")
+            await fake.click(users[key], table_message(fake), button_id(fake, "choose", "simulate"))
+        not_gm = await fake.click(world.player, table_message(fake), button_id(fake, "newhand"))
+        assert not_gm.ephemeral and "GM" in (not_gm.content or "")
+        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "newhand"))
+        assert dealt.content == f"Round 1 dealt: {NAMES[dealer]} deals."
+        table = await wait_table(fake, f"Round 1 — {NAMES[dealer]} deals")
+        embed = str(table.embeds[0])
+        assert "Jack of spades: 5 chips" in embed  # 1 from each player, 2 from the dealer
+        assert "Widow: 10 cards" in embed
+        assert "To lead: **Felix Leiter**" in embed
+        await check_privacy(bot)
+
+        # Leiter lets his time run out: the table leads for him, and says so.
+        wrong = await fake.click(world.player_fr, table_message(fake), button_id(fake, "hand"))
+        assert wrong.content == "Ce n'est pas votre tour : c'est à Felix Leiter de jouer."
+        bot_env.clock.advance(TURN_TIMER + 1)
+        await bot.services.tables.run_due()
+        await wait_table(fake, "Time ran out for Felix Leiter: the table led for him")
+        await check_privacy(bot)
+        turn = 1
+        while turn < len(leads) // 2:  # half the leads before the restart
+            seat = leads[turn][0]
+            if seat != "npc":
+                await lead(bot, seat, turn)
+                await check_privacy(bot)
+            turn += 1
+
+    async with bot_env.run() as bot:  # a restart in the middle of the round
+        table = await wait_table(fake, f"Round 1 — {NAMES[dealer]} deals")
+        await check_privacy(bot)
+        # From now on the GM leads for the NPC, from the same panel.
+        refused = await fake.click(world.player, table, button_id(fake, "npc", 0))
+        assert "GM" in (refused.content or "")
+        gm = await fake.click(world.gm, table_message(fake), button_id(fake, "npc", 0))
+        assert gm.content.startswith("You play Le Chiffre now")
+        await fake.wait_for_message(
+            predicate=lambda m: m.embeds and "Automatic NPC" in m.button_labels()
+        )
+        while turn < len(leads):
+            await lead(bot, leads[turn][0], turn)
+            await check_privacy(bot)
+            turn += 1
+
+        table = await wait_table(fake, "**Le Chiffre** goes out first.")
+        embed = str(table.embeds[0])
+        public = seen_by(fake, None)  # every version of the table message
+        for shown in ("is in the widow: ", "was played: ", " and took its chips.", " → "):
+            assert shown in public
+        end = next(e for _, evs in leads for e in evs if isinstance(e, RoundOver))
+        owed = end.cards_left["bond"]
+        assert f"James Bond: {owed} cards left, pays {end.paid['bond']} chips" in embed
+        pay = (end.paid["bond"] + owed) * 100
+        labels = [b["label"] for b in table.buttons() if ":spend:" in b["custom_id"]]
+        assert f"James Bond: spend a Hero Point (receives ${pay // 100})" in labels
+        assert len(labels) == 2  # Mathis has a point too; Leiter none
+        offer = next(
+            b["custom_id"] for b in table.buttons() if b["label"].startswith("James Bond: spend")
+        )
+        spent = await fake.click(world.player, table, offer)
+        assert (
+            spent.content
+            == f"You spend a Hero Point and win the hand: the bank pays you ${pay // 100}."
+        )
+        await wait_table(
+            fake, f"James Bond spends a Hero Point: pays nothing and is paid ${pay // 100}."
+        )
+        snapshot = await bot.services.tables.snapshot(1)
+        assert snapshot.chips == {
+            ids["bond"]: expected.stacks["bond"] + pay,
+            ids["mathis"]: expected.stacks["mathis"],
+            ids["leiter"]: expected.stacks["leiter"],
+        }
+
+        ended = await fake.click(world.gm, table_message(fake), button_id(fake, "end"))
+        assert ended.content == "The game is over: the result is on the table."
+        table = await wait_table(fake, "Game over")
+        game = (await bot.services.tables.snapshot(1)).state.engine
+        assert isinstance(game, Michigan)
+        winners = ", ".join(NAMES[seat_of[seat]] for seat in game.winners())
+        assert f"Winner: **{winners}**" in str(table.embeds[0])
+        chips = (await bot.services.tables.snapshot(1)).chips
+        closed = await fake.slash(world.gm, "table close")
+        assert closed.content.startswith("Table closed")
+        await wait_table(fake, "This table is closed.")
+        await check_privacy(bot)
+
+    cash = await balances(bot_env, ids)
+    for key in ("bond", "mathis", "leiter"):
+        start = {"bond": 100_000, "mathis": 50_000, "leiter": 30_000}[key]
+        assert cash[key][0] == start - BUY_IN + chips[ids[key]]
+    assert cash["bond"][1] == 1 + 2 - 1  # one point of his own, two for simulating, one spent
+    db = await Database.open(bot_env.database)
+    try:
+        async with db.read() as conn:
+            assert await ledger.stored_balances(conn) == await ledger.recompute_balances(conn)
+    finally:
+        await db.close()

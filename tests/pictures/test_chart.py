@@ -1,0 +1,98 @@
+"""The evening's chart: a PNG of the announced size whose lines go where the chips went."""
+
+from __future__ import annotations
+
+import io
+from itertools import pairwise
+
+import pytest
+from PIL import Image
+
+from bondbot.pictures import chart
+from bondbot.pictures.chart import HEIGHT, PLOT_BOTTOM, PLOT_TOP, SERIES_COLOURS, WIDTH, chips_chart
+
+RGB = tuple[int, int, int]
+
+
+def _open(data: bytes) -> Image.Image:
+    Image.open(io.BytesIO(data)).verify()
+    picture = Image.open(io.BytesIO(data))
+    assert picture.format == "PNG" and picture.size == (WIDTH, HEIGHT)
+    return picture.convert("RGB")
+
+
+def _ink(picture: Image.Image, colour: RGB, columns: range) -> list[int]:
+    """Rows of the plot where `colour` is drawn in these columns."""
+    px = picture.load()
+    assert px is not None
+    return [
+        y
+        for x in columns
+        for y in range(PLOT_TOP - 4, PLOT_BOTTOM + 4)
+        if all(abs(a - b) < 24 for a, b in zip(px[x, y], colour, strict=True))  # type: ignore[arg-type]
+    ]
+
+
+def _mean(values: list[int]) -> float:
+    assert values, "no line there"
+    return sum(values) / len(values)
+
+
+def test_a_winner_ends_above_a_loser_and_both_start_together() -> None:
+    points = [(hand, {"Bond": hand * 5_000, "Mathis": -hand * 5_000}) for hand in range(21)]
+    picture = _open(chips_chart(points, title="Chips"))
+    bond, mathis = SERIES_COLOURS[0], SERIES_COLOURS[1]
+    right = range(WIDTH - 40, WIDTH - 20)
+    assert _mean(_ink(picture, bond, right)) < _mean(_ink(picture, mathis, right)) - 150
+    start = range(0, WIDTH // 4)
+    assert abs(_mean(_ink(picture, bond, start)) - _mean(_ink(picture, mathis, start))) < 60
+
+
+def test_a_pc_away_for_some_hands_has_no_line_there() -> None:
+    points = [
+        (hand, {"Bond": 10_000} if 8 <= hand <= 12 else {"Bond": 10_000, "Leiter": 20_000})
+        for hand in range(21)
+    ]
+    picture = _open(chips_chart(points, title="Chips"))
+    leiter = SERIES_COLOURS[1]
+    assert _ink(picture, leiter, range(WIDTH // 2 - 5, WIDTH // 2 + 5)) == []
+    assert _ink(picture, leiter, range(WIDTH - 40, WIDTH - 20)) != []
+    assert _ink(picture, SERIES_COLOURS[0], range(WIDTH // 2 - 5, WIDTH // 2 + 5)) != []
+
+
+def test_one_hand_shows_a_dot_for_each_pc() -> None:
+    picture = _open(chips_chart([(1, {"Bond": 500, "Mathis": -500})], title="Chips"))
+    middle = range(WIDTH // 2 - 30, WIDTH // 2 + 30)
+    assert _mean(_ink(picture, SERIES_COLOURS[0], middle)) < _mean(
+        _ink(picture, SERIES_COLOURS[1], middle)
+    )
+
+
+def test_the_axis_is_written_by_the_callers_amounts_at_round_steps_around_zero() -> None:
+    asked: list[int] = []
+
+    def amount(cents: int) -> str:
+        asked.append(cents)
+        return f"{cents / 100:.0f} €"
+
+    chips_chart([(1, {"Bond": 12_345}), (2, {"Bond": 73_000})], title="Chips", amount=amount)
+    steps = {b - a for a, b in pairwise(asked)}
+    assert len(steps) == 1
+    step = steps.pop()
+    assert step in {m * 10**n for m in (1, 2, 5) for n in range(8)}
+    assert asked[0] <= 0 <= asked[-1] and asked[-1] >= 73_000 and 3 <= len(asked) <= 7
+
+
+def test_without_dejavu_the_chart_still_comes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(chart, "FONT", "no-such-font.ttf")
+    chart._font.cache_clear()
+    try:
+        _open(chips_chart([(1, {"René": 100}), (2, {"René": 300})], title="Soirée"))
+    finally:
+        monkeypatch.undo()
+        chart._font.cache_clear()
+
+
+def test_no_hand_no_chart() -> None:
+    with pytest.raises(ValueError):
+        chips_chart([], title="Chips")

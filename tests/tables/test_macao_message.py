@@ -1,0 +1,95 @@
+"""What the Macao table tells: the GM's outlook at open, a PC banker's private note when a
+player's third card lets him draw, and the public line naming that card."""
+
+from __future__ import annotations
+
+from macao_table import live_engine, seeds
+from table_helpers import BOND_OWNER, GM, VESPER_OWNER, Clock, open_table
+
+from bondbot.bot.tables.message import table_embed
+from bondbot.games.contract import Move
+from bondbot.games.macao.counting import Counting, hand_total
+from bondbot.games.macao.engine import Macao, MacaoRules, Phase
+from bondbot.games.macao.odds import bank_expectation
+from bondbot.games.macao.ui import UI, expectation_text
+from bondbot.rules.cards import cards_pretty
+from bondbot.storage.db import Database
+
+NPC, BOND, VESPER = "1", "2", "3"
+
+
+def test_the_gm_is_told_what_the_bank_may_expect_in_his_language() -> None:
+    rules = MacaoRules()
+    english = expectation_text(rules, 1, bank_expectation(Counting.MINUS9, 1, 8), "en")
+    assert "(minus 9, 1 pack (2 from 6 hands), a tie pays 8:1)" in english
+    assert "• a wager on his own hand: the bank loses 1.13%" in english
+    assert "• a wager on the banker's hand: the bank wins 1.13%" in english
+    assert "• a wager on a tie: the bank wins 17.31%" in english
+    assert "takes about **83.92%** of every stake from the bank" in english
+    french = expectation_text(rules, 1, bank_expectation(Counting.MINUS9, 1, 8), "fr")
+    assert "• une mise sur sa propre main : la banque perd 1,13\u00a0%" in french
+    assert "environ **83,92\u00a0%** de chaque mise" in french
+    # Under `bust` the own-hand wager is the bank's, and a rotating bank is each banker's.
+    bust = MacaoRules(counting=Counting.BUST, packs=2, bank="rotate")
+    text = expectation_text(bust, 2, bank_expectation(Counting.BUST, 2, 8), "en")
+    assert "(bust, 2 packs, a tie pays 8:1)" in text
+    assert "own hand: the bank wins 9.23%" in text
+    assert text.endswith("The bank rotates: each banker in turn may expect this.")
+
+
+def allowed_banker(seed: bytes) -> bool:
+    """Bond banks coup 2; Vesper draws a third card that lets his 3 to 6 draw."""
+    engine = live_engine(seed, NPC, [BOND, VESPER], bank="rotate")
+    moves = [Move(kind="deal"), *(Move(kind="pass", seat=seat) for seat in (BOND, VESPER))]
+    moves += [
+        Move(kind="deal"),
+        Move(kind="wager", seat=VESPER, amount=1_000, target="own"),
+        Move(kind="pass", seat=NPC),
+        Move(kind="draw", seat=VESPER),
+    ]
+    for move in moves:
+        if not engine.can(move):
+            return False
+        engine.apply(move)
+        while (step := engine.automation()) is not None:
+            engine.apply(step)
+    return engine.phase is Phase.BANKER and engine.banker_allowance() is not None
+
+
+async def test_a_pc_banker_sees_which_third_card_lets_him_draw(db: Database) -> None:
+    clock = Clock()
+    tables, table, ids = await open_table(
+        db, clock, [next(seeds(allowed_banker))], game="macao", options={"bank": "rotate"}
+    )
+    for owner, key in ((BOND_OWNER, "bond"), (VESPER_OWNER, "vesper")):
+        await tables.join(table, owner, ids[key], 20_000)
+        await tables.choose(table, owner, "simulate")
+    await tables.set_npc_auto(table, GM, False)  # the GM passes for the NPC
+    await tables.act(table, GM, "deal", as_gm=True)  # the NPC banks coup 1: all pass
+    for owner in (BOND_OWNER, VESPER_OWNER):
+        await tables.act(table, owner, "pass")
+    await tables.act(table, GM, "deal", as_gm=True)  # Bond banks coup 2
+    await tables.act(table, VESPER_OWNER, "wager", amount=1_000, target="own")
+    await tables.act(table, GM, "pass", as_gm=True, for_npc=True)
+    waiting = await tables.act(table, VESPER_OWNER, "draw")
+    engine = waiting.state.engine
+    assert isinstance(engine, Macao) and engine.turn() == (BOND,)
+    third = engine.players[0].cards[2]
+    note = UI.hand_note(waiting, BOND, "en")
+    assert note is not None and note.endswith(
+        f"Vesper Lynd's third card {third.pretty} lets the banker draw."
+    )
+    # Vesper, who has played, is told her total only (her first two cards stay private).
+    total = hand_total(engine.players[0].cards, Counting.MINUS9)
+    assert UI.hand_note(waiting, VESPER, "en") == f"Total **{total}** (minus 9)."
+    seats = {f.name: f.value for f in table_embed(waiting, "en", "$", clock.now).fields}
+    assert "**James Bond** (<@11>) · $200 · simulates — banks · ▶ to draw" in seats["Players"]
+
+    drawn = await tables.act(table, BOND_OWNER, "draw")
+    story = {f.name: f.value for f in table_embed(drawn, "en", "$", clock.now).fields}["Coup 2"]
+    bank = drawn.state.engine.bank_cards
+    assert (
+        f"James Bond (banker) draws {bank[2].pretty}, allowed by Vesper Lynd's third card "
+        f"{third.pretty}." in story
+    )
+    assert f"Banker James Bond: {cards_pretty(bank)}" in story

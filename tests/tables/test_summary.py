@@ -1,0 +1,241 @@
+"""The evening's summary from ledger rows: results, Hero Points, hands won back, the biggest
+hand and the series, for bets that settle at once and for pots built over several actions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bondbot.money import format_amount
+from bondbot.storage.ledger import LedgerEntry
+from bondbot.tables.summary import BiggestHand, evening, evening_text
+
+TABLE = 7
+BANK = f"bank:{TABLE}"
+BOND, VESPER, LEITER = 21, 22, 23
+GM = 1
+
+
+def chips(pc: int) -> str:
+    return f"chips:{TABLE}:{pc}"
+
+
+def sheet(pc: int) -> str:
+    return f"sheet:{pc}"
+
+
+Move = tuple[int, str | None, str | None, str]  # amount, src, dst, reason
+
+
+@dataclass
+class Ledger:
+    """Rows as the table writes them: one action's rows share its time and actor."""
+
+    rows: list[LedgerEntry] = field(default_factory=list)
+    second: int = 0
+
+    def action(self, *moves: Move, actor: int | None = GM, hero: bool = False) -> None:
+        self.second += 1
+        at = f"2026-11-21T20:{self.second // 60:02d}:{self.second % 60:02d}.000+00:00"
+        for amount, src, dst, reason in moves:
+            self.rows.append(
+                LedgerEntry(
+                    len(self.rows) + 1,
+                    1000,
+                    "hero" if hero else "cash",
+                    amount,
+                    src,
+                    dst,
+                    reason,
+                    TABLE,
+                    actor,
+                    None,
+                    at,
+                )
+            )
+
+    def buy_in(self, pc: int, amount: int) -> None:
+        self.action((amount, sheet(pc), chips(pc), "table.buy_in"), actor=pc)
+
+    def cash_out(self, pc: int, amount: int) -> None:
+        self.action((amount, chips(pc), sheet(pc), "table.cash_out"), actor=pc)
+
+
+def test_wagers_a_hero_point_and_the_close() -> None:
+    book = Ledger()
+    book.action((1_000_000, None, BANK, "table.bankroll"))
+    book.buy_in(BOND, 20_000)
+    book.buy_in(VESPER, 10_000)
+    book.action((2, None, sheet(BOND), "award.simulate"), actor=BOND, hero=True)
+    book.action(
+        (5_000, chips(BOND), BANK, "baccarat.loss"), (1_900, BANK, chips(VESPER), "baccarat.win")
+    )
+    book.action((1, sheet(BOND), None, "spend.win_hand"), actor=BOND, hero=True)
+    book.action((10_000, BANK, chips(BOND), "spend.win_hand"), actor=BOND)
+    book.action((3_000, BANK, chips(BOND), "baccarat.win"))
+    book.action(
+        (28_000, chips(BOND), sheet(BOND), "table.cash_out"),
+        (11_900, chips(VESPER), sheet(VESPER), "table.cash_out"),
+        (980_100, BANK, None, "table.bank_close"),
+    )
+    summary = evening(book.rows, TABLE)
+    bond, vesper = summary.pcs
+    assert (bond.character_id, bond.net, bond.won_back) == (BOND, 8_000, 10_000)
+    assert (bond.hero_earned, bond.hero_spent, bond.hands_won_back) == (2, 1, 1)
+    assert (vesper.character_id, vesper.net, vesper.hero_earned) == (VESPER, 1_900, 0)
+    assert summary.hands == 2
+    assert summary.biggest == BiggestHand(BOND, 3_000)  # the won-back hand was a loss
+    assert summary.series == [
+        (0, {BOND: 0, VESPER: 0}),
+        (1, {BOND: 5_000, VESPER: 1_900}),  # the spend after hand 1 shows at hand 1
+        (2, {BOND: 8_000, VESPER: 1_900}),
+    ]
+
+
+def test_a_pot_built_over_several_actions_is_one_hand() -> None:
+    book = Ledger()
+    book.buy_in(BOND, 10_000)
+    book.action((100, chips(BOND), f"pot:{TABLE}:main", "holdem.bet"), actor=BOND)
+    book.action((100, BANK, f"pot:{TABLE}:main", "holdem.bet"), actor=None)
+    book.action((300, chips(BOND), f"pot:{TABLE}:main", "holdem.bet"), actor=BOND)
+    book.action((300, BANK, f"pot:{TABLE}:main", "holdem.bet"), actor=None)
+    book.action((800, f"pot:{TABLE}:main", chips(BOND), "holdem.pot"), actor=None)
+    book.action((50, chips(BOND), f"pot:{TABLE}:main", "holdem.bet"), actor=BOND)
+    book.action((150, f"pot:{TABLE}:main", BANK, "holdem.pot"), actor=None)
+    summary = evening(book.rows, TABLE)
+    assert summary.hands == 2
+    assert summary.biggest == BiggestHand(BOND, 400)  # 800 taken, 400 of it his own
+    assert summary.pcs[0].net == 350
+    assert [values for _, values in summary.series] == [{BOND: 0}, {BOND: 400}, {BOND: 350}]
+
+
+def test_actions_at_the_same_moment_by_different_people_are_apart() -> None:
+    book = Ledger()
+    book.buy_in(BOND, 10_000)
+    book.action((500, chips(BOND), BANK, "contest.loss"), actor=BOND)
+    book.second -= 1  # the next action in the same millisecond, by the GM
+    book.action((700, BANK, chips(BOND), "contest.win"), actor=GM)
+    summary = evening(book.rows, TABLE)
+    assert summary.hands == 2
+    assert summary.biggest == BiggestHand(BOND, 700)
+
+
+def test_pcs_come_and_go_along_the_series() -> None:
+    book = Ledger()
+    book.buy_in(BOND, 10_000)
+    book.action((1_000, BANK, chips(BOND), "blackjack.win"))
+    book.buy_in(LEITER, 5_000)
+    book.action((1_000, chips(LEITER), BANK, "blackjack.loss"))
+    book.cash_out(BOND, 11_000)
+    book.action((2_000, BANK, chips(LEITER), "blackjack.win"))
+    summary = evening(book.rows, TABLE)
+    assert summary.series == [
+        (0, {BOND: 0}),
+        (1, {BOND: 1_000, LEITER: 0}),  # Leiter sat down after hand 1
+        (2, {BOND: 1_000, LEITER: -1_000}),  # Bond left after hand 2
+        (3, {LEITER: 1_000}),
+    ]
+    names = {BOND: "James Bond", LEITER: "Felix Leiter"}
+    assert summary.chart_points(names)[-1] == (3, {"Felix Leiter": 1_000})
+
+
+def test_a_rulebook_pot_counts_when_paid_even_to_a_pc_who_left() -> None:
+    book = Ledger()
+    book.buy_in(VESPER, 5_000)
+    book.action((1_000, chips(VESPER), BANK, "pot.stake"), (1_000, None, BANK, "pot.npc_stake"))
+    book.cash_out(VESPER, 4_000)
+    book.action((2_000, BANK, sheet(VESPER), "pot.win"))
+    summary = evening(book.rows, TABLE)
+    assert (summary.hands, summary.pcs[0].net) == (1, 1_000)
+    assert summary.biggest == BiggestHand(VESPER, 1_000)  # her stake back and the NPC's
+
+
+def test_a_quiet_evening() -> None:
+    book = Ledger()
+    book.buy_in(BOND, 1_000)
+    book.cash_out(BOND, 1_000)
+    summary = evening(book.rows, TABLE)
+    assert (summary.hands, summary.biggest, summary.pcs[0].net) == (0, None, 0)
+    assert summary.series == [(0, {BOND: 0})]
+
+
+@dataclass
+class Model:
+    """What happened, told independently of the rows: each PC's sheet and chips."""
+
+    cash: dict[int, int]
+    chips: dict[int, int] = field(default_factory=dict)
+    hands: list[dict[int, int]] = field(default_factory=list)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([BOND, VESPER, LEITER]),
+            st.integers(-3_000, 3_000),
+            st.booleans(),
+        ),
+        max_size=40,
+    )
+)
+def test_results_add_up_to_what_the_sheets_gained(plays: list[tuple[int, int, bool]]) -> None:
+    """Each play: a PC (seated with 10,000 if he is not) wins or loses at a hand, and, on a
+    loss, may win it back. Everyone cashes out at the end: each PC's result is what his
+    sheet gained, the biggest hand is the best single result, and the series ends there."""
+    book = Ledger()
+    model = Model(cash={pc: 0 for pc in (BOND, VESPER, LEITER)})
+    for pc, result, spend in plays:
+        if pc not in model.chips:
+            book.buy_in(pc, 10_000)
+            model.chips[pc] = 10_000
+        result = max(result, -model.chips[pc])
+        if result > 0:
+            book.action((result, BANK, chips(pc), "blackjack.win"))
+        elif result < 0:
+            book.action((-result, chips(pc), BANK, "blackjack.loss"))
+        else:
+            continue  # a push writes nothing
+        model.chips[pc] += result
+        model.hands.append({pc: result})
+        if result < 0 and spend:
+            book.action((1, sheet(pc), None, "spend.win_hand"), actor=pc, hero=True)
+            book.action((-2 * result, BANK, chips(pc), "spend.win_hand"), actor=pc)
+            model.chips[pc] += -2 * result
+    for pc, held in list(model.chips.items()):
+        if held:
+            book.cash_out(pc, held)
+        model.cash[pc] += held - 10_000
+    summary = evening(book.rows, TABLE)
+    assert {p.character_id: p.net for p in summary.pcs} == {
+        pc: model.cash[pc] for pc in model.chips
+    }
+    assert summary.hands == len(model.hands)
+    best = max((won for hand in model.hands for won in hand.values() if won > 0), default=0)
+    assert (summary.biggest.won if summary.biggest else 0) == best
+    last = summary.series[-1][1]
+    assert all(last[pc] == model.cash[pc] for pc in last)
+    assert sorted(summary.pcs, key=lambda p: -p.net) == summary.pcs
+
+
+def test_the_text_names_everyone_in_both_languages_and_fits_an_embed() -> None:
+    book = Ledger()
+    book.buy_in(BOND, 10_000)
+    book.action((2_500, BANK, chips(BOND), "baccarat.win"))
+    summary = evening(book.rows, TABLE)
+    names = {BOND: "James Bond"}
+    english = evening_text(summary, names, "en", format_amount, hands_played=3)
+    assert "**James Bond**: +$25" in english and "won $25" in english
+    assert "Hands played: 3." in english
+    french = evening_text(summary, names, "fr", lambda c: format_amount(c, "€"))
+    assert "**James Bond** : +€25" in french and "Mains jouées" not in french
+
+    crowd = Ledger()
+    for pc in range(100, 140):
+        crowd.buy_in(pc, 1_000)
+    text = evening_text(
+        evening(crowd.rows, TABLE), {pc: "N" * 64 for pc in range(100, 140)}, "fr", format_amount
+    )
+    assert len(text) <= 4096 and "…et 20 autres." in text

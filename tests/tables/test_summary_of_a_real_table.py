@@ -1,0 +1,72 @@
+"""The evening's summary of a punto banco table the service really ran, read back from the
+ledger: each PC's result is what his sheet gained, and the Hero Points are the award and
+the spend the table made."""
+
+from __future__ import annotations
+
+from table_helpers import (
+    BOND_OWNER,
+    GM,
+    VESPER_OWNER,
+    Clock,
+    balance,
+    event_of,
+    open_table,
+    seeds_where,
+)
+
+from bondbot.rules.baccarat import Bet
+from bondbot.storage import ledger
+from bondbot.storage.db import Database
+from bondbot.tables import accounts
+from bondbot.tables.summary import evening
+
+
+async def test_the_summary_tells_what_the_ledger_holds(db: Database) -> None:
+    clock = Clock()
+    seed = next(seeds_where(lambda coup: coup.winner is Bet.BANKER))
+    tables, table, ids = await open_table(db, clock, [seed], game="punto_banco")
+    bond, vesper = ids["bond"], ids["vesper"]
+    cash_before = {pc: await balance(db, accounts.sheet(pc)) for pc in (bond, vesper)}
+
+    async def step(coroutine):  # type: ignore[no-untyped-def]
+        clock.advance(1)  # a person's next click: a later moment
+        return await coroutine
+
+    await step(tables.join(table, BOND_OWNER, bond, 20_000))
+    await step(tables.join(table, VESPER_OWNER, vesper, 10_000))
+    await step(tables.choose(table, BOND_OWNER, "simulate"))  # Gambling 8: 2 Hero Points
+    await step(tables.choose(table, VESPER_OWNER, "simulate"))
+    results: list[dict[int, int]] = []  # each coup's chips won or lost, by PC
+    for coup in range(6):
+        await step(tables.act(table, BOND_OWNER, "wager", target="player", amount=5_000))
+        await step(tables.act(table, VESPER_OWNER, "wager", target="banker", amount=2_000))
+        before = (await tables.snapshot(table)).chips
+        dealt = await step(tables.act(table, GM, "deal", as_gm=True))
+        results.append({pc: dealt.chips[pc] - before[pc] for pc in (bond, vesper)})
+        if coup == 0:  # the banker won: Bond wins his wager back with a Hero Point
+            assert event_of(dealt, "coup").winner == "banker"
+            (offer,) = [o for o in dealt.state.offers if o.character_id == bond]
+            await step(tables.spend(table, BOND_OWNER, offer.id))
+    await step(tables.close(table, GM))
+
+    async with db.read() as conn:
+        rows = await ledger.table_entries(conn, table)
+    assert {row.table_id for row in rows} == {table}
+    summary = evening(rows, table)
+    by_pc = {p.character_id: p for p in summary.pcs}
+    for pc in (bond, vesper):
+        gained = await balance(db, accounts.sheet(pc)) - cash_before[pc]
+        assert by_pc[pc].net == gained
+    assert (by_pc[bond].hero_earned, by_pc[bond].hero_spent, by_pc[bond].hands_won_back) == (
+        2,
+        1,
+        1,
+    )
+    assert by_pc[bond].won_back == 10_000
+    assert (by_pc[vesper].hero_earned, by_pc[vesper].hands_won_back) == (0, 0)
+    moved = [result for result in results if any(result.values())]
+    assert summary.hands == len(moved)
+    best = max(won for result in moved for won in result.values())
+    assert summary.biggest is not None and summary.biggest.won == best
+    assert summary.series[-1][1] == {bond: by_pc[bond].net, vesper: by_pc[vesper].net}
