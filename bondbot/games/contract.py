@@ -32,7 +32,9 @@ The alternative rule. A hand a PC lost *to the NPC* is reported as a `LostHand`:
 Hero Point would win back (`pay`, from the NPC to that PC; or `score` for a score game).
 Whether the PC may spend, and the payment itself, are the table's, in one place; a game
 that keeps its own account of the hand (a score sheet) offers a `won_back` move (seat
-None, target: the PC), which the table plays when he spends.
+None, target: the PC), which the table plays when he spends. A game whose spends depend
+on each other (hold'em: several PCs who spend on one pot split it) says what a spend
+moves at the moment it is made, `won_back_pays`, instead of the offer's fixed `pay`.
 
 Seats are keyed by strings: the table uses the character id (`"12"`), the NPC's too.
 """
@@ -235,6 +237,12 @@ class Engine(BaseModel):
 
     def npc_move(self, rng: random.Random) -> Move | None:
         """The NPC's automatic play when it is the NPC's turn (None: nothing to decide)."""
+        return None
+
+    def won_back_pays(self, seat: SeatKey) -> dict[SeatKey, int] | None:
+        """What a Hero Point spent by `seat` now moves, when the game reckons it itself:
+        per PC who spent on the hand, what the NPC pays him (negative: what he gives back
+        to the NPC, for a later spender's share). None: the offer's `pay`, to him."""
         return None
 
     # -- money the table checks after every move ---------------------------------------

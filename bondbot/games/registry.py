@@ -24,6 +24,7 @@ BUILTIN = (
     "bondbot.games.macao",
     "bondbot.games.michigan",
     "bondbot.games.makao",
+    "bondbot.games.holdem",
     "bondbot.games.chemin_de_fer",
     "bondbot.games.deux_tableaux",
 )
@@ -51,6 +52,9 @@ class GameSpec:
     live_shoe: Callable[[NewTable, bytes], Shoe]  # a shuffled shoe from a secret seed
     ui: str  # the module of its Discord part
     private_hands: bool = False  # seats hold cards only they may see ("My cards")
+    # The table's minimum and maximum bound the buy-in, not a wager (a no-limit poker
+    # table: any bet up to a player's chips).
+    buy_in_limits: bool = False
     # Its words, `<locales>/<lang>/*.toml`, for a game outside `bondbot.games` (those
     # inside have theirs in `bondbot/games/<game>/locales/`, found without registering).
     locales: Path | None = None

@@ -170,7 +170,7 @@ class TableContext:
             for lost in record.lost:
                 self.offer(int(lost.seat), lost.label, lost.pay, lost.score)
         state.moves += 1
-        self._time_turn(turn_before)
+        self._time_turn(turn_before, decided=move.seat in turn_before)
         return records
 
     def _apply(self, move: Move) -> Record:
@@ -215,19 +215,20 @@ class TableContext:
             params["name"] = found.name if found else self.state.npc_name
         return Refusal(illegal.code, **params)
 
-    def _time_turn(self, turn_before: tuple[str, ...]) -> None:
+    def _time_turn(self, turn_before: tuple[str, ...], *, decided: bool) -> None:
         """Give the seats whose turn it is the server's turn timer, or arm the game's own
         delayed move, or its move for when the last hand's Hero Point offers have closed.
 
         The clock restarts after every decision, except while several seats answer the
-        same question at once (an insurance): their one clock runs on. Deadlines only grow,
-        so a late timer can never take a newer turn's default move.
+        same question at once (an insurance): their one clock runs on; a move by someone
+        else (a hold'em player sitting out) leaves the turn, and its clock, as it was.
+        Deadlines only grow, so a late timer can never take a newer turn's default move.
         """
         state, engine = self.state, self.state.engine
         turn = engine.turn()
         if turn:
-            shared = set(turn) < set(turn_before) and state.deadline_action == "timeout"
-            if not shared or state.deadline is None:
+            shared = set(turn) < set(turn_before) or (turn == turn_before and not decided)
+            if not shared or state.deadline is None or state.deadline_action != "timeout":
                 self._set_deadline(self.now + self.turn_timer, "timeout")
             return
         scheduled = engine.scheduled()

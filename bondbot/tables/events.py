@@ -53,18 +53,19 @@ class Paused(Event):
     kind: Literal["paused", "resumed"]
 
 
-class NpcControl(Event):
-    """Who makes the NPC's decisions now: the bot (`auto`) or the GM with the buttons."""
-
-    kind: Literal["npc_control"] = "npc_control"
-    auto: bool
-
-
 class Played(Event):
     """A game move and the automatic steps it set off, in order."""
 
     kind: Literal["played"] = "played"
     records: tuple[Record, ...]
+
+
+class NpcControl(Played):
+    """The GM gave the NPC's decisions to automatic play (which may act at once) or took
+    them back."""
+
+    kind: Literal["npc_control"] = "npc_control"  # type: ignore[assignment]
+    auto: bool
 
 
 class ContestRolled(Event):

@@ -16,7 +16,8 @@ Two rules live here and nowhere else:
 - `settle` books a hand's transfers losses first, then wins, so a limited bank pays its
   winners with what it has just taken; the Hero Point offers open after it.
 - `pay_won_back` is the only way a Hero Point spend moves money: from the NPC to the PC
-  who spent, never between two PCs.
+  who spent, never between two PCs; where spenders share what they won back (a hold'em
+  pot), an earlier spender gives the NPC back the later one's share (`give_back`).
 """
 
 from __future__ import annotations
@@ -192,6 +193,17 @@ class TableMoney:
             amount,
             accounts.bank(self.table_id),
             accounts.chips(self.table_id, character_id),
+            reason,
+        )
+
+    def give_back(self, character_id: int, amount: int, reason: str) -> None:
+        """A PC returns to the NPC part of what he won back, which a later spender shares."""
+        if character_id == self.npc_id:
+            raise ValueError("the NPC never spends Hero Points")
+        self.move(
+            amount,
+            accounts.chips(self.table_id, character_id),
+            accounts.bank(self.table_id),
             reason,
         )
 

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from bondbot.errors import Refusal
 from bondbot.games.contract import Event, Move, Record
 from bondbot.games.registry import NewTable, spec_for
+from bondbot.money import Cents
 from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import SEED_BYTES
@@ -308,12 +309,13 @@ class TableService:
             if state.npc_auto == auto:
                 raise Refusal("table.npc_already_auto" if auto else "table.npc_already_gm")
             state.npc_auto = auto
+            records: tuple[Record, ...] = ()
             engine = state.engine
             if auto and not state.paused and state.npc_key in engine.turn():
                 move = engine.npc_move(ctx.rng)
                 if move is not None:
-                    ctx.play(move.model_copy(update={"auto": "npc"}))
-            return NpcControl(auto=auto)
+                    records = tuple(ctx.play(move.model_copy(update={"auto": "npc"})))
+            return NpcControl(auto=auto, records=records)
 
         return await self._mutate(table_id, actor_id, run)
 
@@ -339,6 +341,12 @@ class TableService:
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
+            config = ctx.state.config
+            limits = spec_for(config.game).buy_in_limits
+            if limits and not config.min_bet <= buy_in <= config.max_bet:
+                raise Refusal(
+                    "table.buy_in_outside", min=Cents(config.min_bet), max=Cents(config.max_bet)
+                )
             async with self.db.read() as conn:
                 await ctx.money.include(conn, character_id)
             ctx.move(
@@ -495,13 +503,14 @@ class TableService:
             if offer.spent:
                 raise Refusal("table.already_spent")
             ctx.spend_hero_point(offer.character_id, "spend.win_hand")
-            ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
+            pay = self._pay_won_back(ctx, offer)
             offer.spent = True  # paid: no longer owed by the bank
             # A game that keeps its own account of the hand (a score sheet, who won the
-            # evening) is told, by its `won_back` move; if it no longer takes it (the GM
-            # ended the game), the hand is closed.
+            # evening, who shares a pot) is told, by its `won_back` move; if it no longer
+            # takes it (the GM ended the game), the hand is closed.
             engine = ctx.state.engine
             if "won_back" in engine.moves:
+                self._fresh_shoe(ctx)  # a finished shoe is replaced before any move
                 won_back = Move(kind="won_back", target=str(offer.character_id))
                 if not engine.can(won_back):
                     raise Refusal("table.offer_closed")
@@ -509,12 +518,37 @@ class TableService:
             return Spent(
                 character_id=offer.character_id,
                 name=seat.name,
-                pay=offer.pay,
+                pay=pay,
                 hand=offer.hand,
                 score=offer.score,
             )
 
         return await self._mutate(table_id, user_id, run)
+
+    @staticmethod
+    def _pay_won_back(ctx: TableContext, offer: SpendOffer) -> int:
+        """Pay a spend: the offer's pay, or what the game reckons it moves now (spenders who
+        share a pot: the earlier ones give the NPC back the new one's share). Only between
+        the NPC and PCs who spent on that hand; what the spender gets is returned."""
+        engine = ctx.state.engine
+        pays = engine.won_back_pays(str(offer.character_id))
+        if pays is None:
+            ctx.money.pay_won_back(offer.character_id, offer.pay, "spend.win_hand")
+            return offer.pay
+        spenders = {o.character_id for o in ctx.state.offers if o.hand == offer.hand and o.spent}
+        pay = pays.get(str(offer.character_id), 0)
+        if pay <= 0:
+            raise Refusal("table.nothing_to_win_back")
+        for seat, amount in pays.items():
+            character_id = int(seat)
+            if character_id != offer.character_id and character_id not in spenders:
+                raise ValueError(f"a spend may not move chips of {seat}, who did not spend")
+            if amount < 0:
+                ctx.money.give_back(character_id, -amount, "spend.shared")
+        for seat, amount in pays.items():
+            if amount > 0:
+                ctx.money.pay_won_back(int(seat), amount, "spend.win_hand")
+        return pay
 
     # -- the rulebook contest (a PC who chose the rulebook; see tables/contest.py) ---------
 

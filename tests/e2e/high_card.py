@@ -199,7 +199,7 @@ class HighCardUI:
         shown = ", ".join(cards_pretty([Card.parse(code)]) for code in engine.last.cards.values())
         return [(t("high_card.last", lang), shown)]
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table = snapshot.id
         return [
             table_button(lang, table, "high_card.btn_ante", "ante", row=1),

@@ -149,7 +149,7 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         started = await fake.click(world.gm, table_message(fake), button_id(fake, "start"))
         assert started.content == "The first bank goes to Le Chiffre."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$500**.")
-        assert table.embeds[0]["title"] == "Chemin de fer — Le Chiffre holds the bank"
+        assert table.embeds[0]["title"] == "Chemin de fer — Le Chiffre's table"
         assert "From the banker's right: James Bond, René Mathis" in str(table.embeds)
 
         # Coup 1: Bond stakes $100, Mathis passes; the bank's natural wins.
@@ -190,7 +190,7 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         table = await wait_table(fake, "Coup 2: result")
         assert f"Abattage: the ponte shows a natural {second.ponte_total}." in str(table.embeds)
         assert "James Bond wins $500" in str(table.embeds)
-        assert table.embeds[0]["title"] == "Chemin de fer — James Bond holds the bank"
+        assert "The bank comes to **James Bond**: put it up (from $10)" in str(table.embeds)
 
         # Coup 3: Bond banks $200; the NPC ponte stakes by itself, Mathis stakes $50.
         modal = await click_id(fake, world.player, "bank")

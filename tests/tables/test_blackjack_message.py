@@ -70,7 +70,7 @@ async def test_an_american_double_is_dealt_face_down_until_the_settlement(db: Da
         await tables.act(table, owner, "wager", amount=BET)
     dealt = await tables.act(table, GM, "deal", as_gm=True)
     moves = dealt.state.moves
-    play = [spec for spec in UI.buttons(dealt, "en") if spec.label != "Hint"]
+    play = [spec for spec in UI.buttons(dealt, "en", "$") if spec.label != "Hint"]
     assert [spec.custom_id for spec in play] == [
         f"bb:tbl:{table}:{action}:{moves}"
         for action in ("hit", "stand", "double", "split", "surrender")

@@ -167,3 +167,13 @@ def test_a_commission_leaves_the_game_for_the_house() -> None:
     assert money.chips(2) == 4_950 and totals(money) == {"cash": 0, "hero": 0}
     with pytest.raises(ValueError):
         money.transfer(commission.model_copy(update={"src": "house:x", "dst": "seat:2"}))
+
+
+def test_a_shared_spend_gives_back_only_to_the_npc() -> None:
+    money = fresh(10_000)
+    money.pay_won_back(2, 500, "spend.win_hand")
+    money.give_back(2, 200, "spend.shared")
+    assert money.rows[-1].src == accounts.chips(TABLE, 2)
+    assert money.rows[-1].dst == accounts.bank(TABLE)
+    with pytest.raises(ValueError):
+        money.give_back(NPC, 100, "spend.shared")

@@ -159,7 +159,7 @@ class ToyUI:
     def public_fields(self, snapshot: object, lang: str, money: str) -> list[tuple[str, str]]:
         return []
 
-    def buttons(self, snapshot: object, lang: str) -> list[ButtonSpec]:
+    def buttons(self, snapshot: object, lang: str, money: str) -> list[ButtonSpec]:
         return []
 
 

@@ -307,13 +307,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     async def close(self, interaction: discord.Interaction) -> None:
         await require_gm(interaction)
         snapshot = await self.service.close(await self._table(interaction), interaction.user.id)
-        shoe = snapshot.state.shoes[-1]
-        await (await reply_to(interaction)).say(
+        shoes = snapshot.state.shoes
+        shoe = shoes[-1]
+        reply = await reply_to(interaction)
+        text = reply.t(
             "table.closed_reply",
             seed=shoe.seed or "—",
             commitment=shoe.commitment,
             packs=shoe.packs,
         )
+        if len(shoes) > 1:  # each earlier seed was shown on the table when its shoe was replaced
+            text += "\n" + reply.t("table.closed_shoes", count=len(shoes))
+        await reply.send(text)
         try:
             await self._post_summary(snapshot)
         except Exception:  # the table is closed and cashed out: the story is a bonus

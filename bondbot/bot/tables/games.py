@@ -36,12 +36,10 @@ class GameUI(Protocol):
         """Embed fields after the seats: the last hand, the dealer's cards…"""
         ...
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
-        """The game's own buttons (rows 1 and 2 of the message)."""
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """The game's own buttons (rows 1 and 2 of the message); amounts on them are shown
+        with the server's currency, `money`."""
         ...
-
-    # Optional: `title(snapshot, lang) -> str | None`, the message's title where the NPC
-    # does not always hold the bank (the default says it does).
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         """`/table bet`: a wager (`on` is what it is on, where the game asks)."""

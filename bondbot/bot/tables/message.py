@@ -14,12 +14,12 @@ from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.tables.common import AREA, add_lines, fit, names, quality, short, table_button
 from bondbot.bot.tables.games import ui_for
 from bondbot.games.registry import spec_for
-from bondbot.i18n import Lang, t
+from bondbot.i18n import Lang, has, t
 from bondbot.money import format_amount
 from bondbot.rules import gambling
 from bondbot.tables.context import iso
 from bondbot.tables.service import TableSnapshot
-from bondbot.tables.state import Pot, PotSettled
+from bondbot.tables.state import Pot, PotSettled, SpendOffer
 
 MAX_SPEND_BUTTONS = 10
 SPEND_ROW = 3
@@ -77,11 +77,10 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     state = snapshot.state
     config = state.config
     game = ui_for(config.game)
-    # A game whose bank passes between seats says who holds it (its optional `title`).
-    title = getattr(game, "title", None)
+    # A game where the NPC holds no bank (hold'em) names its table its own way.
+    title = f"{config.game}.title" if has(f"{config.game}.title") else "table.title"
     embed = discord.Embed(
-        title=(title(snapshot, lang) if title else None)
-        or t("table.title", lang, game=t(f"games.{config.game}", lang), npc=state.npc_name)
+        title=t(title, lang, game=t(f"games.{config.game}", lang), npc=state.npc_name)
     )
     if not snapshot.open:
         embed.description = t("table.closed_banner", lang)
@@ -95,8 +94,9 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         if snapshot.bank is None
         else format_amount(snapshot.bank, money)
     )
+    buy_in = spec_for(config.game).buy_in_limits
     limits = t(
-        "table.limits_value",
+        "table.limits_buy_in" if buy_in else "table.limits_value",
         lang,
         min=format_amount(config.min_bet, money),
         max=format_amount(config.max_bet, money),
@@ -137,7 +137,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             ),
             inline=False,
         )
-    offers = snapshot.spendable_offers(iso(now))
+    offers = [offer for offer, _ in _spendable(snapshot, now)]
     if offers:
         who = names(snapshot)
         lines = [
@@ -154,9 +154,22 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         footer = t("table.commitment", lang, commitment=state.shoes[-1].commitment)
         revealed = [s for s in state.shoes if s.seed]
         if revealed:
-            footer += "\n" + t("table.revealed", lang, seed=revealed[-1].seed)
+            last = revealed[-1]
+            footer += "\n" + t("table.revealed", lang, seed=last.seed, commitment=last.commitment)
         embed.set_footer(text=footer)
     return fit(embed)
+
+
+def _spendable(snapshot: TableSnapshot, now: datetime) -> list[tuple[SpendOffer, int]]:
+    """The open offers a PC can spend on, with what spending pays now: the offer's pay, or
+    what the game reckons (a pot he would share with those who spent on it before him)."""
+    found = []
+    for offer in snapshot.spendable_offers(iso(now)):
+        pays = snapshot.state.engine.won_back_pays(str(offer.character_id))
+        pay = offer.pay if pays is None else pays.get(str(offer.character_id), 0)
+        if pay > 0 or offer.score is not None:  # a score game's spend pays no chips
+            found.append((offer, pay))
+    return found
 
 
 def table_view(
@@ -181,7 +194,7 @@ def table_view(
         table_button(lang, table, "table.btn_simulate", "choose", "simulate", style=blue, row=0),
         table_button(lang, table, "table.btn_rulebook", "choose", "rulebook", row=0),
         table_button(lang, table, "table.btn_contest", "contest", row=0),
-        *ui_for(snapshot.state.config.game).buttons(snapshot, lang),
+        *ui_for(snapshot.state.config.game).buttons(snapshot, lang, money),
     ]
     if spec_for(snapshot.state.config.game).private_hands:
         specs.append(table_button(lang, table, "table.btn_my_cards", "mine", style=blue, row=2))
@@ -190,11 +203,11 @@ def table_view(
         key = "table.btn_npc_take" if auto else "table.btn_npc_auto"
         specs.append(table_button(lang, table, key, "npc", int(not auto), row=2))
     who = names(snapshot)
-    for index, offer in enumerate(snapshot.spendable_offers(iso(now))[:MAX_SPEND_BUTTONS]):
+    for index, (offer, pay) in enumerate(_spendable(snapshot, now)[:MAX_SPEND_BUTTONS]):
         name = who.get(offer.character_id, "?")
         specs.append(
             ButtonSpec(
-                t("table.btn_spend", lang, name=name, pay=format_amount(offer.pay, money))
+                t("table.btn_spend", lang, name=name, pay=format_amount(pay, money))
                 if offer.score is None
                 else t("table.btn_spend_score", lang, name=name, score=offer.score),
                 custom_id(AREA, table, "spend", offer.id),

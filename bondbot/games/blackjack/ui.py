@@ -436,7 +436,7 @@ class BlackjackUI:
             )
         return "\n".join(lines)
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table = snapshot.id
         game = engine_of(snapshot).game
         if game.phase in (Phase.BETTING, Phase.SETTLED):

@@ -278,13 +278,6 @@ class CheminDeFerUI:
     actions = actions
     open_command = open_command
 
-    def title(self, snapshot: TableSnapshot, lang: Lang) -> str:
-        game = t("games.chemin_de_fer", lang)
-        banker = engine_of(snapshot).banker
-        if banker is None:
-            return t("chemin_de_fer.title_nobody", lang, game=game, npc=snapshot.state.npc_name)
-        return t("chemin_de_fer.title", lang, game=game, name=name_of(snapshot, banker))
-
     def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
         """Under his cards in My cards: his total and, if the decision is his, the advice."""
         engine = engine_of(snapshot)
@@ -438,7 +431,7 @@ class CheminDeFerUI:
         lines += timed_out(snapshot, last.moves, lang, "chemin_de_fer")
         return "\n".join(lines)
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table, state, engine = snapshot.id, snapshot.state, engine_of(snapshot)
         moves, hand = state.moves, engine.hand
         if engine.banker is None:
@@ -456,8 +449,15 @@ class CheminDeFerUI:
                         lang, table, "chemin_de_fer.btn_withdraw", "withdraw", moves, row=1
                     ),
                 ]
-            label = "chemin_de_fer.btn_take" if engine.required else "chemin_de_fer.btn_bank"
-            bank = table_button(lang, table, label, "bank", moves, style=GREEN, row=1)
+            if engine.required is not None:  # a withdrawn bank: taken at its amount
+                take = format_amount(engine.required, money)
+                key = "chemin_de_fer.btn_take"
+                bank = table_button(
+                    lang, table, key, "bank", moves, style=GREEN, row=1, amount=take
+                )
+            else:
+                key = "chemin_de_fer.btn_bank"
+                bank = table_button(lang, table, key, "bank", moves, style=GREEN, row=1)
             refuse = table_button(lang, table, "chemin_de_fer.btn_refuse", "refuse", moves, row=1)
             return [bank, refuse]
         if engine.phase == "stakes":

@@ -255,13 +255,6 @@ class DeuxTableauxUI:
     actions = actions
     open_command = open_command
 
-    def title(self, snapshot: TableSnapshot, lang: Lang) -> str:
-        game = t("games.deux_tableaux", lang)
-        banker = engine_of(snapshot).banker
-        if banker is None:
-            return t("deux_tableaux.title_nobody", lang, game=game, npc=snapshot.state.npc_name)
-        return t("deux_tableaux.title", lang, game=game, name=name_of(snapshot, banker))
-
     def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
         """Under his cards in My cards: each hand's total and, if the decision is his, seed
         004's advice (for the banker: per table, and a warning when they disagree)."""
@@ -479,7 +472,7 @@ class DeuxTableauxUI:
         lines += timed_out(snapshot, last.moves, lang, "deux_tableaux")
         return "\n".join(lines)
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table, state, engine = snapshot.id, snapshot.state, engine_of(snapshot)
         moves, hand = state.moves, engine.hand
         if engine.phase == "auction":

@@ -8,8 +8,9 @@ pokerkit actions; the pokerkit `State` is a cache rebuilt from them after a rest
 Moves. Players: `fold`, `check`, `call` (amount: the chips it adds, fixed), `bet`/`raise`
 (amount: what his bet in the round comes to, "raise to", between the option's min and
 max), `all_in`, and at any time `sit_out`/`sit_in` (effective from the next deal). The
-table (seat None): `deal` between hands; `show`, `flop`, `turn`, `river` are
-`automation()` steps within a hand. The move that ends the hand settles it.
+table (seat None): `deal` between hands, and `won_back` after a Hero Point is spent;
+`show`, `flop`, `turn`, `river` are `automation()` steps within a hand. The move that
+ends the hand settles it.
 
 Decisions where holdem.md is silent:
 - A fresh pack every hand: once a hand has been dealt, `needs_new_shoe` asks the table for
@@ -41,6 +42,12 @@ Decisions where holdem.md is silent:
   PCs spend on the same pot they split the NPC's share of it equally, odd chips from the
   first left of the button: `winback_pay`. Folded hands and pots lost to other PCs are
   never lost hands.
+- Spends come one at a time, so the engine keeps the last hand's account: the table asks
+  `won_back_pays(seat)` what a spend moves now (the NPC pays the new spender his share;
+  those who spent on the same pots before him give back to the NPC what he takes of
+  theirs), then plays `won_back` (seat None, target: the PC), which records it. Whoever
+  spends first, the shares end as `winback_pay`'s. A spender who leaves the table keeps
+  what he took; later spenders share what is left of the pot.
 """
 
 from __future__ import annotations
@@ -172,6 +179,14 @@ class SatOut(Event):
     seat: SeatKey
 
 
+class WonBack(Event):
+    """A PC spent a Hero Point on the last hand: what each spender's holding changed by."""
+
+    kind: Literal["won_back"] = "won_back"
+    seat: SeatKey
+    pays: dict[SeatKey, int]  # the NPC pays (negative: gives back to the NPC for the others)
+
+
 class PotClaim(Frozen):
     """A pot the NPC won from a PC: its number and the NPC's share of it."""
 
@@ -205,22 +220,46 @@ def pot_claims(hand: LostHand) -> tuple[PotClaim, ...]:
     return tuple(claims)
 
 
-def winback_pay(lost: Sequence[LostHand], spenders: Collection[SeatKey]) -> dict[str, int]:
-    """What each spending PC of one hand gets: each pot's NPC share split equally between
-    the spenders who lost it, odd chips one at a time in `lost`'s order (the engine lists
-    lost hands from the first player left of the button)."""
+Holdings = dict[int, dict[SeatKey, int]]  # per pot: what each spender holds of it
+
+
+def won_back_shares(
+    lost: Sequence[LostHand], spenders: Collection[SeatKey], kept: Holdings | None = None
+) -> Holdings:
+    """Who holds what of each pot the NPC won, once `spenders` have spent on it: the NPC's
+    share split equally between the spenders who lost it, odd chips one at a time in
+    `lost`'s order (the engine lists lost hands from the first player left of the button).
+    `kept`: what spenders who have left the table took with them, which stays theirs; the
+    others share what is left of the pot."""
+    kept = kept or {}
     claims: dict[int, list[tuple[SeatKey, int]]] = {}
     for hand in lost:
         if hand.seat in spenders:
             for claim in pot_claims(hand):
                 claims.setdefault(claim.pot, []).append((hand.seat, claim.amount))
+    shares: Holdings = {}
+    for pot, claimants in claims.items():
+        gone = kept.get(pot, {})
+        present = [seat for seat, _ in claimants if seat not in gone]
+        left = claimants[0][1] - sum(gone.values())
+        split = kit.split(left, range(len(present)), len(present)) if present else ()
+        shares[pot] = {**gone, **dict(zip(present, split, strict=True))}
+    return shares
+
+
+def totals(holdings: Holdings) -> dict[SeatKey, int]:
+    """What each spender holds of a hand's pots in all."""
+    found: dict[SeatKey, int] = {}
+    for held in holdings.values():
+        for seat, amount in held.items():
+            found[seat] = found.get(seat, 0) + amount
+    return found
+
+
+def winback_pay(lost: Sequence[LostHand], spenders: Collection[SeatKey]) -> dict[str, int]:
+    """What each spending PC of one hand gets when all of them spend at once."""
     pay = {hand.seat: 0 for hand in lost if hand.seat in spenders}
-    for claimants in claims.values():
-        amount = claimants[0][1]
-        shares = kit.split(amount, range(len(claimants)), len(claimants))
-        for (seat, _), share in zip(claimants, shares, strict=True):
-            pay[seat] += share
-    return pay
+    return {**pay, **totals(won_back_shares(lost, spenders))}
 
 
 class _Kit:
@@ -262,6 +301,7 @@ class Holdem(Engine):
             "all_in",
             "sit_out",
             "sit_in",
+            "won_back",
         }
     )
 
@@ -279,6 +319,12 @@ class Holdem(Engine):
     actions: list[str] = Field(default_factory=list)
     shown: list[SeatKey] = Field(default_factory=list)
     over: bool = True  # no hand in play
+    # The last hand's Hero Points: the hands PCs lost to the NPC, who spent on them (in
+    # order), what each spender holds of each pot, and the spenders who left since.
+    lost: list[HoldemLostHand] = Field(default_factory=list)
+    spent: list[SeatKey] = Field(default_factory=list)
+    won_back: Holdings = Field(default_factory=dict)
+    gone: list[SeatKey] = Field(default_factory=list)
 
     _kit: _Kit = PrivateAttr(default_factory=_Kit)
 
@@ -377,6 +423,9 @@ class Holdem(Engine):
             return False
         return self.shoe.position > 0 or self.shoe.remaining < 2 * len(self._dealt_in()) + 5
 
+    def current_shoe(self) -> Shoe:
+        return self.shoe
+
     def replace_shoe(self, shoe: Shoe) -> None:
         if not self.over:
             raise IllegalAction("games.in_hand")
@@ -396,6 +445,8 @@ class Holdem(Engine):
             raise IllegalAction("games.in_hand", seat=seat)
         if seat not in self.seats:
             return
+        if seat in self.spent and seat not in self.gone:  # what he won back leaves with him
+            self.gone.append(seat)
         if seat == self.button:  # the next button is the seat after the one who left
             position = self.seats.index(seat)
             self.button = self.seats[position - 1] if len(self.seats) > 1 else None
@@ -404,10 +455,11 @@ class Holdem(Engine):
             self.sitting_out.remove(seat)
 
     def _chips_of(self, seat: SeatKey) -> int | None:
-        """The seat's chips from the table (None: the NPC's unlimited bankroll)."""
-        if seat not in self.stacks:
-            return 0
-        return self.stacks[seat]
+        """The seat's chips from the table (None: the NPC's unlimited bankroll). A limited
+        NPC's stack is its bankroll less what it owes on open Hero Point offers, which can
+        exceed it: then it has nothing to play with."""
+        stack = self.stacks.get(seat, 0)
+        return None if stack is None else max(stack, 0)
 
     def _dealt_in(self) -> list[SeatKey]:
         """The seats the next deal would deal in, in seat order."""
@@ -427,6 +479,8 @@ class Holdem(Engine):
         if self.over:
             if len(self._dealt_in()) >= 2 and not self.needs_new_shoe:
                 options.append(Option(kind="deal"))
+            if targets := self._may_win_back():
+                options.append(Option(kind="won_back", targets=targets))
         else:
             step = self.automation()
             if step is not None:
@@ -488,7 +542,7 @@ class Holdem(Engine):
         if seat not in self.turn():
             return None
         kinds = {option.kind for option in self._player_options()}
-        return Move(kind="check" if "check" in kinds else "fold", seat=seat)
+        return Move(kind="check" if "check" in kinds else "fold", seat=seat, auto="timeout")
 
     def npc_move(self, rng: random.Random) -> Move | None:
         if self.npc is None or self.npc not in self.turn():
@@ -498,6 +552,7 @@ class Holdem(Engine):
     def _situation(self, seat: SeatKey) -> Situation:
         """What `seat` may know now: its cards, the table, its options."""
         state = self._poker()
+        assert self.blinds is not None
         index = self._index_of(seat)
         folded = self.folded
         live = [i for i, seat in enumerate(self.players) if seat not in folded]
@@ -511,7 +566,52 @@ class Holdem(Engine):
             chips=state.stacks[index],
             in_position=index == max(live),
             options=tuple(o for o in self._player_options() if o.seat == seat),
+            chip=self.blinds.small,
         )
+
+    # -- Hero Points ----------------------------------------------------------------------
+
+    def _may_win_back(self) -> tuple[SeatKey, ...]:
+        """The PCs at the table who lost the last hand to the NPC and have not spent on it."""
+        return tuple(
+            hand.seat
+            for hand in self.lost
+            if hand.seat in self.seats and hand.seat not in self.spent
+        )
+
+    def _kept(self) -> Holdings:
+        """What the spenders who left took of each pot: theirs, whoever spends after."""
+        return {
+            pot: {seat: amount for seat, amount in held.items() if seat in self.gone}
+            for pot, held in self.won_back.items()
+        }
+
+    def won_back_pays(self, seat: SeatKey) -> dict[SeatKey, int] | None:
+        """What a Hero Point spent by `seat` now moves: the NPC pays him his share of each
+        pot he lost to it, and the PCs who spent on those pots before him give back to the
+        NPC what he takes of their holding (several spenders split a pot equally). None
+        when he has nothing to spend on (the table then pays the offer as it stands)."""
+        if not self.over or seat not in self._may_win_back():
+            return None
+        before = totals(self.won_back)
+        after = totals(won_back_shares(self.lost, [*self.spent, seat], self._kept()))
+        pays = {s: after.get(s, 0) - before.get(s, 0) for s in [*self.spent, seat]}
+        return {s: amount for s, amount in pays.items() if amount or s == seat}
+
+    def check(self, move: Move) -> None:
+        if move.kind == "won_back" and move.target in self._may_win_back():
+            pays = self.won_back_pays(move.target)
+            if pays is not None and pays[move.target] <= 0:
+                raise IllegalAction("holdem.nothing_to_win_back", seat=move.target)
+
+    def _won_back(self, move: Move) -> Record:
+        assert move.target is not None
+        pays = self.won_back_pays(move.target)
+        assert pays is not None
+        kept = self._kept()
+        self.spent.append(move.target)
+        self.won_back = won_back_shares(self.lost, self.spent, kept)
+        return Record(move=move, events=(WonBack(seat=move.target, pays=pays),))
 
     # -- what each seat may see -----------------------------------------------------------
 
@@ -531,6 +631,8 @@ class Holdem(Engine):
     def play(self, move: Move) -> Record:
         if move.kind == "deal":
             return self._deal(move)
+        if move.kind == "won_back":
+            return self._won_back(move)
         if move.kind in ("sit_out", "sit_in"):
             assert move.seat is not None
             if move.kind == "sit_out":
@@ -573,6 +675,7 @@ class Holdem(Engine):
         self.begin_hand()
         self.button, self.players, self.starting, self.blinds = button, players, starting, blinds
         self.holes, self.actions, self.shown, self.over = holes, actions, [], False
+        self.lost, self.spent, self.won_back, self.gone = [], [], {}, []
         self._kit.state, self._kit.count, self._kit.owner = state, len(actions), id(self)
 
         small = 1 if len(players) == 2 else 0  # heads-up, the button posts the small blind
@@ -661,31 +764,15 @@ class Holdem(Engine):
         if self.over or self._poker().status:
             return Record(move=move, events=tuple(events))
         self.over = True
-        state = self._poker()
-        pots = kit.outcome(state)
-        folded = self.folded
-        live = [seat for seat in self.players if seat not in folded]
+        pots = kit.outcome(self._poker())
+        live = [seat for seat in self.players if seat not in self.folded]
         showdown = len(live) > 1
         if showdown:
-            board = parse_cards(" ".join(self.board))
-            for seat in live:
-                cards = self.holes[seat]
-                name = hand_name([*parse_cards(" ".join(cards)), *board])
-                events.append(ShowdownHand(seat=seat, cards=cards, name=name))
+            events.extend(self._showdown_hands(live))
+        events.extend(self._awards(pots, showdown))
         transfers: list[Transfer] = []
         for number, pot in enumerate(pots):
             account = pot_account(number)
-            winners = tuple(self.players[i] for i in pot.winners)
-            events.append(
-                PotAwarded(
-                    pot=number,
-                    amount=pot.amount,
-                    eligible=tuple(self.players[i] for i in pot.eligible),
-                    winners=winners,
-                    shares=tuple(pot.shares[i] for i in pot.winners),
-                    shown=showdown,
-                )
-            )
             for index, paid in enumerate(pot.paid):
                 if paid:
                     transfers.append(
@@ -705,21 +792,53 @@ class Holdem(Engine):
                         reason="holdem.pot",
                     )
                 )
-        lost = self._lost_hands(pots, live) if showdown else []
+        self.lost = self._lost_hands(pots, live) if showdown else []
         return Record(
             move=move,
             events=tuple(events),
             transfers=tuple(transfers),
-            lost=tuple(lost),
+            lost=tuple(self.lost),
             hand_over=True,
         )
 
-    def _lost_hands(self, pots: list[kit.PotOutcome], live: list[SeatKey]) -> list[LostHand]:
+    def _showdown_hands(self, live: list[SeatKey]) -> list[ShowdownHand]:
+        board = parse_cards(" ".join(self.board))
+        hands = []
+        for seat in live:
+            cards = self.holes[seat]
+            name = hand_name([*parse_cards(" ".join(cards)), *board])
+            hands.append(ShowdownHand(seat=seat, cards=cards, name=name))
+        return hands
+
+    def _awards(self, pots: list[kit.PotOutcome], shown: bool) -> list[PotAwarded]:
+        return [
+            PotAwarded(
+                pot=number,
+                amount=pot.amount,
+                eligible=tuple(self.players[i] for i in pot.eligible),
+                winners=tuple(self.players[i] for i in pot.winners),
+                shares=tuple(pot.shares[i] for i in pot.winners),
+                shown=shown,
+            )
+            for number, pot in enumerate(pots)
+        ]
+
+    def last_hand(self) -> tuple[list[ShowdownHand], list[PotAwarded]]:
+        """The finished hand's shown hands (none when the last player left took it) and its
+        pots, recomputed from the hand's state for the table message between hands."""
+        if not self.over or not self.players:
+            return [], []
+        live = [seat for seat in self.players if seat not in self.folded]
+        showdown = len(live) > 1
+        hands = self._showdown_hands(live) if showdown else []
+        return hands, self._awards(kit.outcome(self._poker()), showdown)
+
+    def _lost_hands(self, pots: list[kit.PotOutcome], live: list[SeatKey]) -> list[HoldemLostHand]:
         """Each PC at the showdown who lost, to the NPC, pots he was eligible for."""
         if self.npc not in self.players:
             return []
         npc = self._index_of(self.npc)
-        lost: list[LostHand] = []
+        lost: list[HoldemLostHand] = []
         for seat in live:
             if seat == self.npc:
                 continue

@@ -10,7 +10,7 @@ stays a few milliseconds), read against its fair share of the pot (1 / players i
 - facing a bet: raise with 1.6 fair shares (and half a pot more than the bet), call when
   its equity beats the pot odds (a little less demanded in position), else fold, or very
   rarely (1%) raise as a bluff;
-- a bet worth most of its chips goes all-in instead.
+- a bet worth most of its chips goes all-in instead; bets are whole small blinds.
 
 Every random draw comes from the `rng` the table passes in, so a replay decides the same.
 """
@@ -46,6 +46,7 @@ class Situation:
     chips: int  # its chips behind
     in_position: bool  # it acts last after the flop
     options: tuple[Option, ...]  # its legal moves
+    chip: int = 1  # its bets are whole multiples of this (the small blind)
 
 
 def equity(
@@ -123,5 +124,7 @@ def _bet(situation: Situation, size: int) -> Move:
     if size >= SHOVE * situation.chips and _option(situation, "all_in"):
         return Move(kind="all_in", seat=option.seat)
     current = option.max - situation.chips  # its bet in the round so far
-    target = min(max(current + size, option.min), option.max)
+    chip = situation.chip
+    target = (current + size + chip // 2) // chip * chip
+    target = min(max(target, option.min), option.max)
     return Move(kind=option.kind, seat=option.seat, amount=target)

@@ -273,7 +273,7 @@ class MacaoUI:
     ) -> list[tuple[str, str]]:
         return TableText(snapshot, lang, money).fields()
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table, engine = snapshot.id, engine_of(snapshot)
         match engine.phase:
             case Phase.IDLE:

@@ -375,7 +375,7 @@ class MakaoUI:
             fields.append((t("makao.game_over", lang), _game_over(snapshot, lang, money)))
         return fields
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table, game = snapshot.id, engine_of(snapshot)
         if game.phase == "over":
             return []

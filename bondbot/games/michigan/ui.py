@@ -429,7 +429,7 @@ class MichiganUI:
             )
         return fields
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table, game = snapshot.id, engine_of(snapshot)
         if game.phase == "over":
             return []

@@ -161,7 +161,7 @@ class PuntoBancoUI:
                 lines.append(t("table.spent_line", lang, name=who.get(offer.character_id, "?")))
         return [(t("table.last_hand", lang), "\n".join(lines))]
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang) -> list[ButtonSpec]:
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table = snapshot.id
         specs = [
             table_button(lang, table, f"baccarat.bet_{bet}", "bet", bet, style=_STYLES[bet], row=1)

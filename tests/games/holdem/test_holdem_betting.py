@@ -143,10 +143,10 @@ def test_fold_is_refused_when_checking_is_free() -> None:
 def test_the_timeout_checks_when_it_can_else_folds() -> None:
     game = table({"a": 1000, "b": 1000})
     deal(game, TWO, BOARD)
-    assert game.timeout_move("a") == Move(kind="fold", seat="a")
+    assert game.timeout_move("a") == Move(kind="fold", seat="a", auto="timeout")
     assert game.timeout_move("b") is None  # not his turn
     act(game, "a", "call")
-    assert game.timeout_move("b") == Move(kind="check", seat="b")
+    assert game.timeout_move("b") == Move(kind="check", seat="b", auto="timeout")
 
 
 def test_everyone_folds_and_the_last_player_takes_the_pot_without_showing() -> None:
@@ -285,3 +285,10 @@ def test_the_state_restores_mid_hand_and_plays_on_the_same() -> None:
     theirs = act(restored, "c", "call") + act(restored, "b", "bet", 200)
     assert ours == theirs and restored == game
     assert auto(restored) == []
+
+
+def test_a_bank_that_owes_more_than_it_holds_is_not_dealt_in() -> None:
+    game = table({"a": 1000, "b": 1000, "npc": -50}, npc="npc")
+    game.replace_shoe(pack(["2c 3d", "4h 5s"], BOARD))
+    game.apply(Move(kind="deal"))
+    assert game.players == ["b", "a"]

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import pytest
 from holdem_helpers import act, deal, events, table
 
-from bondbot.games.contract import Record
+from bondbot.games.contract import Move, Record
 from bondbot.games.holdem.engine import (
     Holdem,
     HoldemLostHand,
     PotClaim,
+    WonBack,
     pot_claims,
+    totals,
     winback_pay,
 )
+from bondbot.rules.errors import IllegalAction
 
 
 def check_down(game: Holdem) -> list[Record]:
@@ -134,3 +138,113 @@ def test_a_pc_who_folds_after_the_flop_did_not_lose_a_hand_but_one_who_called_di
     records += check_down(game)
     assert set(lost(records)) == {"bond"}
     assert lost(records)["bond"].pay == 260
+
+
+# -- spending: the table plays `won_back` and moves what `won_back_pays` says -----------
+
+
+def spend(game: Holdem, seat: str) -> dict[str, int]:
+    """A Hero Point spent by `seat`: what it moves, checked against the played move."""
+    pays = game.won_back_pays(seat)
+    assert pays is not None
+    record = game.apply(Move(kind="won_back", target=seat))
+    [event] = record.events
+    assert isinstance(event, WonBack) and event.pays == pays and not record.transfers
+    restored = Holdem.model_validate_json(game.model_dump_json())
+    assert restored == game and restored.won_back_pays(seat) is None
+    return pays
+
+
+def shared_pot() -> Holdem:
+    """The npc's aces beat leiter and bond, who put 25 each in a pot of 75."""
+    game = table({"bond": 1000, "leiter": 1000, "npc": 1000}, npc="npc", blinds=((5, 10),))
+    deal(game, ["Qs Qd", "As Ad", "7s 6d"], BOARD)
+    act(game, "bond", "raise", 25)
+    check_down(game)
+    return game
+
+
+def test_one_spender_takes_what_the_npc_won_from_him() -> None:
+    game = table({"bond": 1000, "npc": 1000}, npc="npc")
+    deal(game, ["As Ad", "7s 6d"], BOARD)
+    check_down(game)
+    assert kinds_of_targets(game) == ("bond",)
+    assert spend(game, "bond") == {"bond": 40}
+    assert not game.can(Move(kind="won_back", target="bond"))  # once
+    assert game.won_back == {0: {"bond": 40}}
+
+
+def kinds_of_targets(game: Holdem) -> tuple[str, ...]:
+    return next((o.targets for o in game.options() if o.kind == "won_back"), ())
+
+
+def test_two_spenders_on_one_pot_split_it_whoever_spends_first() -> None:
+    game = shared_pot()
+    assert spend(game, "bond") == {"bond": 75}
+    # Leiter spends too: the pot is split, odd chip to the first left of the button
+    # (leiter), and bond gives back to the npc what leiter now takes of it.
+    assert spend(game, "leiter") == {"bond": -38, "leiter": 38}
+    assert totals(game.won_back) == winback_pay(game.lost, {"bond", "leiter"})
+
+    game = shared_pot()
+    assert spend(game, "leiter") == {"leiter": 75}
+    assert spend(game, "bond") == {"leiter": -37, "bond": 37}
+    assert totals(game.won_back) == {"leiter": 38, "bond": 37}
+
+
+def test_a_shared_pot_and_a_side_pot_only_one_spender_was_in() -> None:
+    game = table({"bond": 100, "leiter": 1000, "npc": 1000}, npc="npc")
+    deal(game, ["Qs Qd", "As Ad", "7s 6d"], BOARD)  # leiter, npc, bond (button)
+    act(game, "bond", "all_in")
+    act(game, "leiter", "call")
+    act(game, "npc", "call")
+    act(game, "leiter", "bet", 300)
+    act(game, "npc", "call")
+    check_down(game)
+    assert spend(game, "leiter") == {"leiter": 900}  # the main pot's 300 and the side pot
+    assert spend(game, "bond") == {"leiter": -150, "bond": 150}  # half the main pot only
+    assert game.won_back == {0: {"leiter": 150, "bond": 150}, 1: {"leiter": 600}}
+
+
+def test_a_spender_who_left_keeps_what_he_took() -> None:
+    game = shared_pot()
+    spend(game, "leiter")
+    game.stand_up("leiter")
+    assert kinds_of_targets(game) == ("bond",)
+    with pytest.raises(IllegalAction) as nothing:
+        game.verify(Move(kind="won_back", target="bond"))
+    assert nothing.value.code == "holdem.nothing_to_win_back"
+    game.sit("leiter")  # coming back changes nothing: his share left with him
+    with pytest.raises(IllegalAction):
+        game.verify(Move(kind="won_back", target="bond"))
+
+
+def test_folded_hands_and_pots_lost_to_a_pc_are_never_won_back() -> None:
+    game = table({"bond": 1000, "leiter": 1000, "npc": 1000}, npc="npc")
+    deal(game, ["2d 7h", "As Ad", "Ks Kd"], BOARD)
+    act(game, "bond", "raise", 100)
+    act(game, "leiter", "fold")
+    act(game, "npc", "raise", 300)
+    act(game, "bond", "fold")
+    assert kinds_of_targets(game) == ()
+    assert game.won_back_pays("bond") is None and game.won_back_pays("leiter") is None
+    assert not game.can(Move(kind="won_back", target="bond"))
+
+    game = table({"bond": 100, "leiter": 1000, "npc": 1000}, npc="npc")
+    deal(game, ["7s 6d", "Qs Qd", "As Ad"], BOARD)  # bond wins the main pot from leiter
+    act(game, "bond", "all_in")
+    act(game, "leiter", "call")
+    act(game, "npc", "call")
+    act(game, "leiter", "bet", 300)
+    act(game, "npc", "call")
+    check_down(game)
+    assert kinds_of_targets(game) == ("leiter",)
+    assert spend(game, "leiter") == {"leiter": 600}  # the side pot only
+
+
+def test_the_next_deal_forgets_the_last_hands_spends() -> None:
+    game = shared_pot()
+    spend(game, "bond")
+    deal(game, ["2c 3d", "4h 5s", "8c 9d"], BOARD)
+    assert (game.lost, game.spent, game.won_back, game.gone) == ([], [], {}, [])
+    assert game.won_back_pays("leiter") is None

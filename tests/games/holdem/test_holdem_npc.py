@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -73,6 +74,13 @@ def test_a_strong_hand_bets_for_value_and_raises_a_bet() -> None:
     assert move.kind == "bet" and move.amount is not None and move.amount >= 200
     move = decide(spot("Ks Kd", "Kh 7c 2d", to_call=300, pot=700), random.Random(1))
     assert move.kind == "raise" and move.amount is not None and move.amount > 300
+
+
+def test_its_bets_are_whole_small_blinds() -> None:
+    strong = spot("As Ad", "Ac Ah 2d", pot=410)  # four aces: it bets the pot
+    assert decide(strong, random.Random(1)).amount == 410
+    chips_of_25 = dataclasses.replace(strong, chip=25)
+    assert decide(chips_of_25, random.Random(1)).amount == 400
 
 
 def test_a_weak_hand_folds_to_a_big_bet_and_calls_a_small_one() -> None:

@@ -1,0 +1,648 @@
+"""Hold'em on the table message: the hand (board, pots and who may win each, the NPC, whose
+turn it is), each player's bet and chips in his seat line, what happened this hand, and
+between hands the showdown with the hands named in the server's language.
+
+Only the player whose turn it is may use the play buttons (the GM for the NPC, when he
+plays it). They carry the table's move count, so a double click or a click on a message
+not yet redrawn is refused instead of playing twice; a played click answers by redrawing
+the table message in place. Hole cards are never on the message unless shown at the
+showdown: each player sees his own with My cards, the GM the NPC's with its own button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bondbot.bot.context import bot_of, is_gm, require_gm
+from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.router import ButtonSpec, custom_id, modal_view
+from bondbot.bot.tables.actions import Click, TableActions
+from bondbot.bot.tables.common import AREA, cards, names, table_button
+from bondbot.bot.tables.modals import parse_amount_or_refuse
+from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.errors import Refusal
+from bondbot.games.contract import Option
+from bondbot.games.holdem.engine import Holdem, PotAwarded, ShowdownHand, totals
+from bondbot.games.holdem.names import HandName
+from bondbot.i18n import Lang, t
+from bondbot.money import Cents, format_amount
+from bondbot.rules.cards import cards_pretty
+from bondbot.tables.service import TableSnapshot
+
+MAX_LEVELS = 50  # blind levels a schedule may hold
+FIELD = 1024  # Discord's limit for an embed field's value
+LOG = 700  # the hand's log: its last lines within this
+LIST_NAMES = 200  # a pot's eligible players are counted, not named, beyond this length
+STREETS = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
+
+
+def engine_of(snapshot: TableSnapshot) -> Holdem:
+    engine = snapshot.state.engine
+    assert isinstance(engine, Holdem)
+    return engine
+
+
+def _when(deadline: str | None) -> str:
+    """A Discord relative timestamp (`in 1 minute`), shown in each reader's own time."""
+    if deadline is None:
+        return "—"
+    return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
+
+
+def _name(snapshot: TableSnapshot, seat: str) -> str:
+    return names(snapshot).get(int(seat), "?")
+
+
+def _fit(lines: Sequence[str], limit: int = FIELD, *, keep_last: bool = False) -> str:
+    """Lines joined within `limit` characters: the first ones kept (or the last, for a
+    log), an ellipsis where lines were left out."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines) if keep_last else lines:
+        if size + len(line) + 1 > limit - 2:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(reversed(kept) if keep_last else kept)
+
+
+# -- hand names ---------------------------------------------------------------------------
+
+
+def hand_text(name: HandName, lang: Lang, *, kickers: bool = False) -> str:
+    """A hand's name in words: "two pair, kings and sevens", "double paire, rois et sept";
+    its kickers too when asked (to tell two hands of the same name apart)."""
+    ranks = name.ranks
+    if name.category == "straight_flush" and ranks == ("A",):
+        text = t("holdem.hand.royal_flush", lang)
+    else:
+        first = ranks[0]
+        params = {
+            "rank": t(f"holdem.rank.{first}", lang),
+            "ranks": t(f"holdem.ranks.{first}", lang),
+            "of": t(f"holdem.of.{first}", lang),
+            "high": t(f"holdem.high.{first}", lang),
+            "ranks2": t(f"holdem.ranks.{ranks[-1]}", lang),
+        }
+        text = t(f"holdem.hand.{name.category}", lang, **params)
+    if kickers and name.kickers:
+        named = ", ".join(t(f"holdem.rank.{rank}", lang) for rank in name.kickers)
+        text = t("holdem.kickers", lang, hand=text, kickers=named)
+    return text
+
+
+# -- /table open holdem -------------------------------------------------------------------
+
+
+def blind_options(
+    big_blind: str, small_blind: str | None, schedule: str | None, every: int | None, lang: Lang
+) -> dict[str, Any]:
+    """The engine's options from the GM's blinds: the first level, then the schedule's
+    levels (`20/40; 50/100`), or without a schedule blinds doubling every `every` hands."""
+    big = parse_amount_or_refuse(big_blind, lang)
+    small = parse_amount_or_refuse(small_blind, lang) if small_blind else max(big // 2, 1)
+    levels = [(small, big)]
+    if schedule:
+        if every is None:
+            raise Refusal("holdem.schedule_needs_every")
+        for part in schedule.split(";"):
+            low, slash, high = part.partition("/")
+            if not slash:
+                raise Refusal("holdem.bad_blinds")
+            levels.append((parse_amount_or_refuse(low, lang), parse_amount_or_refuse(high, lang)))
+    elif every is not None:
+        levels += [(small << n, big << n) for n in range(1, 10)]
+    if len(levels) > MAX_LEVELS or any(low > high for low, high in levels):
+        raise Refusal("holdem.bad_blinds")
+    return {
+        "levels": [{"small": low, "big": high} for low, high in levels],
+        "raise_every": every,
+    }
+
+
+@app_commands.command(name="holdem", description="Open a no-limit Texas hold'em table (GM)")
+@app_commands.describe(
+    npc="The NPC who plays at the table",
+    minimum="Smallest buy-in",
+    maximum="Largest buy-in",
+    big_blind="The big blind",
+    bankroll="The NPC's chips (empty: it covers every stack)",
+    other_npcs=COMMON["other_npcs"],
+    small_blind="The small blind (default: half the big one)",
+    schedule="The next levels, small/big, separated by ';': 20/40; 50/100",
+    raise_every="The blinds go up a level every N hands",
+)
+@app_commands.autocomplete(npc=npc_names)
+@app_commands.guild_only()
+async def open_command(
+    interaction: discord.Interaction,
+    npc: str,
+    minimum: str,
+    maximum: str,
+    big_blind: str,
+    bankroll: str | None = None,
+    other_npcs: str | None = None,
+    small_blind: str | None = None,
+    schedule: str | None = None,
+    raise_every: app_commands.Range[int, 1, 1000] | None = None,
+) -> None:
+    await require_gm(interaction)
+    reply = await reply_to(interaction)
+    await open_table(
+        interaction,
+        Holdem.key,
+        npc=npc,
+        minimum=minimum,
+        maximum=maximum,
+        packs=None,
+        bankroll=bankroll,
+        other_npcs=other_npcs,
+        options=blind_options(big_blind, small_blind, schedule, raise_every, reply.lang),
+    )
+
+
+# -- the buttons ----------------------------------------------------------------------------
+
+actions = TableActions()
+
+
+async def _actor(click: Click, snapshot: TableSnapshot, moves: int) -> tuple[str, bool]:
+    """Whose move the click makes: the clicker's own seat, or the NPC's for the GM (when
+    he plays it); refused when the button is stale or it is someone else's turn."""
+    state = snapshot.state
+    if moves != state.moves:
+        raise Refusal("table.stale_button")
+    turn = engine_of(snapshot).turn()
+    if not turn:
+        raise Refusal("holdem.nobody_to_act")
+    if turn[0] == state.npc_key and not state.npc_auto and await is_gm(click.interaction):
+        return turn[0], True
+    seat = state.seat_of_user(click.user_id)
+    if seat is None:
+        raise Refusal("table.not_seated")
+    if str(seat.character_id) != turn[0]:
+        raise Refusal("holdem.not_your_turn", name=_name(snapshot, turn[0]))
+    return turn[0], False
+
+
+async def play(click: Click, kind: str, moves: int, amount: int | None = None) -> None:
+    """Play the clicker's move (or the NPC's, for the GM) and redraw the table in place."""
+    tables = bot_of(click.interaction).services.tables
+    snapshot = await tables.snapshot(click.table)
+    seat, for_npc = await _actor(click, snapshot, moves)
+    engine = engine_of(snapshot)
+    if kind in ("bet", "raise"):
+        option = _option(engine, seat, "bet", "raise")
+        if option is None:
+            raise Refusal("holdem.cannot_raise")
+        assert amount is not None and option.min is not None and option.max is not None
+        if not option.min <= amount <= option.max:
+            raise Refusal("holdem.outside_bounds", min=Cents(option.min), max=Cents(option.max))
+        kind = option.kind
+    elif kind == "call":
+        amount = engine.to_call(seat)
+    played = await tables.act(
+        click.table,
+        click.user_id,
+        kind,
+        amount=amount,
+        moves=moves,
+        as_gm=for_npc,
+        for_npc=for_npc,
+    )
+    from bondbot.bot.cogs.tables import Tables  # the cog imports the games' parts
+
+    cog = bot_of(click.interaction).get_cog(Tables.__cog_name__)
+    assert isinstance(cog, Tables)
+    await cog.messages.answer(click.interaction, played)
+
+
+def _play_action(name: str, kind: str) -> None:
+    @actions.on(name, int)
+    async def _play(click: Click, moves: int) -> None:
+        await play(click, kind, moves)
+
+
+for _action, _kind in (("fold", "fold"), ("check", "check"), ("call", "call"), ("allin", "all_in")):
+    _play_action(_action, _kind)
+
+
+@actions.on("to", int, int, str)
+async def _bet_to(click: Click, moves: int, amount: int, size: str) -> None:
+    """A quick bet (`size`: half or pot), its amount drawn on the button."""
+    await play(click, "raise", moves, amount)
+
+
+@actions.on("raise", int)
+async def _raise(click: Click, moves: int) -> None:
+    """The Bet/Raise modal: its bounds in its label; the submit plays the amount."""
+    if click.submitted:
+        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        await play(click, "raise", moves, amount)
+        return
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    seat, _ = await _actor(click, snapshot, moves)
+    option = _option(engine_of(snapshot), seat, "bet", "raise")
+    if option is None:
+        raise Refusal("holdem.cannot_raise")
+    assert option.min is not None and option.max is not None
+    reply = click.reply
+    modal = modal_view(
+        reply.t(f"holdem.modal_{option.kind}"),
+        custom_id(AREA, click.table, "raise", moves),
+        [
+            discord.ui.TextInput(
+                label=reply.t("holdem.modal_amount", min=Cents(option.min), max=Cents(option.max))[
+                    :45
+                ],
+                placeholder=reply.t("holdem.modal_hint")[:100],
+                custom_id="amount",
+                max_length=16,
+            )
+        ],
+    )
+    await click.interaction.response.send_modal(modal)
+
+
+@actions.on("sit")
+async def _sit(click: Click) -> None:
+    """Sit out from the next hand, or come back (the same button)."""
+    tables = bot_of(click.interaction).services.tables
+    snapshot = await tables.snapshot(click.table)
+    seat = snapshot.state.seat_of_user(click.user_id)
+    if seat is None:
+        raise Refusal("table.not_seated")
+    away = str(seat.character_id) in engine_of(snapshot).sitting_out
+    await tables.act(click.table, click.user_id, "sit_in" if away else "sit_out")
+    await click.reply.say("holdem.sat_in" if away else "holdem.sat_out")
+
+
+@actions.on("npccards")
+async def _npc_cards(click: Click) -> None:
+    """The NPC's hole cards, to the GM alone."""
+    await require_gm(click.interaction)
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    hand = engine_of(snapshot).private_cards(snapshot.state.npc_key)
+    if not hand or engine_of(snapshot).over:
+        raise Refusal("table.no_cards")
+    await click.reply.say("holdem.npc_cards", npc=snapshot.state.npc_name, cards=cards_pretty(hand))
+
+
+def _option(engine: Holdem, seat: str, *kinds: str) -> Option | None:
+    return next((o for o in engine.options() if o.seat == seat and o.kind in kinds), None)
+
+
+# -- the table message ----------------------------------------------------------------------
+
+
+class HoldemUI:
+    actions = actions
+    open_command = open_command
+
+    def seat_extra(
+        self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
+    ) -> str | None:
+        engine = engine_of(snapshot)
+        seat = str(character_id)
+        away = seat in engine.sitting_out
+        if engine.over or seat not in engine.players:
+            if away:
+                return t("holdem.seat_sitting_out", lang)
+            return None if engine.over else t("holdem.seat_waits", lang)
+        parts = _in_hand(snapshot, seat, lang, money, behind=True)
+        if away:
+            parts.append(t("holdem.seat_sitting_out", lang))
+        return " · ".join(parts)
+
+    def public_fields(
+        self, snapshot: TableSnapshot, lang: Lang, money: str
+    ) -> list[tuple[str, str]]:
+        engine = engine_of(snapshot)
+        if not engine.over:
+            blinds = engine.blinds
+            assert blinds is not None
+            title = t(
+                "holdem.hand_title",
+                lang,
+                hand=engine.hand,
+                small=format_amount(blinds.small, money),
+                big=format_amount(blinds.big, money),
+            )
+            log = _fit(_log(snapshot, lang, money), LOG, keep_last=True)
+            return [(title, _fit(_hand(snapshot, lang, money))), (t("holdem.log_title", lang), log)]
+        fields = [(t("holdem.between_title", lang), _fit(_between(snapshot, lang, money)))]
+        if engine.players:
+            hands, pots = _result(snapshot, lang, money)
+            title = t("holdem.result_title", lang, hand=engine.hand)
+            fields.append((title, _fit(hands)))
+            fields.append((t("holdem.pots_title", lang), _fit(pots)))
+        return fields
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        table, engine = snapshot.id, engine_of(snapshot)
+        sit = table_button(lang, table, "holdem.btn_sit_out", "sit", row=2)
+        if engine.over:
+            return [table_button(lang, table, "table.btn_deal", "deal", row=1), sit]
+        npc_cards = table_button(lang, table, "holdem.btn_npc_cards", "npccards", row=2)
+        return [*_play_buttons(snapshot, lang, money), sit, npc_cards]
+
+    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
+        raise Refusal("holdem.use_buttons")
+
+    async def deal(self, reply: Reply, table: int) -> None:
+        await require_gm(reply.interaction)
+        snapshot = await bot_of(reply.interaction).services.tables.act(
+            table, reply.interaction.user.id, "deal", as_gm=True
+        )
+        await reply.say("table.dealt", hand=snapshot.state.hand_no)
+
+
+def _in_hand(
+    snapshot: TableSnapshot, seat: str, lang: Lang, money: str, *, behind: bool
+) -> list[str]:
+    """A player's part in the hand in play: dealer, bet, chips behind, his state, the cards
+    he has shown."""
+    engine = engine_of(snapshot)
+    parts = []
+    if seat == engine.button:
+        parts.append(t("holdem.seat_button", lang))
+    if bet := engine.bets.get(seat, 0):
+        parts.append(t("holdem.seat_bet", lang, amount=format_amount(bet, money)))
+    chips = engine.chips.get(seat, 0)
+    if behind:
+        parts.append(t("holdem.seat_behind", lang, amount=format_amount(chips, money)))
+    if seat in engine.folded:
+        parts.append(t("holdem.seat_folded", lang))
+    elif chips == 0:
+        parts.append(t("holdem.seat_all_in", lang))
+    elif seat in engine.turn():
+        parts.append(t("holdem.seat_to_act", lang))
+    if seat in engine.shown:
+        parts.append(t("holdem.seat_shows", lang, cards=cards(" ".join(engine.holes[seat]))))
+    return parts
+
+
+def _npc_line(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+    """The NPC, who has no seat line: who plays it, its chips, its part in the hand."""
+    state, engine = snapshot.state, engine_of(snapshot)
+    npc = state.npc_key
+    who = t("holdem.npc_auto" if state.npc_auto else "holdem.npc_gm", lang)
+    playing = not engine.over and npc in engine.players
+    if snapshot.bank is None and not playing:
+        chips = t("holdem.npc_unlimited", lang)
+    else:
+        amount = engine.chips.get(npc, 0) if playing else snapshot.bank or 0
+        chips = t("holdem.seat_behind", lang, amount=format_amount(amount, money))
+    line = t("holdem.npc_line", lang, name=state.npc_name, who=who, chips=chips)
+    if playing:
+        line = " · ".join([line, *_in_hand(snapshot, npc, lang, money, behind=False)])
+    return line
+
+
+def _hand(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
+    """The hand in play: the board, the pots and who may win each, the NPC, whose turn."""
+    state, engine = snapshot.state, engine_of(snapshot)
+    board = engine.board
+    lines = [
+        t("holdem.board", lang, cards=cards(" ".join(board)))
+        if board
+        else t("holdem.board_none", lang)
+    ]
+    for pot in engine.pots():
+        amount = format_amount(pot.amount, money)
+        who = ", ".join(_name(snapshot, seat) for seat in pot.eligible)
+        if len(who) > LIST_NAMES:
+            who = t("holdem.pot_players", lang, count=len(pot.eligible))
+        if pot.pot == 0:
+            lines.append(t("holdem.pot_main", lang, amount=amount, names=who))
+        else:
+            lines.append(t("holdem.pot_side", lang, number=pot.pot, amount=amount, names=who))
+    lines.append(_npc_line(snapshot, lang, money))
+    if turn := engine.turn():
+        name, when = _name(snapshot, turn[0]), _when(state.deadline)
+        if call := engine.to_call(turn[0]):
+            amount = format_amount(call, money)
+            lines.append(t("holdem.to_act_call", lang, name=name, amount=amount, when=when))
+        else:
+            lines.append(t("holdem.to_act", lang, name=name, when=when))
+    return lines
+
+
+def _between(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
+    """Between hands: the NPC, the next hand's blinds (or who is missing), the schedule."""
+    engine = engine_of(snapshot)
+    lines = [_npc_line(snapshot, lang, money)]
+    chips = {str(character): amount for character, amount in snapshot.chips.items()}
+    chips[snapshot.state.npc_key] = 1 if snapshot.bank is None else snapshot.bank
+    ready = [s for s in engine.seats if s not in engine.sitting_out and chips.get(s, 0) > 0]
+    if len(ready) < 2:
+        return [*lines, t("holdem.waiting", lang)]
+    rules, hand = engine.rules, engine.hand + 1
+    blinds = rules.blinds(hand)
+    small, big = format_amount(blinds.small, money), format_amount(blinds.big, money)
+    lines.append(t("holdem.next_hand", lang, hand=hand, small=small, big=big))
+    every = rules.raise_every
+    if every is not None and (level := (hand - 1) // every + 1) < len(rules.levels):
+        first = level * every + 1
+        upcoming = rules.blinds(first)
+        lines.append(
+            t(
+                "holdem.next_level",
+                lang,
+                every=every,
+                small=format_amount(upcoming.small, money),
+                big=format_amount(upcoming.big, money),
+                hand=first,
+            )
+        )
+    return lines
+
+
+def _log(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
+    """What happened this hand, a line a move (timeouts said as such)."""
+    engine = engine_of(snapshot)
+    lines = []
+    for move in engine.history:
+        kind = move.kind
+        if kind == "deal":
+            lines.append(_deal_line(snapshot, lang, money))
+        elif kind in STREETS:
+            shown = cards(" ".join(engine.board[STREETS[kind]]))
+            lines.append(t(f"holdem.log_{kind}", lang, cards=shown))
+        elif kind == "show":
+            hands = ", ".join(
+                f"{_name(snapshot, seat)} {cards(' '.join(engine.holes[seat]))}"
+                for seat in engine.shown
+            )
+            lines.append(t("holdem.log_show", lang, hands=hands))
+        elif move.seat is not None:
+            name = _name(snapshot, move.seat)
+            if move.auto == "timeout":
+                lines.append(t(f"holdem.log_timeout_{kind}", lang, name=name))
+            else:
+                amount = format_amount(move.amount or 0, money)
+                lines.append(t(f"holdem.log_{kind}", lang, name=name, amount=amount))
+    return lines
+
+
+def _deal_line(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+    engine = engine_of(snapshot)
+    players, blinds = engine.players, engine.blinds
+    assert blinds is not None and engine.button is not None
+    # Heads-up the button posts the small blind; else the two seats after it.
+    small, big = (players[1], players[0]) if len(players) == 2 else (players[0], players[1])
+    starting = dict(zip(players, engine.starting, strict=True))
+    return t(
+        "holdem.log_deal",
+        lang,
+        hand=engine.hand,
+        button=_name(snapshot, engine.button),
+        small=format_amount(min(blinds.small, starting[small]), money),
+        small_name=_name(snapshot, small),
+        big=format_amount(min(blinds.big, starting[big]), money),
+        big_name=_name(snapshot, big),
+    )
+
+
+def _result(snapshot: TableSnapshot, lang: Lang, money: str) -> tuple[list[str], list[str]]:
+    """The last hand: the board and the hands shown and named; who took each pot, and what
+    Hero Points took back from the NPC."""
+    engine = engine_of(snapshot)
+    hands, pots = engine.last_hand()
+    shown = [t("holdem.board", lang, cards=cards(" ".join(engine.board)))] if engine.board else []
+    shown += [_shown(snapshot, hand, hands, lang) for hand in hands]
+    paid = [_pot_result(snapshot, pot, lang, money) for pot in pots]
+    for seat, amount in totals(engine.won_back).items():
+        paid.append(
+            t(
+                "holdem.result_won_back",
+                lang,
+                name=_name(snapshot, seat),
+                amount=format_amount(amount, money),
+                npc=snapshot.state.npc_name,
+            )
+        )
+    return shown, paid
+
+
+def _shown(
+    snapshot: TableSnapshot, hand: ShowdownHand, hands: list[ShowdownHand], lang: Lang
+) -> str:
+    """A shown hand and its name; with its kickers when another hand has the same name."""
+    same = [
+        h.name
+        for h in hands
+        if (h.name.category, h.name.ranks) == (hand.name.category, hand.name.ranks)
+    ]
+    kickers = any(name.kickers != hand.name.kickers for name in same)
+    return t(
+        "holdem.result_hand",
+        lang,
+        name=_name(snapshot, hand.seat),
+        cards=cards(" ".join(hand.cards)),
+        hand=hand_text(hand.name, lang, kickers=kickers),
+    )
+
+
+def _pot_result(snapshot: TableSnapshot, pot: PotAwarded, lang: Lang, money: str) -> str:
+    amount = format_amount(pot.amount, money)
+    if not pot.shown:
+        winner = _name(snapshot, pot.winners[0])
+        return t("holdem.result_uncontested", lang, name=winner, amount=amount)
+    if pot.pot == 0:
+        name = t("holdem.pot_name_main", lang, amount=amount)
+    else:
+        name = t("holdem.pot_name_side", lang, number=pot.pot, amount=amount)
+    winners = ", ".join(
+        t(
+            "holdem.result_share",
+            lang,
+            name=_name(snapshot, seat),
+            amount=format_amount(share, money),
+        )
+        for seat, share in zip(pot.winners, pot.shares, strict=True)
+    )
+    return t("holdem.result_pot", lang, pot=name, winners=winners)
+
+
+def _play_buttons(snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+    """Fold, Check or Call, Bet/Raise (the modal), ½ pot, Pot and All-in, for whoever is to
+    act: only his legal moves enabled, each carrying the move count."""
+    table, engine, moves = snapshot.id, engine_of(snapshot), snapshot.state.moves
+    turn = engine.turn()
+    seat = turn[0] if turn else None
+    legal = {o.kind: o for o in engine.options() if seat is not None and o.seat == seat}
+    red, blue, green = (
+        discord.ButtonStyle.danger,
+        discord.ButtonStyle.primary,
+        discord.ButtonStyle.success,
+    )
+
+    def button(key: str, action: str, *args: object, **params: Any) -> ButtonSpec:
+        return table_button(lang, table, key, action, moves, *args, row=1, **params)
+
+    call = legal.get("call")
+    if call is not None and call.min:
+        amount = format_amount(call.min, money)
+        checking = button("holdem.btn_call", "call", style=blue, amount=amount)
+    else:
+        checking = button("holdem.btn_check", "check", style=blue, disabled="check" not in legal)
+    raising = legal.get("bet") or legal.get("raise")
+    kind = raising.kind if raising else "raise" if any(engine.bets.values()) else "bet"
+    specs = [
+        button("holdem.btn_fold", "fold", style=red, disabled="fold" not in legal),
+        checking,
+        button(f"holdem.btn_{kind}", "raise", style=green, disabled=raising is None),
+    ]
+    for size, share in (("half", 2), ("pot", 1)):
+        to = _pot_bet(engine, seat, raising, share)
+        specs.append(
+            button(
+                f"holdem.btn_{size}",
+                "to",
+                to or 0,
+                size,
+                style=green,
+                disabled=to is None,
+                amount=format_amount(to or 0, money),
+            )
+        )
+    behind = engine.chips.get(seat, 0) if seat is not None else 0
+    specs.append(
+        table_button(
+            lang,
+            table,
+            "holdem.btn_all_in",
+            "allin",
+            moves,
+            style=red,
+            row=2,
+            disabled="all_in" not in legal,
+            amount=format_amount(behind, money),
+        )
+    )
+    return specs
+
+
+def _pot_bet(engine: Holdem, seat: str | None, raising: Option | None, share: int) -> int | None:
+    """What the seat's bet comes to with a bet or raise of the pot (share 1) or half of it
+    (share 2), the call included, to the nearest small blind (the smallest chip), within
+    his bounds; None when he may not bet."""
+    if seat is None or raising is None or raising.min is None or raising.max is None:
+        return None
+    assert engine.blinds is not None
+    chip = engine.blinds.small
+    call = engine.to_call(seat)
+    pot = sum(p.amount for p in engine.pots()) + sum(engine.bets.values())
+    target = max(engine.bets.values(), default=0) + (pot + call) // share
+    target = (target + chip // 2) // chip * chip
+    return min(max(target, raising.min), raising.max)
+
+
+UI = HoldemUI()

@@ -1,0 +1,64 @@
+"""`/table open holdem`'s blinds: the GM's text read into the engine's blind schedule."""
+
+from __future__ import annotations
+
+import pytest
+
+from bondbot.errors import Refusal
+from bondbot.games.holdem.engine import BlindLevel, HoldemOptions
+from bondbot.games.holdem.ui import blind_options
+
+
+def levels(options: dict) -> list[tuple[int, int]]:  # type: ignore[type-arg]
+    rules = HoldemOptions.model_validate(options)
+    return [(level.small, level.big) for level in rules.levels]
+
+
+def test_the_small_blind_is_half_the_big_one_unless_given() -> None:
+    assert blind_options("10", None, None, None, "en") == {
+        "levels": [{"small": 500, "big": 1_000}],
+        "raise_every": None,
+    }
+    assert levels(blind_options("10", "4", None, None, "en")) == [(400, 1_000)]
+    assert levels(blind_options("0.01", None, None, None, "en")) == [(1, 1)]
+
+
+def test_a_schedule_in_either_language() -> None:
+    options = blind_options("10", None, "20/40; 50/100", 8, "en")
+    assert levels(options) == [(500, 1_000), (2_000, 4_000), (5_000, 10_000)]
+    rules = HoldemOptions.model_validate(options)
+    assert [rules.blinds(hand) for hand in (8, 9, 17, 99)] == [
+        BlindLevel(small=500, big=1_000),
+        BlindLevel(small=2_000, big=4_000),
+        BlindLevel(small=5_000, big=10_000),
+        BlindLevel(small=5_000, big=10_000),
+    ]
+    french = blind_options("1 000", None, "1 000/2 000 ; 2 500,50/5 001", 5, "fr")
+    assert levels(french)[1:] == [(100_000, 200_000), (250_050, 500_100)]
+
+
+def test_raising_without_a_schedule_doubles_the_blinds() -> None:
+    assert levels(blind_options("10", None, None, 20, "en"))[:3] == [
+        (500, 1_000),
+        (1_000, 2_000),
+        (2_000, 4_000),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("small", "schedule", "every", "code"),
+    [
+        (None, "20/40", None, "holdem.schedule_needs_every"),
+        (None, "20-40", 5, "holdem.bad_blinds"),
+        ("20", None, None, "holdem.bad_blinds"),
+        (None, "40/20", 5, "holdem.bad_blinds"),
+        (None, "; ".join(["20/40"] * 60), 5, "holdem.bad_blinds"),
+        (None, "x/40", 5, "errors.amount.format"),
+    ],
+)
+def test_blinds_that_make_no_sense_are_refused(
+    small: str | None, schedule: str | None, every: int | None, code: str
+) -> None:
+    with pytest.raises(Refusal) as refused:
+        blind_options("10", small, schedule, every, "en")
+    assert refused.value.key == code
