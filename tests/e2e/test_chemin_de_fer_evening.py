@@ -331,3 +331,30 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         handed = await fake.slash(world.gm, "table npc", auto=True)
         assert handed.content == "Le Chiffre now plays by itself."
         await wait_table(fake, "Coup 2")  # the NPC kept its bank by itself at once
+
+
+async def test_the_first_bank_is_drawn_with_the_tables_generator(bot_env: BotEnv) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    ids = await create_cast(
+        bot_env,
+        {"npc": le_chiffre(), "bond": bond(world.player), "mathis": mathis(world.player_fr)},
+        {"bond": world.player, "mathis": world.player_fr},
+    )
+    seats = [str(ids[key]) for key in ("npc", "bond", "mathis")]  # the NPC first, then joins
+    names = {str(ids["npc"]): "Le Chiffre", str(ids["bond"]): "James Bond"}
+    names[str(ids["mathis"])] = "René Mathis"
+    drawn = names[random.Random(7).choice(seats)]  # the bot's generator in these tests
+    async with bot_env.run() as bot:
+        await bot.services.guilds.update(world.guild.id, gm_role_id=world.gm_role.id)
+        await fake.slash(
+            world.gm, "table open chemin_de_fer", npc="Le Chiffre", minimum="10", maximum="500"
+        )
+        table = await wait_table(fake, "the first bank is drawn at random among the players")
+        await join(fake, world.player, "500")
+        await join(fake, world.player_fr, "300")
+        for user in (world.player, world.player_fr):
+            await fake.click(user, table_message(fake), button_id(fake, "choose", "simulate"))
+        started = await fake.click(world.gm, table_message(fake), button_id(fake, "start"))
+        assert started.content == f"The first bank goes to {drawn}."
+        again = await fake.click(world.gm, table, button_id(fake, "start"))
+        assert again.content == "The game has started: the bank goes round the table by itself."
