@@ -19,7 +19,9 @@ as the new state:
 
 - `seat:<key>`  a seat's stack of chips (a PC's chips, or the NPC's bankroll);
 - `pot:<name>`  chips in the middle (a hold'em pot and its side pots, a Makao pot);
-- `layout:<name>` chips lying on the table (Michigan's pay cards).
+- `layout:<name>` chips lying on the table (Michigan's pay cards);
+- `house:<name>` chips leaving the game for the house (a banker's commission): the table
+  books them out of the game, a ledger row to the outside with the transfer's reason.
 
 `stacks` is set by the table before every move from the ledger, so an engine can bound
 stakes and never emit a transfer that overdraws a stack. The NPC's stack is what its bank
@@ -142,6 +144,10 @@ def pot_account(name: str | int) -> str:
 
 def layout_account(name: str) -> str:
     return f"layout:{name}"
+
+
+def house_account(name: str) -> str:
+    return f"house:{name}"
 
 
 class Engine(BaseModel):

@@ -25,6 +25,8 @@ BUILTIN = (
     "bondbot.games.michigan",
     "bondbot.games.makao",
     "bondbot.games.holdem",
+    "bondbot.games.chemin_de_fer",
+    "bondbot.games.deux_tableaux",
 )
 
 

@@ -12,6 +12,8 @@ automatic steps it sets off (the engine's `automation`, the NPC's turn on automa
 play); each record's transfers are settled (losses, then wins), its lost hands open Hero
 Point offers, and the two money checks every game shares run once per move: a seat must
 still hold what it has staked, and a limited bank must cover what it has accepted.
+Between hands a finished shoe is replaced before any move, the automatic ones included
+(an NPC banker who keeps his bank right after a coup).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ class TableContext:
     # How long a seat has for a timed decision: the server's turn_timer_s.
     turn_timer: timedelta = timedelta(seconds=90)
     rng: random.Random = field(default_factory=random.Random)
+    # Replaces a finished shoe between hands (the service's, which holds the seed source).
+    fresh_shoe: Callable[[], None] = lambda: None
     closed: bool = False  # set by the action that closes the table
     # Writes besides the ledger rows and the table's state (an NPC's Survival Points),
     # committed with them as part of the same writer job.
@@ -144,7 +148,7 @@ class TableContext:
 
     def play(self, move: Move) -> list[Record]:
         """Apply `move` and every automatic step after it; refuse (changing nothing) if
-        illegal. The service replaces a finished shoe before a move that may deal."""
+        illegal. Between hands a finished shoe is replaced before any move (`fresh_shoe`)."""
         state = self.state
         engine = state.engine
         turn_before = engine.turn()
@@ -171,6 +175,8 @@ class TableContext:
 
     def _apply(self, move: Move) -> Record:
         engine = self.state.engine
+        if not engine.in_hand() and engine.needs_new_shoe:
+            self.fresh_shoe()  # an automatic move too: an NPC banker's, right after a coup
         engine.stacks = self.stacks()
         exposure = engine.exposure()
         try:

@@ -7,8 +7,10 @@ before the database would, so a refusal changes nothing.
 
 Accounts: a seat's stack (`chips:{table}:{pc}`, or the NPC's bankroll `bank:{table}`,
 perhaps unlimited), the table's pots and layout spots, and the characters' sheets (cash
-for buy-in and cash-out, Hero Points). Games speak of `seat:<key>`, `pot:<name>` and
-`layout:<name>` (see `bondbot.games.contract`); `account` translates.
+for buy-in and cash-out, Hero Points). Games speak of `seat:<key>`, `pot:<name>`,
+`layout:<name>` and `house:<name>` (see `bondbot.games.contract`); `account` translates,
+the house being the outside of the game (a commission leaves the table as a ledger row to
+NULL, with the game's reason).
 
 Two rules live here and nowhere else:
 - `settle` books a hand's transfers losses first, then wins, so a limited bank pays its
@@ -83,21 +85,26 @@ class TableMoney:
 
     # -- naming ----------------------------------------------------------------------------
 
-    def account(self, name: str) -> str:
-        """The ledger account of a game's `seat:`, `pot:` or `layout:` name."""
+    def account(self, name: str) -> str | None:
+        """The ledger account of a game's `seat:`, `pot:` or `layout:` name; None (outside
+        the game) for the house's."""
         kind, _, rest = name.partition(":")
         if kind == "seat":
-            seat = int(rest)
-            return (
-                accounts.bank(self.table_id)
-                if seat == self.npc_id
-                else accounts.chips(self.table_id, seat)
-            )
+            return self._seat(rest)
         if kind == "pot":
             return accounts.pot(self.table_id, rest)
         if kind == "layout":
             return accounts.layout(self.table_id, rest)
+        if kind == "house":
+            return None
         raise ValueError(f"not a table account: {name!r}")
+
+    def _seat(self, seat: str) -> str:
+        return (
+            accounts.bank(self.table_id)
+            if int(seat) == self.npc_id
+            else accounts.chips(self.table_id, int(seat))
+        )
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -122,13 +129,13 @@ class TableMoney:
         """Each game seat's stack as the engine sees it (None: the NPC's unlimited bank)."""
         found: dict[str, int | None] = {}
         for seat in seats:
-            account = self.account(f"seat:{seat}")
+            account = self._seat(seat)
             found[seat] = None if self.is_unlimited(account) else self.balance(account)
         return found
 
     def held(self, prefix: str) -> dict[str, int]:
         """Non-empty accounts of the table under `pot:` or `layout:` (by the game's name)."""
-        start = self.account(f"{prefix}:x")[:-1]
+        start = (accounts.pot if prefix == "pot" else accounts.layout)(self.table_id, "")
         return {
             account[len(start) :]: value
             for (account, kind), value in self.balances.items()
@@ -157,6 +164,8 @@ class TableMoney:
         self.rows.append(Row(kind, amount, src, dst, reason))
 
     def transfer(self, transfer: Transfer) -> None:
+        if transfer.src.startswith("house:"):
+            raise ValueError("the house takes chips out of the game, it never pays")
         self.move(
             transfer.amount,
             self.account(transfer.src),

@@ -218,11 +218,15 @@ class TableService:
             npc=str(npc.id), packs=packs, min_bet=min_bet, max_bet=max_bet, options=game_options
         )
         shoe = spec.live_shoe(new, self.seed_source())
+        try:
+            engine = spec.new_engine(new, shoe)
+        except ValueError:  # the game refuses these limits with its options (a bank too small)
+            raise Refusal("table.bad_options") from None
         state = TableState(
             config=config,
             npc_id=npc.id,
             npc_name=npc.name,
-            engine=spec.new_engine(new, shoe),
+            engine=engine,
             shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
             other_npcs=others,
         )
@@ -448,13 +452,16 @@ class TableService:
         amount: int | None = None,
         target: str | None = None,
         moves: int | None = None,
+        hand: int | None = None,
         as_gm: bool = False,
         for_npc: bool = False,
     ) -> TableSnapshot:
         """A game move: a seated, simulating PC's own, or the GM's (the table's, or the NPC's).
 
         `moves` is the move count the clicked button was drawn with: a button drawn
-        before the last move is stale and refused, so a double click plays once.
+        before the last move is stale and refused, so a double click plays once. Buttons
+        that several seats answer at once (stakes) carry `hand` instead, the engine's hand
+        number: refused once another hand has been dealt.
         """
 
         async def run(ctx: TableContext) -> Event:
@@ -464,6 +471,8 @@ class TableService:
             if state.rulebook_only:
                 raise Refusal("table.rulebook_only")
             if moves is not None and moves != state.moves:
+                raise Refusal("table.stale_button")
+            if hand is not None and hand != state.engine.hand:
                 raise Refusal("table.stale_button")
             seat: str | None = state.npc_key if for_npc else None
             if not as_gm:
@@ -723,6 +732,7 @@ class TableService:
                 turn_timer=timedelta(seconds=settings.turn_timer_s),
                 rng=self.rng,
             )
+            ctx.fresh_shoe = lambda: self._fresh_shoe(ctx)
             event = await run(ctx)
             saved = state.model_dump_json()
 

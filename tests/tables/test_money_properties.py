@@ -16,11 +16,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bondbot.errors import Refusal
-from bondbot.games.contract import Transfer, layout_account, pot_account, seat_account
+from bondbot.games.contract import (
+    Transfer,
+    house_account,
+    layout_account,
+    pot_account,
+    seat_account,
+)
 from bondbot.storage import ledger
 from bondbot.storage.db import Database
 from bondbot.tables import accounts
-from bondbot.tables.money import TableMoney
+from bondbot.tables.money import Row, TableMoney
 
 TABLE, NPC, PCS = 7, 1, (2, 3, 4)
 SEATS = [str(NPC), *(str(pc) for pc in PCS)]
@@ -29,6 +35,7 @@ PLACES = [
     pot_account("main"),
     pot_account("side_1"),
     layout_account("Js"),
+    house_account("commission"),  # only ever paid: the house takes chips out of the game
 ]
 
 transfers = st.builds(
@@ -64,7 +71,7 @@ def apply(money: TableMoney, operation: tuple[str, object]) -> None:
             [
                 Transfer(src=src, dst=dst, amount=amount, reason="test.move")
                 for src, dst, amount in arg  # type: ignore[union-attr]
-                if src != dst
+                if src != dst and not src.startswith("house:")
             ]
         )
     elif kind == "spend":
@@ -147,6 +154,19 @@ def test_a_spend_never_pays_the_npc_and_never_comes_from_a_pc() -> None:
     assert money.rows[-1].dst == accounts.chips(TABLE, 2)
     with pytest.raises(ValueError):
         money.pay_won_back(NPC, 500, "spend.win_hand")
+
+
+def test_a_commission_leaves_the_game_for_the_house() -> None:
+    money = fresh(10_000)
+    money.move(5_000, accounts.sheet(2), accounts.chips(TABLE, 2), "table.buy_in")
+    commission = Transfer(
+        src=seat_account("2"), dst=house_account("commission"), amount=50, reason="cdf.commission"
+    )
+    money.settle([commission])
+    assert money.rows[-1] == Row("cash", 50, accounts.chips(TABLE, 2), None, "cdf.commission")
+    assert money.chips(2) == 4_950 and totals(money) == {"cash": 0, "hero": 0}
+    with pytest.raises(ValueError):
+        money.transfer(commission.model_copy(update={"src": "house:x", "dst": "seat:2"}))
 
 
 def test_a_shared_spend_gives_back_only_to_the_npc() -> None:

@@ -1,7 +1,11 @@
 """Chemin de fer on the engine contract (rules/chemin-de-fer.md; seeds 001 and 004).
 
-A hand is one coup, from the first decision about the bank to the settlement. Its phases:
+A hand is one coup, from the first ponte's answer to the settlement; the bank's decisions
+(put up, kept, withdrawn, refused) come between hands, so seats may still come and go until
+a ponte answers. Its phases:
 
+- before the first coup the table names the first banker (`first_banker`, its target a
+  seat: drawn at random by the table, or the GM's choice), once two seats are taken.
 - `bank`: the banker puts up a bank (`bank`, an amount) or refuses it (`refuse`); a banker
   who won or tied the last coup keeps his bank (`keep`) or withdraws and passes it
   (`withdraw`). A banker who cannot hold the bank passes it by itself (`pass_bank`).
@@ -16,9 +20,9 @@ Decisions where the rules are silent (also in docs/decisions.md):
   is on his right, so pontes are covered, and the bank passes, in list order.
 - Money: the bank stays in the banker's stack (no pot); stakes stay in the pontes' stacks.
   The coup's settlement moves each covered stake seat to seat; the commission goes to
-  `pot:commission` (the house's cut, out of the game). The bank and every stake are bounded
-  by the stacks again at the deal, since a Hero Point paid by the NPC in between can lower
-  its stack.
+  `house:commission` (the house's cut: the table books it out of the game). The bank and
+  every stake are bounded by the stacks again at the deal, since a Hero Point paid by the
+  NPC in between can lower its stack.
 - The pontes answer together (one timer) rather than one after the other; coverage and
   banco priority still follow seat order from the banker's right, so the result is the
   same as asking them in turn. Banco suivi outranks every other banco.
@@ -36,6 +40,10 @@ Decisions where the rules are silent (also in docs/decisions.md):
   hand between two PCs.
 - On a turn timer: a running bank is kept (the rule's default), a new bank refused, a ponte
   passes, the hand-holder draws at 5, the banker follows seed 004's table.
+- `hand` counts the coups dealt (it moves at the deal, not at the bank's first decision), so
+  a Hero Point offer stays open through the next coup's bank and stakes until its deal.
+- A table's maximum (`max_bank`, optional) bounds every bank put up; a bank that grows
+  past it by a win keeps only the maximum in play (the rest stays in the banker's stack).
 - A stacked shoe must hold every card the coup needs (a live shoe has its cut card).
 """
 
@@ -89,7 +97,7 @@ from bondbot.games.contract import (
     SeatKey,
     ShoeField,
     Transfer,
-    pot_account,
+    house_account,
     seat_account,
 )
 from bondbot.rules.baccarat import hand_value
@@ -98,7 +106,9 @@ from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
 Phase = Literal["bank", "stakes", "ponte", "banker"]
-COMMISSION_ACCOUNT = pot_account("commission")
+# Moves about the bank, made between coups: a hand (seats locked) begins with a ponte's call.
+BANK_MOVES = frozenset({"first_banker", "bank", "keep", "withdraw", "refuse", "pass_bank"})
+COMMISSION_ACCOUNT = house_account("commission")
 
 
 class Settings(Frozen):
@@ -110,12 +120,19 @@ class Settings(Frozen):
     min_stake: int = Field(100, gt=0)
     min_bank: int = Field(100, gt=0)
     npc_bank: int = Field(100_000, gt=0)  # the NPC's bank, and the most it risks as a ponte
+    max_bank: int | None = Field(None, gt=0)  # the largest bank in play (None: no limit)
 
     @model_validator(mode="after")
     def _a_bank_covers_a_stake(self) -> Settings:
         if self.min_bank < self.min_stake:
             raise ValueError("the minimum bank must cover the minimum stake")
+        if self.max_bank is not None and self.max_bank < self.min_bank:
+            raise ValueError("the maximum bank is below the minimum bank")
         return self
+
+    def limited(self, bank: int) -> int:
+        """A bank as far as the table's maximum lets it play."""
+        return bank if self.max_bank is None else min(bank, self.max_bank)
 
 
 class Call(Frozen):
@@ -160,6 +177,7 @@ class ChemindeFer(Engine):
             "withdraw",
             "pass_bank",
             "refuse",
+            "first_banker",
         }
     )
 
@@ -181,13 +199,14 @@ class ChemindeFer(Engine):
         cls,
         shoe: Shoe,
         seats: Sequence[SeatKey],
-        banker: SeatKey,
+        banker: SeatKey | None,
         *,
         npc: SeatKey | None = None,
         settings: Settings | None = None,
     ) -> ChemindeFer:
-        """A table with `seats` in order; `banker` (drawn at random or the GM's choice) first."""
-        if banker not in seats or (npc is not None and npc not in seats):
+        """A table with `seats` in order; `banker` (drawn at random or the GM's choice) first,
+        or None: the table names him (`first_banker`) once its players are seated."""
+        if (banker is not None and banker not in seats) or (npc is not None and npc not in seats):
             raise IllegalAction("chemin_de_fer.not_seated", banker=banker, npc=npc)
         if len(set(seats)) != len(seats):
             raise IllegalAction("chemin_de_fer.seated_twice")
@@ -235,7 +254,9 @@ class ChemindeFer(Engine):
             return self.required, self.required
         if not self._affords(self.banker, self.settings.min_bank):
             return None
-        return self.settings.min_bank, self._stack(self.banker)
+        stack = self._stack(self.banker)
+        high = self.settings.max_bank if stack is None else self.settings.limited(stack)
+        return self.settings.min_bank, high
 
     def _banker_can_act(self) -> bool:
         assert self.banker is not None
@@ -274,8 +295,10 @@ class ChemindeFer(Engine):
         if due is not None:
             return [Option(kind=due.kind)]
         banker = self.banker
-        if banker is None:
-            return []
+        if banker is None:  # before the first coup: the table names the first banker
+            if len(self.seats) < 2:
+                return []
+            return [Option(kind="first_banker", targets=tuple(self.seats))]
         if self.phase == "bank":
             if self.bank > 0:
                 return [Option(kind="keep", seat=banker), Option(kind="withdraw", seat=banker)]
@@ -337,11 +360,17 @@ class ChemindeFer(Engine):
 
     def play(self, move: Move) -> Record:
         if self.between_hands:
-            self.between_hands = False
             self.begin_hand()
-            self.hand += 1
+            # The bank's decisions come between coups: until a ponte answers, players may
+            # still sit down or leave (an NPC banker keeps its bank the moment a coup ends).
+            self.between_hands = move.kind in BANK_MOVES
         handler = getattr(self, f"_play_{move.kind}")
         return handler(move)
+
+    def _play_first_banker(self, move: Move) -> Record:
+        assert move.target is not None
+        self.banker = move.target
+        return Record(move=move, events=(BankOffered(seat=move.target),))
 
     def _play_bank(self, move: Move) -> Record:
         assert self.banker is not None and move.amount is not None
@@ -353,7 +382,7 @@ class ChemindeFer(Engine):
 
     def _play_keep(self, move: Move) -> Record:
         assert self.banker is not None
-        self.bank = self._capped(self.banker, self.bank)
+        self.bank = self.settings.limited(self._capped(self.banker, self.bank))
         self._open_stakes()
         return Record(move=move, events=(BankKept(seat=self.banker, amount=self.bank),))
 
@@ -439,6 +468,7 @@ class ChemindeFer(Engine):
         if not playing:
             return self._play_no_play(move)
         self.coup = Coup(bank=bank, covers=covers, holder=playing[0], banco=caller)
+        self.hand += 1
         deal = self.shoe.deal
         p1, b1, p2, b2 = deal(), deal(), deal(), deal()
         self.coup.ponte = [p1.code, p2.code]
@@ -552,8 +582,11 @@ class ChemindeFer(Engine):
                     reason="chemin_de_fer.commission",
                 )
             )
-        bank_after = coup.bank + won - commission
+        bank_after = self.settings.limited(coup.bank + won - commission)
         settled = CoupSettled(
+            seat=banker,
+            holder=coup.holder,
+            moves=(*self.history, move),
             ponte=tuple(coup.ponte),
             banker=tuple(coup.banker),
             ponte_total=ponte_total,
@@ -630,22 +663,24 @@ class ChemindeFer(Engine):
         if self.in_hand():
             raise IllegalAction("games.in_hand", seat=seat)
         super().sit(seat)
-        if self.banker is None:
-            self.banker = seat
 
     def stand_up(self, seat: SeatKey) -> None:
         if self.in_hand() and seat in self.seats:
             raise IllegalAction("games.in_hand", seat=seat)
         if seat not in self.seats:
             return
-        if seat == self.banker:
+        if seat == self.banker:  # his bank leaves with him, before any ponte answered
             self.bank = 0
             self.banker = self._right_of(seat) if len(self.seats) > 1 else None
+            self.phase = "bank"
         if self.banco_suivi == seat:
             self.banco_suivi = None
         if seat in self.refused:
             self.refused.remove(seat)
         super().stand_up(seat)
+
+    def current_shoe(self) -> Shoe:
+        return self.shoe
 
     @property
     def needs_new_shoe(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from bondbot.games.chemin_de_fer.coverage import Cover
-from bondbot.games.contract import Event, Frozen, SeatKey
+from bondbot.games.contract import Event, Frozen, Move, SeatKey
 
 Side = Literal["ponte", "banker"]
 Winner = Literal["ponte", "banker", "tie"]
@@ -116,9 +116,13 @@ class StakeResult(Frozen):
 
 
 class CoupSettled(Event):
-    """The coup's cards, who won, each covered stake's result and the bank after it."""
+    """The coup's cards, who won, each covered stake's result and the bank after it; its
+    banker and hand-holder, and the coup's moves (who decided what, a timer's defaults)."""
 
     kind: Literal["settled"] = "settled"
+    seat: SeatKey | None = None  # the banker
+    holder: SeatKey | None = None
+    moves: tuple[Move, ...] = ()
     ponte: tuple[str, ...]
     banker: tuple[str, ...]
     ponte_total: int

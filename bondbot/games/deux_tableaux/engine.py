@@ -26,6 +26,8 @@ Decisions where the rules are silent (also in docs/decisions.md):
   bank when the caller's net is a loss. After a banco the bank won, its loser has priority
   for the second banco, then anyone in seat order; after the second banco a coup without
   banco must be played. The hand-holders' turn is kept through bancos.
+- The GM may open an auction instead of the NPC's first default bank (the table plays it
+  before any other move), or between coups while the NPC banks.
 - The bank lasts until the banker withdraws (between coups, a PC banker only: the GM opens
   an auction to replace the NPC) or it falls below the minimum bank; then the NPC banks its
   `npc_bank` again, if it has the chips.
@@ -36,6 +38,11 @@ Decisions where the rules are silent (also in docs/decisions.md):
 - A Hero Point: a PC's covered stake lost on a table to the NPC banker pays `2 × stake`, one
   lost hand per table; a PC banker who lost a table where the NPC ponte had a stake in play
   gets back that stake and the win he would have had. Nothing between two PCs.
+- `hand` counts the coups dealt (it moves at the deal), so a Hero Point offer stays open
+  through the next coup's stakes until its deal.
+- A table's maximum (`max_bank`, optional) bounds the NPC's bank and every offer at an
+  auction; a bank that grows past it by a win keeps only the maximum in play (the rest
+  stays in the banker's stack).
 - A stacked shoe must hold every card the coup needs (a live shoe has its cut card).
 """
 
@@ -109,12 +116,19 @@ class Settings(Frozen):
     min_stake: int = Field(100, gt=0)
     min_bank: int = Field(200, gt=0)
     npc_bank: int = Field(100_000, gt=0)  # the NPC's bank, and the most it risks as a ponte
+    max_bank: int | None = Field(None, gt=0)  # the largest bank in play (None: no limit)
 
     @model_validator(mode="after")
     def _each_half_covers_a_stake(self) -> Settings:
         if self.min_bank < 2 * self.min_stake:
             raise ValueError("each half of the minimum bank must cover the minimum stake")
+        if self.max_bank is not None and self.max_bank < self.min_bank:
+            raise ValueError("the maximum bank is below the minimum bank")
         return self
+
+    def limited(self, bank: int) -> int:
+        """A bank as far as the table's maximum lets it play."""
+        return bank if self.max_bank is None else min(bank, self.max_bank)
 
 
 class Auction(BaseModel):
@@ -270,6 +284,8 @@ class DeuxTableaux(Engine):
     def _bidders(self) -> list[SeatKey]:
         assert self.auction is not None
         low = self._lowest_bid()
+        if self.settings.limited(low) < low:
+            return []  # the best offer is the table's maximum: nobody can outbid it
         return [
             seat
             for seat in self.seats
@@ -303,13 +319,16 @@ class DeuxTableaux(Engine):
 
     def options(self) -> list[Option]:
         due = self._due()
-        if due is not None:
-            return [Option(kind=due.kind)]
+        if due is not None:  # the GM may auction the bank instead of the NPC's banking it
+            also = [Option(kind="open_auction")] if due.kind == "default_bank" else []
+            return [Option(kind=due.kind), *also]
         if self.phase == "auction":
             found = [Option(kind="close_auction")]
             low = self._lowest_bid()
             for seat in self._bidders():
-                found.append(Option(kind="bid", seat=seat, min=low, max=self._stack(seat)))
+                stack = self._stack(seat)
+                high = self.settings.max_bank if stack is None else self.settings.limited(stack)
+                found.append(Option(kind="bid", seat=seat, min=low, max=high))
                 found.append(Option(kind="pass", seat=seat))
             return found
         if self.phase == "stakes":
@@ -422,7 +441,6 @@ class DeuxTableaux(Engine):
         if self.between_hands:
             self.between_hands = False
             self.begin_hand()
-            self.hand += 1
         if move.kind == "pass" and self.phase == "auction":
             return self._play_no_bid(move)
         handler = getattr(self, f"_play_{move.kind}")
@@ -451,6 +469,7 @@ class DeuxTableaux(Engine):
     def _play_default_bank(self, move: Move) -> Record:
         assert self.npc is not None
         amount = max(self.settings.min_bank, self._capped(self.npc, self.settings.npc_bank))
+        amount = self.settings.limited(amount)
         return Record(move=move, events=(self._start_bank(self.npc, amount),))
 
     def _play_open_auction(self, move: Move) -> Record:
@@ -551,6 +570,7 @@ class DeuxTableaux(Engine):
         if not hands:
             return self._play_no_play(move)
         self.coup = Coup(bank=bank, banco=caller, hands=hands)
+        self.hand += 1
         events: list[Event] = [
             TableCovered(
                 table=table, half=half[table], stakes=hand.covers, holder=hand.holder, banco=caller
@@ -669,8 +689,12 @@ class DeuxTableaux(Engine):
                     results=tuple(stakes),
                 )
             )
-        bank_after = coup.bank - sum(r.net for result in results for r in result.results)
+        bank_after = self.settings.limited(
+            coup.bank - sum(r.net for result in results for r in result.results)
+        )
         self.last = CoupSettled(
+            seat=banker,
+            moves=(*self.history, move),
             banker=tuple(coup.banker),
             banker_total=banker_total,
             tables=tuple(results),
@@ -774,15 +798,19 @@ class DeuxTableaux(Engine):
         if seat not in self.seats:
             return
         for table in TABLES:
-            if self.hand_at[table] == seat:  # the hand goes on to the next seat
+            if self.hand_at[table] == seat:  # the hand goes on to the next seat, if any
                 base = self._nearest_first(table)
-                self.hand_at[table] = base[(base.index(seat) + 1) % len(base)]
+                after = base[(base.index(seat) + 1) % len(base)] if seat in base else seat
+                self.hand_at[table] = None if after == seat else after
         if seat == self.banker:
             self.banker = None
             self.bank = 0
         if self.banco_loser == seat:
             self.banco_loser = None
         super().stand_up(seat)
+
+    def current_shoe(self) -> Shoe:
+        return self.shoe
 
     @property
     def needs_new_shoe(self) -> bool:

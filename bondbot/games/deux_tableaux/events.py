@@ -6,7 +6,7 @@ from typing import Literal
 
 from bondbot.games.chemin_de_fer.coverage import Cover
 from bondbot.games.chemin_de_fer.events import StakeResult, Winner
-from bondbot.games.contract import Event, Frozen, SeatKey
+from bondbot.games.contract import Event, Frozen, Move, SeatKey
 
 Table = Literal["right", "left"]
 Side = Literal["right", "left", "banker"]
@@ -125,9 +125,12 @@ class TableResult(Frozen):
 
 
 class CoupSettled(Event):
-    """The banker's hand, each table's result against it, and the bank after the coup."""
+    """The banker's hand, each table's result against it, and the bank after the coup; the
+    banker, and the coup's moves (who decided what, a timer's defaults)."""
 
     kind: Literal["settled"] = "settled"
+    seat: SeatKey | None = None  # the banker
+    moves: tuple[Move, ...] = ()
     banker: tuple[str, ...]
     banker_total: int
     tables: tuple[TableResult, ...]

@@ -6,6 +6,7 @@ import pytest
 from cdf_helpers import Desk, coup, game, settled, two
 
 from bondbot.games.chemin_de_fer.coverage import Cover
+from bondbot.games.chemin_de_fer.engine import ChemindeFer
 from bondbot.games.chemin_de_fer.events import BancoCalled, BankOffered, CoupCovered
 from bondbot.games.contract import LostHand, Move, Option, Transfer
 from bondbot.rules.errors import IllegalAction
@@ -273,7 +274,7 @@ def test_commission_is_taken_on_the_bankers_win_rounded_down():
     (record,) = desk.auto()
     assert record.transfers == (
         t("seat:a", "seat:npc", 1_990, "stake_lost"),
-        t("seat:npc", "pot:commission", 99, "commission"),  # 5% of 19.90 is 0.995
+        t("seat:npc", "house:commission", 99, "commission"),  # 5% of 19.90 is 0.995
     )
     assert settled(record).commission == 99 and settled(record).bank == 2_000 + 1_990 - 99
     assert desk.pots == {"commission": 99}
@@ -377,18 +378,29 @@ def test_npc_ponte_chases_a_lost_banco():
 
 def test_seats_come_and_go_only_between_hands():
     desk = desk_of(BANKER_WINS, ("a", "b", "npc"), "a")
+    desk.stacks["c"] = CHIPS
     desk.do("bank", "a", 1_000)
-    with pytest.raises(IllegalAction):
-        desk.engine.sit("c")
-    with pytest.raises(IllegalAction):
-        desk.engine.stand_up("b")
+    desk.engine.sit("c")  # the bank is no coup yet: until a ponte answers, seats change
+    assert desk.engine.turn() == ("b", "npc", "c")
     desk.do("stake", "b", 1_000)
+    with pytest.raises(IllegalAction):
+        desk.engine.sit("d")
+    with pytest.raises(IllegalAction):
+        desk.engine.stand_up("c")
     desk.do("pass", "npc")
+    desk.do("pass", "c")
     desk.auto()
     desk.engine.stand_up("a")  # the banker leaves with his bank: it passes to his right
     assert desk.engine.banker == "b" and desk.engine.bank == 0
-    desk.engine.sit("c")
-    assert desk.engine.pontes() == ["npc", "c"]
+
+
+def test_a_banker_who_leaves_before_the_pontes_answer_takes_his_bank_with_him():
+    desk = desk_of(BANKER_WINS, ("a", "b", "npc"), "a")
+    desk.do("bank", "a", 1_000)
+    desk.engine.stand_up("b")  # a ponte leaves before answering
+    desk.engine.stand_up("a")
+    engine = desk.engine
+    assert (engine.banker, engine.bank, engine.phase, engine.turn()) == ("npc", 0, "bank", ("npc",))
 
 
 def test_a_finished_shoe_is_replaced_before_the_deal():
@@ -428,3 +440,51 @@ def test_an_illegal_move_changes_nothing():
         with pytest.raises(IllegalAction):
             desk.apply(move)
     assert desk.engine.model_dump_json() == before
+
+
+# -- what the table adds: the first banker, a maximum bank, coups counted at the deal -----
+
+
+def test_the_table_names_the_first_banker_once_two_seats_are_taken():
+    engine = ChemindeFer.new(Shoe.stacked(BANKER_WINS), ["npc"], None, npc="npc")
+    desk = Desk(engine, {"npc": None, "a": CHIPS, "b": CHIPS})
+    assert engine.options() == [] and engine.turn() == ()
+    engine.sit("a")
+    assert engine.banker is None  # sitting down names nobody
+    assert engine.options() == [Option(kind="first_banker", targets=("npc", "a"))]
+    with pytest.raises(IllegalAction):
+        desk.apply(Move(kind="first_banker", target="b"))  # not seated
+    record = desk.apply(Move(kind="first_banker", target="a"))
+    assert record.events == (BankOffered(seat="a"),)
+    assert engine.banker == "a" and engine.turn() == ("a",) and engine.hand == 0
+    engine.sit("b")  # naming the banker is no coup: seats still come and go
+    assert engine.pontes() == ["b", "npc"]
+    assert not desk.engine.can(Move(kind="first_banker", target="npc"))
+
+
+def test_a_maximum_bank_bounds_the_bank_and_what_a_win_keeps_in_play():
+    desk = desk_of(BANKER_WINS * 2, ("a", "npc"), "a", max_bank=1_500)
+    assert Option(kind="bank", seat="a", min=100, max=1_500) in desk.engine.options()
+    desk.do("bank", "a", 1_000)
+    desk.do("stake", "npc", 1_000)
+    (record,) = desk.auto()
+    assert settled(record).bank == 1_500  # 2,000 won: 500 of it stays out of play
+    desk.do("keep", "a")
+    assert desk.engine.bank == 1_500
+    assert desk.engine.options()[0] == Option(kind="stake", seat="npc", min=100, max=1_500)
+
+
+def test_a_coup_counts_when_it_is_dealt():
+    desk = desk_of(BANKER_WINS, ("npc", "a"), "npc")
+    desk.do("bank", "npc", 1_000)
+    desk.do("pass", "a")
+    desk.auto()  # nobody played: no coup
+    assert desk.engine.hand == 0
+    desk.do("keep", "npc")
+    desk.do("stake", "a", 500)
+    assert desk.engine.hand == 0
+    (record,) = desk.auto()
+    assert desk.engine.hand == 1
+    last = settled(record)
+    assert (last.seat, last.holder) == ("npc", "a")
+    assert [(m.kind, m.seat) for m in last.moves] == [("stake", "a"), ("deal", None)]

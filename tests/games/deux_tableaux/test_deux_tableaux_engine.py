@@ -501,3 +501,66 @@ def test_seats_come_and_go_between_hands_only():
     assert desk.engine.hand_at["right"] == "b"
     desk.engine.sit("d")
     assert desk.engine.pontes() == ["b", "c", "d"]
+
+
+# -- what the table adds: a maximum bank, coups counted at the deal ----------------------
+
+
+def test_a_maximum_bank_bounds_the_npcs_bank_the_offers_and_a_won_bank():
+    cards = deal(two(3, "h"), two(3, "c"), two(9, "d"))
+    stacks = {seat: (None if seat == "npc" else CHIPS) for seat in SEATS}
+    desk = Desk(game(cards, npc_bank=5_000, max_bank=1_500), stacks)
+    (started,) = desk.auto()
+    assert started.events == (BankStarted(seat="npc", amount=1_500),)
+    desk.do("stake", "a", 500, "both")
+    desk.do("pass", "b")
+    desk.do("pass", "c")
+    (record,) = desk.auto()
+    assert settled(record).bank == 1_500 and settled(record).seat == "npc"
+    assert desk.engine.hand == 1
+    desk.do("open_auction")
+    assert Option(kind="bid", seat="a", min=200, max=1_500) in desk.engine.options()
+    desk.do("bid", "a", 1_500)
+    assert desk.engine.automation() == Move(kind="close_auction")  # nobody can outbid
+
+
+def test_a_coup_counts_when_it_is_dealt_and_its_moves_are_kept():
+    desk = npc_banks(deal(two(3, "h"), None, two(9, "d")))
+    assert desk.engine.hand == 0
+    desk.do("stake", "a", 300, "right")
+    desk.do("pass", "b")
+    desk.do("pass", "c")
+    (record,) = desk.auto()
+    assert desk.engine.hand == 1
+    assert [(m.kind, m.seat) for m in settled(record).moves] == [
+        ("default_bank", None),  # the NPC's bank began the first coup
+        ("stake", "a"),
+        ("pass", "b"),
+        ("pass", "c"),
+        ("deal", None),
+    ]
+
+
+def test_the_gm_may_auction_the_first_bank_instead_of_the_npcs_banking():
+    stacks: dict[str, int | None] = {"npc": None, "a": CHIPS, "b": CHIPS, "c": CHIPS}
+    desk = Desk(game(BANK_WINS, SEATS, npc_bank=1_000), stacks)
+    assert desk.engine.automation() == Move(kind="default_bank")
+    assert desk.do("open_auction").events == (AuctionOpened(),)
+    desk.do("bid", "b", 2_500)
+    assert desk.do("close_auction").events[-1] == BankStarted(seat="b", amount=2_500)
+
+
+def test_a_hand_holder_may_leave_while_nobody_banks():
+    cards = deal(two(9, "h"), two(9, "c"), two(3, "d"))
+    stacks: dict[str, int | None] = {"npc": 400, "a": CHIPS, "b": CHIPS, "c": CHIPS}
+    desk = Desk(game(cards, SEATS, npc_bank=400), stacks)
+    desk.auto()
+    desk.do("stake", "a", 200, "both")
+    desk.do("pass", "b")
+    desk.do("pass", "c")
+    (record,) = desk.auto()  # the NPC's bank is spent, and it has no chips to bank again
+    assert record.events[-1] == BankEnded(seat="npc", amount=0, why="spent")
+    assert desk.engine.banker is None and desk.engine.hand_at == {"right": "a", "left": "a"}
+    desk.engine.stand_up("a")  # nobody banks: no seat takes the hand after him
+    assert desk.engine.hand_at == {"right": None, "left": None}
+    assert desk.engine.seats == ["npc", "b", "c"]

@@ -1,0 +1,592 @@
+"""Chemin de fer on the table message: who banks and how much, each ponte's call and what
+the bank covers, the coup's cards once they are public, and the buttons of whoever the
+table waits on.
+
+The bank's buttons and the draw/stand buttons carry the table's move count; the pontes'
+(stake, banco, pass) carry the coup's number, since they answer together. **My cards**
+shows the hand-holder and the banker (the GM: the NPC's) their cards, their total and,
+when the decision is theirs, seed 004's recommendation (`hand_note`): the table message
+never shows a card before it is public, nor the advice, which would tell the banker's
+total.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+from discord import app_commands
+
+from bondbot.bot.context import bot_of, require_gm
+from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.router import ButtonSpec
+from bondbot.bot.sheet_views import actor_of
+from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
+from bondbot.bot.tables.actions import Click, TableActions
+from bondbot.bot.tables.common import cards, names, table_button
+from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.errors import Refusal
+from bondbot.games.chemin_de_fer.coverage import Cover
+from bondbot.games.chemin_de_fer.engine import ChemindeFer
+from bondbot.games.chemin_de_fer.events import CoupSettled, StakeResult, ThirdCard
+from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
+from bondbot.games.contract import Move, Record
+from bondbot.i18n import Lang, t
+from bondbot.money import format_amount
+from bondbot.rules.baccarat import hand_value
+from bondbot.rules.cards import Card
+from bondbot.tables.service import TableSnapshot
+from bondbot.tables.state import SpendOffer
+
+GREEN, BLUE, RED = (
+    discord.ButtonStyle.success,
+    discord.ButtonStyle.primary,
+    discord.ButtonStyle.danger,
+)
+
+
+def engine_of(snapshot: TableSnapshot) -> ChemindeFer:
+    engine = snapshot.state.engine
+    assert isinstance(engine, ChemindeFer)
+    return engine
+
+
+def when(deadline: str | None) -> str:
+    """A Discord relative timestamp (`in 1 minute`), shown in each reader's own time."""
+    if deadline is None:
+        return "—"
+    return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
+
+
+def total(codes: list[str] | tuple[str, ...]) -> int:
+    return hand_value(Card.parse(code) for code in codes)
+
+
+def shown(codes: list[str] | tuple[str, ...]) -> str:
+    return cards(" ".join(codes))
+
+
+def name_of(snapshot: TableSnapshot, seat: str | None) -> str:
+    return "?" if seat is None else names(snapshot).get(int(seat), "?")
+
+
+def timed_out(
+    snapshot: TableSnapshot, moves: list[Move] | tuple[Move, ...], lang: Lang, area: str
+) -> list[str]:
+    """What the timers played, said on the table: the default of each move they made."""
+    return [
+        t(f"{area}.timeout_{move.kind}", lang, name=name_of(snapshot, move.seat))
+        for move in moves
+        if move.auto == "timeout"
+    ]
+
+
+# -- opening -----------------------------------------------------------------------------
+
+
+async def character_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    found = await bot_of(interaction).services.sheets.names(await actor_of(interaction), current)
+    return [app_commands.Choice(name=name, value=name) for name in found]
+
+
+@app_commands.command(name="chemin_de_fer", description="Open a chemin de fer table (GM)")
+@app_commands.describe(
+    **{**COMMON, "minimum": "Smallest stake (and bank)", "maximum": "Largest bank in play"},
+    drawing="Fixed (the punto banco tableau) or classic (choices at 5 and for the banker)",
+    commission="The house's commission on a banker's win, 0 to 5%",
+    npc_bank="The bank the NPC puts up (default: the table's maximum)",
+    first_banker="Who holds the first bank (empty: drawn at random when you start)",
+)
+@app_commands.choices(
+    drawing=[
+        app_commands.Choice(name="Fixed", value="fixed"),
+        app_commands.Choice(name="Classic", value="classic"),
+    ]
+)
+@app_commands.autocomplete(npc=npc_names, first_banker=character_names)
+@app_commands.guild_only()
+async def open_command(
+    interaction: discord.Interaction,
+    npc: str,
+    minimum: str,
+    maximum: str,
+    packs: app_commands.Range[int, 1, 8] | None = None,
+    bankroll: str | None = None,
+    other_npcs: str | None = None,
+    drawing: str | None = None,
+    commission: app_commands.Range[int, 0, 5] | None = None,
+    npc_bank: str | None = None,
+    first_banker: str | None = None,
+) -> None:
+    await require_gm(interaction)
+    reply = await reply_to(interaction)
+    sheets = bot_of(interaction).services.sheets
+    first = None
+    if first_banker and first_banker.strip():
+        first = str(await sheets.find_id(interaction.guild_id, first_banker.strip()))
+    await open_table(
+        interaction,
+        ChemindeFer.key,
+        npc=npc,
+        minimum=minimum,
+        maximum=maximum,
+        packs=packs,
+        bankroll=bankroll,
+        other_npcs=other_npcs,
+        options={
+            "drawing": drawing,
+            "commission": commission,
+            "npc_bank": None if npc_bank is None else parse_amount_or_refuse(npc_bank, reply.lang),
+            "first_banker": first,
+        },
+    )
+
+
+# -- the buttons -------------------------------------------------------------------------
+
+actions = TableActions()
+
+
+@actions.on("start")
+async def _start(click: Click) -> None:
+    await start(click.reply, click.table)
+
+
+async def start(reply: Reply, table: int) -> None:
+    """The GM starts the game: the first banker, chosen at open or drawn by the table."""
+    await require_gm(reply.interaction)
+    tables = bot_of(reply.interaction).services.tables
+    snapshot = await tables.snapshot(table)
+    engine = engine_of(snapshot)
+    if engine.banker is not None:
+        raise Refusal("chemin_de_fer.started")
+    if len(engine.seats) < 2:
+        raise Refusal("chemin_de_fer.nobody_seated")
+    chosen = snapshot.state.config.options.get("first_banker")
+    if chosen is not None and chosen not in engine.seats:
+        raise Refusal("chemin_de_fer.first_banker_absent")
+    # Drawn with the table's generator: the draw is then a recorded move like any other.
+    banker = chosen if chosen is not None else tables.rng.choice(engine.seats)
+    user = reply.interaction.user.id
+    snapshot = await tables.act(table, user, "first_banker", target=banker, as_gm=True)
+    await reply.say("chemin_de_fer.started_reply", name=name_of(snapshot, banker))
+
+
+@actions.on("bank", int)
+async def _bank(click: Click, moves: int) -> None:
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    required = engine_of(snapshot).required
+    if required is not None:  # a withdrawn bank is taken at its amount: nothing to ask
+        await _played(click, await act(click, "bank", amount=required, moves=moves))
+    elif not click.submitted:
+        await may_act(click, moves=moves)
+        modal = amount_modal(
+            click.reply.lang, "chemin_de_fer.modal_bank", click.table, "bank", moves
+        )
+        await click.interaction.response.send_modal(modal)
+    else:
+        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        await check_amount(click, "bank", amount)
+        await _played(click, await act(click, "bank", amount=amount, moves=moves))
+
+
+@actions.on("stake", int)
+async def _stake(click: Click, hand: int) -> None:
+    if not click.submitted:
+        await may_act(click, hand=hand)
+        modal = amount_modal(
+            click.reply.lang, "chemin_de_fer.modal_stake", click.table, "stake", hand
+        )
+        await click.interaction.response.send_modal(modal)
+    else:
+        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        await check_amount(click, "stake", amount)
+        await _played(click, await act(click, "stake", amount=amount, hand=hand))
+
+
+def _decision(kind: str) -> None:
+    @actions.on(kind, int)
+    async def _decide(click: Click, moves: int) -> None:
+        await _played(click, await act(click, kind, moves=moves))
+
+
+def _answer(kind: str) -> None:
+    @actions.on(kind, int)
+    async def _call(click: Click, hand: int) -> None:
+        await _played(click, await act(click, kind, hand=hand))
+
+
+for _kind in ("keep", "withdraw", "refuse", "draw", "stand"):
+    _decision(_kind)
+for _kind in ("banco", "pass"):
+    _answer(_kind)
+
+
+async def _played(click: Click, snapshot: TableSnapshot) -> None:
+    """Tell the clicker what he did (or did for the NPC), and his result if the coup ended."""
+    reply = click.reply
+    first = snapshot.records[0]
+    if speaks_for_npc(snapshot, click.user_id):
+        text = reply.t(
+            "chemin_de_fer.for_npc",
+            name=snapshot.state.npc_name,
+            move=_move_text(reply, first),
+        )
+    else:
+        text = reply.t(f"chemin_de_fer.you_{first.move.kind}", **_move_params(reply, first))
+    seat = snapshot.state.seat_of_user(click.user_id)
+    settled = next(
+        (e for r in snapshot.records for e in r.events if isinstance(e, CoupSettled)), None
+    )
+    if settled is not None and seat is not None:
+        net = net_of(settled, str(seat.character_id))
+        if net is not None:
+            key = "won" if net > 0 else "lost" if net < 0 else "even"
+            text += "\n" + reply.t(f"chemin_de_fer.coup_over_{key}", net=reply.money(abs(net)))
+    await reply.send(text)
+
+
+def _move_params(reply: Reply, record: Record) -> dict[str, str]:
+    move = record.move
+    params: dict[str, str] = {}
+    if move.amount is not None:
+        params["amount"] = reply.money(move.amount)
+    card = next((e.card for e in record.events if isinstance(e, ThirdCard)), None)
+    if card is not None:
+        params["card"] = cards(card)
+    return params
+
+
+def _move_text(reply: Reply, record: Record) -> str:
+    return reply.t(f"chemin_de_fer.did_{record.move.kind}", **_move_params(reply, record))
+
+
+def net_of(settled: CoupSettled, seat: str) -> int | None:
+    """What this seat won (+) or lost (−) on the coup; None if he had nothing in play."""
+    if seat == settled.seat:
+        return -sum(result.net for result in settled.results) - settled.commission
+    return next((result.net for result in settled.results if result.seat == seat), None)
+
+
+# -- the table message -------------------------------------------------------------------
+
+
+class CheminDeFerUI:
+    actions = actions
+    open_command = open_command
+
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        """Under his cards in My cards: his total and, if the decision is his, the advice."""
+        engine = engine_of(snapshot)
+        coup = engine.coup
+        if coup is None:
+            return None
+        hand = coup.ponte if seat == coup.holder else coup.banker if seat == engine.banker else None
+        if hand is None:
+            return None
+        note = t("chemin_de_fer.note_total", lang, total=total(hand))
+        recommended = engine.advice()
+        if recommended is None or engine.turn() != (seat,):
+            return note
+        if engine.phase == "ponte":
+            why = t("chemin_de_fer.advice_ponte", lang)
+        else:
+            third = Card.parse(coup.ponte[2]) if len(coup.ponte) > 2 else None
+            upto = BANKER_DRAWS_UP_TO[None if third is None else third.baccarat_value]
+            why = (
+                t("chemin_de_fer.advice_stood", lang, upto=upto)
+                if third is None
+                else t("chemin_de_fer.advice_third", lang, card=third.pretty, upto=upto)
+            )
+        move = t(f"chemin_de_fer.move_{'draw' if recommended else 'stand'}", lang)
+        return f"{note}\n" + t("chemin_de_fer.advice", lang, why=why, move=move)
+
+    def seat_extra(
+        self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
+    ) -> str | None:
+        engine, seat = engine_of(snapshot), str(character_id)
+        return _role(engine, seat, lang, money) if seat in engine.seats else None
+
+    def public_fields(
+        self, snapshot: TableSnapshot, lang: Lang, money: str
+    ) -> list[tuple[str, str]]:
+        engine = engine_of(snapshot)
+        fields = [(t("chemin_de_fer.field_bank", lang), self._bank(snapshot, lang, money))]
+        if engine.phase != "bank" or engine.coup is not None:
+            coming = engine.hand if engine.coup is not None else engine.hand + 1
+            title = t("chemin_de_fer.field_coup", lang, hand=coming)
+            fields.append((title, self._coup(snapshot, lang, money)))
+        if engine.last is not None:
+            number = engine.hand if engine.coup is None else engine.hand - 1
+            title = t("chemin_de_fer.field_last", lang, hand=number)
+            fields.append((title, self._last(snapshot, engine.last, number, lang, money)))
+        return fields
+
+    def _bank(self, snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+        state, engine = snapshot.state, engine_of(snapshot)
+        amount = format_amount(engine.bank, money)
+        banker = name_of(snapshot, engine.banker)
+        lines = []
+        if engine.banker is None:
+            chosen = state.config.options.get("first_banker")
+            if chosen is None:
+                lines.append(t("chemin_de_fer.start_random", lang))
+            else:
+                lines.append(t("chemin_de_fer.start_chosen", lang, name=name_of(snapshot, chosen)))
+        elif engine.phase != "bank":
+            lines.append(t("chemin_de_fer.bank_holds", lang, name=banker, amount=amount))
+        elif engine.bank > 0:
+            lines.append(t("chemin_de_fer.bank_won", lang, name=banker, amount=amount))
+        elif engine.required is not None:
+            required = format_amount(engine.required, money)
+            lines.append(t("chemin_de_fer.bank_required", lang, name=banker, amount=required))
+        elif engine.turn():
+            minimum = format_amount(engine.settings.min_bank, money)
+            lines.append(t("chemin_de_fer.bank_offered", lang, name=banker, min=minimum))
+        else:
+            lines.append(t("chemin_de_fer.bank_nobody", lang))
+        if engine.banco_suivi is not None:
+            lines.append(t("chemin_de_fer.suivi", lang, name=name_of(snapshot, engine.banco_suivi)))
+        order = engine.pontes() if engine.banker is not None else engine.seats
+        if len(order) > 1 or engine.banker is not None:
+            who = ", ".join(name_of(snapshot, seat) for seat in order)
+            key = "chemin_de_fer.order" if engine.banker is not None else "chemin_de_fer.seats"
+            lines.append(t(key, lang, names=who))
+        if engine.turn():
+            waiting = ", ".join(name_of(snapshot, seat) for seat in engine.turn())
+            lines.append(t("chemin_de_fer.waiting", lang, names=waiting, when=when(state.deadline)))
+        if not state.npc_auto:
+            lines.append(t("chemin_de_fer.gm_plays", lang, name=state.npc_name))
+        rules = t(
+            f"chemin_de_fer.rules_{engine.settings.drawing}",
+            lang,
+            commission=engine.settings.commission,
+        )
+        lines.append(rules)
+        return "\n".join(lines)
+
+    def _coup(self, snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+        engine = engine_of(snapshot)
+        coup = engine.coup
+        lines = []
+        if coup is None:  # the pontes are answering
+            covered = {item.seat: item for item in engine.coverage()}
+            for seat in engine.pontes():
+                lines.append(_call_line(snapshot, engine, seat, covered.get(seat), lang, money))
+        else:
+            for item in coup.covers:
+                lines.append(
+                    _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money)
+                )
+            holder = name_of(snapshot, coup.holder)
+            banker = name_of(snapshot, engine.banker)
+            lines.append(t("chemin_de_fer.dealt", lang, holder=holder, banker=banker))
+            if len(coup.ponte) > 2:
+                lines.append(t("chemin_de_fer.ponte_draws", lang, card=cards(coup.ponte[2])))
+            elif engine.phase == "banker":
+                lines.append(t("chemin_de_fer.ponte_stands", lang))
+            if engine.phase == "ponte":
+                lines.append(t("chemin_de_fer.holder_speaks", lang, name=holder))
+            else:
+                lines.append(t("chemin_de_fer.banker_speaks", lang, name=banker))
+        lines += timed_out(snapshot, engine.history, lang, "chemin_de_fer")
+        return "\n".join(lines)
+
+    def _last(
+        self, snapshot: TableSnapshot, last: CoupSettled, number: int, lang: Lang, money: str
+    ) -> str:
+        holder, banker = name_of(snapshot, last.holder), name_of(snapshot, last.seat)
+        lines = [
+            t(
+                "chemin_de_fer.hands",
+                lang,
+                holder=holder,
+                ponte=shown(last.ponte),
+                ponte_total=last.ponte_total,
+                banker=banker,
+                bank=shown(last.banker),
+                banker_total=last.banker_total,
+            )
+        ]
+        if last.natural:
+            side = "ponte" if len(last.ponte) == 2 and last.ponte_total >= 8 else "banker"
+            natural = last.ponte_total if side == "ponte" else last.banker_total
+            lines.append(t(f"chemin_de_fer.abattage_{side}", lang, total=natural))
+        lines.append(t(f"chemin_de_fer.winner_{last.winner}", lang))
+        offers = {(o.character_id, o.label): o for o in snapshot.state.offers if o.hand == number}
+        for result in last.results:
+            lines.append(_result_line(snapshot, result, last, offers, lang, money))
+        if last.commission:
+            commission = format_amount(last.commission, money)
+            lines.append(t("chemin_de_fer.commission", lang, amount=commission, name=banker))
+        if last.winner == "ponte":
+            lines.append(t("chemin_de_fer.bank_passes", lang, name=banker))
+        else:
+            lines.append(
+                t("chemin_de_fer.bank_after", lang, amount=format_amount(last.bank, money))
+            )
+        lines += timed_out(snapshot, last.moves, lang, "chemin_de_fer")
+        return "\n".join(lines)
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        table, state, engine = snapshot.id, snapshot.state, engine_of(snapshot)
+        moves, hand = state.moves, engine.hand
+        if engine.banker is None:
+            return [
+                table_button(lang, table, "chemin_de_fer.btn_start", "start", style=BLUE, row=1)
+            ]
+        if engine.phase == "bank":
+            if not engine.turn():
+                return []
+            if engine.bank > 0:
+                keep = "chemin_de_fer.btn_keep"
+                return [
+                    table_button(lang, table, keep, "keep", moves, style=GREEN, row=1),
+                    table_button(
+                        lang, table, "chemin_de_fer.btn_withdraw", "withdraw", moves, row=1
+                    ),
+                ]
+            if engine.required is not None:  # a withdrawn bank: taken at its amount
+                take = format_amount(engine.required, money)
+                key = "chemin_de_fer.btn_take"
+                bank = table_button(
+                    lang, table, key, "bank", moves, style=GREEN, row=1, amount=take
+                )
+            else:
+                key = "chemin_de_fer.btn_bank"
+                bank = table_button(lang, table, key, "bank", moves, style=GREEN, row=1)
+            refuse = table_button(lang, table, "chemin_de_fer.btn_refuse", "refuse", moves, row=1)
+            return [bank, refuse]
+        if engine.phase == "stakes":
+            return [
+                table_button(
+                    lang, table, "chemin_de_fer.btn_stake", "stake", hand, style=BLUE, row=1
+                ),
+                table_button(
+                    lang, table, "chemin_de_fer.btn_banco", "banco", hand, style=RED, row=1
+                ),
+                table_button(lang, table, "chemin_de_fer.btn_pass", "pass", hand, row=1),
+            ]
+        return [
+            table_button(lang, table, "chemin_de_fer.btn_draw", "draw", moves, style=BLUE, row=1),
+            table_button(lang, table, "chemin_de_fer.btn_stand", "stand", moves, style=RED, row=1),
+        ]
+
+    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
+        """`/table bet`: a stake against the bank."""
+        tables = bot_of(reply.interaction).services.tables
+        snapshot = await tables.act(
+            table,
+            reply.interaction.user.id,
+            "stake",
+            amount=parse_amount_or_refuse(amount, reply.lang),
+        )
+        await reply.say(
+            "chemin_de_fer.you_stake", amount=reply.money(snapshot.records[0].move.amount or 0)
+        )
+
+    async def deal(self, reply: Reply, table: int) -> None:
+        """`/table deal`: the GM's start; after it the coups deal themselves."""
+        snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
+        if engine_of(snapshot).banker is not None:
+            await require_gm(reply.interaction)
+            raise Refusal("chemin_de_fer.deals_itself")
+        await start(reply, table)
+
+
+def _role(engine: ChemindeFer, seat: str, lang: Lang, money: str) -> str | None:
+    """A seat's part in the coup, after his line in the seats' list."""
+    if seat == engine.banker:
+        return t("chemin_de_fer.role_banker", lang)
+    coup = engine.coup
+    if coup is not None:
+        if seat == coup.holder:
+            return t("chemin_de_fer.role_holder", lang)
+        return None
+    call = engine.calls.get(seat)
+    if engine.phase != "stakes":
+        return None
+    if call is None:
+        return t("chemin_de_fer.role_to_answer", lang) if seat in engine.turn() else None
+    if call.kind == "stake":
+        return t("chemin_de_fer.role_stakes", lang, amount=format_amount(call.amount, money))
+    return t(f"chemin_de_fer.role_{call.kind}", lang)
+
+
+def _call_line(
+    snapshot: TableSnapshot,
+    engine: ChemindeFer,
+    seat: str,
+    covered: Cover | None,
+    lang: Lang,
+    money: str,
+) -> str:
+    name = name_of(snapshot, seat)
+    call = engine.calls.get(seat)
+    if call is None:
+        key = "chemin_de_fer.call_waiting" if seat in engine.turn() else "chemin_de_fer.call_out"
+        return t(key, lang, name=name)
+    if call.kind == "banco":
+        suivi = seat == engine.banco_suivi
+        key = "chemin_de_fer.call_banco_suivi" if suivi else "chemin_de_fer.call_banco"
+        return t(key, lang, name=name, amount=format_amount(engine.bank, money))
+    if call.kind == "pass":
+        return t("chemin_de_fer.call_pass", lang, name=name)
+    cover = covered.covered if covered is not None else 0
+    return _cover_line(snapshot, seat, call.amount, cover, lang, money)
+
+
+def _cover_line(
+    snapshot: TableSnapshot, seat: str, stake: int, covered: int, lang: Lang, money: str
+) -> str:
+    params = {
+        "name": name_of(snapshot, seat),
+        "stake": format_amount(stake, money),
+        "covered": format_amount(covered, money),
+        "out": format_amount(stake - covered, money),
+    }
+    if covered == stake:
+        return t("chemin_de_fer.stake_covered", lang, **params)
+    if covered == 0:
+        return t("chemin_de_fer.stake_uncovered", lang, **params)
+    return t("chemin_de_fer.stake_part", lang, **params)
+
+
+def _result_line(
+    snapshot: TableSnapshot,
+    result: StakeResult,
+    last: CoupSettled,
+    offers: dict[tuple[int, str], SpendOffer],
+    lang: Lang,
+    money: str,
+) -> str:
+    name = name_of(snapshot, result.seat)
+    net = format_amount(abs(result.net), money)
+    covered = format_amount(result.covered, money)
+    key = "win" if result.net > 0 else "loss" if result.net < 0 else "push"
+    text = t(f"chemin_de_fer.result_{key}", lang, name=name, net=net, covered=covered)
+    # A Hero Point against the NPC: a PC ponte's lost stake, or the PC banker's loss to it.
+    if result.net < 0:
+        offer = offers.get((int(result.seat), f"stake:{result.covered}"))
+        owner = name
+    elif result.net > 0 and result.seat == snapshot.state.npc_key:  # the PC banker's
+        offer = offers.get((int(last.seat or 0), f"bank:{result.covered}"))
+        owner = name_of(snapshot, last.seat)
+    else:
+        offer, owner = None, name
+    if offer is not None:
+        text += " — " + _offer_text(offer, owner, lang, money)
+    return text
+
+
+def _offer_text(offer: SpendOffer, name: str, lang: Lang, money: str) -> str:
+    if offer.spent:
+        return t("chemin_de_fer.won_back", lang, name=name)
+    pay = format_amount(offer.pay, money)
+    return t("chemin_de_fer.may_win_back", lang, name=name, pay=pay, when=when(offer.expires_at))
+
+
+UI = CheminDeFerUI()

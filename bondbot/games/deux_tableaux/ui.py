@@ -1,0 +1,640 @@
+"""Baccara à deux tableaux on the table message: the bank (or its auction), both tables'
+stakes with what each half covers, the coup's public cards, and the buttons of whoever the
+table waits on.
+
+The pontes' and bidders' buttons carry the coup's number (they answer together), the
+draw/stand buttons the table's move count. **My cards** shows the one who decides his
+cards and seed 004's recommendation (`hand_note`): a hand-holder at 5, or the banker, with
+the advice for each table still in play and a warning when they pull opposite ways.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bondbot.bot.context import bot_of, require_gm
+from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.router import ButtonSpec
+from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
+from bondbot.bot.tables.actions import Click, TableActions
+from bondbot.bot.tables.common import cards, table_button
+from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.errors import Refusal
+from bondbot.games.chemin_de_fer.events import StakeResult
+from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
+from bondbot.games.chemin_de_fer.ui import name_of, shown, timed_out, total, when
+from bondbot.games.contract import Record
+from bondbot.games.deux_tableaux.engine import TABLES, DeuxTableaux, halves
+from bondbot.games.deux_tableaux.events import (
+    BankerAdvice,
+    BankStarted,
+    CoupSettled,
+    Staked,
+    Table,
+    TableResult,
+    ThirdCard,
+)
+from bondbot.i18n import Lang, t
+from bondbot.money import format_amount
+from bondbot.rules.cards import Card
+from bondbot.tables.service import TableSnapshot
+from bondbot.tables.state import SpendOffer
+
+GREEN, BLUE, RED = (
+    discord.ButtonStyle.success,
+    discord.ButtonStyle.primary,
+    discord.ButtonStyle.danger,
+)
+TARGETS = ("right", "left", "both")
+
+
+def engine_of(snapshot: TableSnapshot) -> DeuxTableaux:
+    engine = snapshot.state.engine
+    assert isinstance(engine, DeuxTableaux)
+    return engine
+
+
+def table_name(table: str, lang: Lang) -> str:
+    return t(f"deux_tableaux.table_{table}", lang)
+
+
+# -- opening -----------------------------------------------------------------------------
+
+
+@app_commands.command(name="deux_tableaux", description="Open a baccara à deux tableaux table (GM)")
+@app_commands.describe(
+    **{
+        **COMMON,
+        "minimum": "Smallest stake (a bank covers one on each table)",
+        "maximum": "Largest bank in play",
+    },
+    npc_bank="The bank the NPC puts up and offers at an auction (default: half the maximum)",
+)
+@app_commands.autocomplete(npc=npc_names)
+@app_commands.guild_only()
+async def open_command(
+    interaction: discord.Interaction,
+    npc: str,
+    minimum: str,
+    maximum: str,
+    packs: app_commands.Range[int, 2, 3] | None = None,
+    bankroll: str | None = None,
+    other_npcs: str | None = None,
+    npc_bank: str | None = None,
+) -> None:
+    await require_gm(interaction)
+    reply = await reply_to(interaction)
+    await open_table(
+        interaction,
+        DeuxTableaux.key,
+        npc=npc,
+        minimum=minimum,
+        maximum=maximum,
+        packs=packs,
+        bankroll=bankroll,
+        other_npcs=other_npcs,
+        options={
+            "npc_bank": None if npc_bank is None else parse_amount_or_refuse(npc_bank, reply.lang)
+        },
+    )
+
+
+# -- the buttons -------------------------------------------------------------------------
+
+actions = TableActions()
+
+
+@actions.on("start")
+async def _start(click: Click) -> None:
+    await start(click.reply, click.table)
+
+
+async def start(reply: Reply, table: int) -> None:
+    """The GM lets the NPC put up the first bank (the table does it by itself afterwards)."""
+    await require_gm(reply.interaction)
+    tables = bot_of(reply.interaction).services.tables
+    snapshot = await tables.snapshot(table)
+    if engine_of(snapshot).banker is not None or engine_of(snapshot).phase == "auction":
+        raise Refusal("deux_tableaux.started")
+    if len(engine_of(snapshot).seats) < 2:
+        raise Refusal("deux_tableaux.nobody_seated")
+    snapshot = await tables.act(table, reply.interaction.user.id, "default_bank", as_gm=True)
+    started = next(e for r in snapshot.records for e in r.events if isinstance(e, BankStarted))
+    await reply.say(
+        "deux_tableaux.started_reply",
+        name=name_of(snapshot, started.seat),
+        amount=reply.money(started.amount),
+    )
+
+
+@actions.on("auction")
+async def _auction(click: Click) -> None:
+    await require_gm(click.interaction)
+    tables = bot_of(click.interaction).services.tables
+    await tables.act(click.table, click.user_id, "open_auction", as_gm=True)
+    await click.reply.say("deux_tableaux.auction_opened")
+
+
+@actions.on("close")
+async def _close(click: Click) -> None:
+    await require_gm(click.interaction)
+    tables = bot_of(click.interaction).services.tables
+    snapshot = await tables.act(click.table, click.user_id, "close_auction", as_gm=True)
+    started = next(
+        (e for r in snapshot.records for e in r.events if isinstance(e, BankStarted)), None
+    )
+    if started is None:
+        await click.reply.say("deux_tableaux.auction_void")
+    else:
+        name, amount = name_of(snapshot, started.seat), click.reply.money(started.amount)
+        await click.reply.say("deux_tableaux.auction_won", name=name, amount=amount)
+
+
+@actions.on("bid", int)
+async def _bid(click: Click, hand: int) -> None:
+    if not click.submitted:
+        await may_act(click, hand=hand)
+        modal = amount_modal(click.reply.lang, "deux_tableaux.modal_bid", click.table, "bid", hand)
+        await click.interaction.response.send_modal(modal)
+    else:
+        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        await check_amount(click, "bid", amount)
+        await _played(click, await act(click, "bid", amount=amount, hand=hand))
+
+
+@actions.on("stake", str, int)
+async def _stake(click: Click, on: str, hand: int) -> None:
+    if on not in TARGETS:
+        raise Refusal("table.unknown_action")
+    if not click.submitted:
+        await may_act(click, hand=hand)
+        title = f"deux_tableaux.modal_stake_{on}"
+        modal = amount_modal(click.reply.lang, title, click.table, "stake", on, hand)
+        await click.interaction.response.send_modal(modal)
+    else:
+        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        await check_amount(click, "stake", amount, on)
+        await _played(click, await act(click, "stake", amount=amount, target=on, hand=hand))
+
+
+@actions.on("withdraw", int)
+async def _withdraw(click: Click, hand: int) -> None:
+    await _played(click, await act(click, "withdraw", hand=hand, on_turn=False))
+
+
+def _decision(kind: str) -> None:
+    @actions.on(kind, int)
+    async def _decide(click: Click, moves: int) -> None:
+        await _played(click, await act(click, kind, moves=moves))
+
+
+def _answer(kind: str) -> None:
+    @actions.on(kind, int)
+    async def _call(click: Click, hand: int) -> None:
+        await _played(click, await act(click, kind, hand=hand))
+
+
+for _kind in ("draw", "stand"):
+    _decision(_kind)
+for _kind in ("banco", "pass"):
+    _answer(_kind)
+
+
+async def _played(click: Click, snapshot: TableSnapshot) -> None:
+    """Tell the clicker what he did (or did for the NPC), and his result if the coup ended."""
+    reply = click.reply
+    first = snapshot.records[0]
+    params = _move_params(reply, first)
+    if speaks_for_npc(snapshot, click.user_id):
+        move = reply.t(f"deux_tableaux.did_{first.move.kind}", **params)
+        text = reply.t("deux_tableaux.for_npc", name=snapshot.state.npc_name, move=move)
+    else:
+        text = reply.t(f"deux_tableaux.you_{first.move.kind}", **params)
+    seat = snapshot.state.seat_of_user(click.user_id)
+    settled = next(
+        (e for r in snapshot.records for e in r.events if isinstance(e, CoupSettled)), None
+    )
+    if settled is not None and seat is not None:
+        net = net_of(settled, str(seat.character_id))
+        if net is not None:
+            key = "won" if net > 0 else "lost" if net < 0 else "even"
+            text += "\n" + reply.t(f"deux_tableaux.coup_over_{key}", net=reply.money(abs(net)))
+    await reply.send(text)
+
+
+def _move_params(reply: Reply, record: Record) -> dict[str, str]:
+    move = record.move
+    params: dict[str, str] = {}
+    if move.amount is not None:
+        params["amount"] = reply.money(move.amount)
+    staked = [e.table for e in record.events if isinstance(e, Staked)]
+    if staked:
+        key = "deux_tableaux.on_both" if len(staked) == 2 else f"deux_tableaux.on_{staked[0]}"
+        params["where"] = reply.t(key)
+    card = next((e.card for e in record.events if isinstance(e, ThirdCard)), None)
+    if card is not None:
+        params["card"] = cards(card)
+    return params
+
+
+def net_of(settled: CoupSettled, seat: str) -> int | None:
+    """What this seat won (+) or lost (−) on the coup; None if he had nothing in play."""
+    nets = [r.net for table in settled.tables for r in table.results]
+    if seat == settled.seat:
+        return -sum(nets) if nets else None
+    mine = [r.net for table in settled.tables for r in table.results if r.seat == seat]
+    return sum(mine) if mine else None
+
+
+# -- the table message -------------------------------------------------------------------
+
+
+class DeuxTableauxUI:
+    actions = actions
+    open_command = open_command
+
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        """Under his cards in My cards: each hand's total and, if the decision is his, seed
+        004's advice (for the banker: per table, and a warning when they disagree)."""
+        engine = engine_of(snapshot)
+        coup = engine.coup
+        if coup is None:
+            return None
+        notes = [
+            t(
+                "deux_tableaux.note_table",
+                lang,
+                table=table_name(name, lang),
+                total=total(hand.cards),
+            )
+            for name, hand in coup.hands.items()
+            if hand.holder == seat and hand.winner is None
+        ]
+        if seat == engine.banker:
+            notes.append(t("deux_tableaux.note_bank", lang, total=total(coup.banker)))
+        if not notes or engine.turn() != (seat,):
+            return "\n".join(notes) or None
+        if engine.phase == "hands":
+            assert coup.waiting is not None
+            notes.append(
+                t("deux_tableaux.advice_ponte", lang, table=table_name(coup.waiting, lang))
+            )
+        elif (advised := engine.advice()) is not None:
+            notes += _banker_advice(engine, advised, lang)
+        return "\n".join(notes)
+
+    def seat_extra(
+        self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
+    ) -> str | None:
+        engine, seat = engine_of(snapshot), str(character_id)
+        if seat not in engine.seats:
+            return None
+        if seat == engine.banker:
+            return t("deux_tableaux.role_banker", lang)
+        if engine.coup is not None:
+            held = [name for name, hand in engine.coup.hands.items() if hand.holder == seat]
+            if held:
+                where = ", ".join(table_name(name, lang) for name in held)
+                return t("deux_tableaux.role_holder", lang, tables=where)
+            return None
+        if engine.phase != "stakes" or engine.banker is None:
+            return None
+        call = engine.calls.get(seat)
+        if call is None:
+            return t("deux_tableaux.role_to_answer", lang) if seat in engine.turn() else None
+        if call != "stake":
+            return t(f"deux_tableaux.role_{call}", lang)
+        staked = [
+            f"{table_name(name, lang)} {format_amount(engine.stakes[name][seat], money)}"
+            for name in TABLES
+            if seat in engine.stakes[name]
+        ]
+        return ", ".join(staked)
+
+    def public_fields(
+        self, snapshot: TableSnapshot, lang: Lang, money: str
+    ) -> list[tuple[str, str]]:
+        engine = engine_of(snapshot)
+        fields = [(t("deux_tableaux.field_bank", lang), self._bank(snapshot, lang, money))]
+        in_coup = engine.coup is not None or (
+            engine.phase == "stakes" and engine.banker is not None
+        )
+        if in_coup:
+            coming = engine.hand if engine.coup is not None else engine.hand + 1
+            title = t("deux_tableaux.field_coup", lang, hand=coming)
+            fields.append((title, self._coup(snapshot, lang, money)))
+        if engine.last is not None:
+            number = engine.hand if engine.coup is None else engine.hand - 1
+            title = t("deux_tableaux.field_last", lang, hand=number)
+            fields.append((title, self._last(snapshot, engine.last, number, lang, money)))
+        return fields
+
+    def _bank(self, snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+        state, engine = snapshot.state, engine_of(snapshot)
+        lines = []
+        if engine.phase == "auction":
+            assert engine.auction is not None
+            if engine.auction.best is None:
+                lines.append(t("deux_tableaux.auction_none", lang))
+            else:
+                best = format_amount(engine.auction.amount, money)
+                name = name_of(snapshot, engine.auction.best)
+                lines.append(t("deux_tableaux.auction_best", lang, name=name, amount=best))
+        elif engine.banker is None:
+            amount = format_amount(engine.settings.limited(engine.settings.npc_bank), money)
+            lines.append(t("deux_tableaux.start", lang, npc=state.npc_name, amount=amount))
+        else:
+            half = halves(engine.bank)
+            lines.append(
+                t(
+                    "deux_tableaux.bank_holds",
+                    lang,
+                    name=name_of(snapshot, engine.banker),
+                    amount=format_amount(engine.bank, money),
+                    right=format_amount(half["right"], money),
+                    left=format_amount(half["left"], money),
+                )
+            )
+            if engine.banco_right == "again" and engine.banco_loser is not None:
+                loser = name_of(snapshot, engine.banco_loser)
+                lines.append(t("deux_tableaux.banco_again", lang, name=loser))
+            elif engine.banco_right == "closed":
+                lines.append(t("deux_tableaux.banco_closed", lang))
+            for name in TABLES:
+                order = ", ".join(name_of(snapshot, seat) for seat in engine.table_order(name))
+                where = table_name(name, lang)
+                lines.append(t("deux_tableaux.order", lang, table=where, names=order))
+        if engine.turn():
+            waiting = ", ".join(name_of(snapshot, seat) for seat in engine.turn())
+            lines.append(t("deux_tableaux.waiting", lang, names=waiting, when=when(state.deadline)))
+        if not state.npc_auto:
+            lines.append(t("deux_tableaux.gm_plays", lang, name=state.npc_name))
+        return "\n".join(lines)
+
+    def _coup(self, snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+        engine = engine_of(snapshot)
+        coup = engine.coup
+        lines = []
+        if coup is None:  # the pontes are answering
+            half = halves(engine.bank)
+            for name in TABLES:
+                where = table_name(name, lang)
+                lines.append(
+                    t(
+                        "deux_tableaux.table_half",
+                        lang,
+                        table=where,
+                        half=format_amount(half[name], money),
+                    )
+                )
+                for item in engine.coverage(name):
+                    lines.append(
+                        _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money)
+                    )
+            for seat in engine.pontes():
+                call = engine.calls.get(seat)
+                if call in ("banco", "pass"):
+                    bank = format_amount(engine.bank, money)
+                    again = call == "banco" and engine.banco_right == "again"
+                    key = (
+                        "deux_tableaux.call_banco_again" if again else f"deux_tableaux.call_{call}"
+                    )
+                    lines.append(t(key, lang, name=name_of(snapshot, seat), amount=bank))
+                elif call is None and seat in engine.turn():
+                    lines.append(
+                        t("deux_tableaux.call_waiting", lang, name=name_of(snapshot, seat))
+                    )
+        else:
+            lines.append(t("deux_tableaux.dealt", lang, banker=name_of(snapshot, engine.banker)))
+            for name, hand in coup.hands.items():
+                where = table_name(name, lang)
+                lines.append(
+                    t(
+                        "deux_tableaux.table_hand",
+                        lang,
+                        table=where,
+                        holder=name_of(snapshot, hand.holder),
+                    )
+                )
+                for item in hand.covers:
+                    lines.append(
+                        _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money)
+                    )
+                if hand.winner is not None:  # a natural, shown at once (the banker's would
+                    # have settled the coup with the deal)
+                    natural = {"cards": shown(hand.cards), "total": total(hand.cards)}
+                    lines.append(t("deux_tableaux.abattage", lang, table=where, **natural))
+                elif len(hand.cards) > 2:
+                    lines.append(
+                        t("deux_tableaux.draws", lang, table=where, card=cards(hand.cards[2]))
+                    )
+                elif hand.done:
+                    lines.append(t("deux_tableaux.stands", lang, table=where))
+            if engine.phase == "hands":
+                assert coup.waiting is not None
+                holder = name_of(snapshot, coup.hands[coup.waiting].holder)
+                where = table_name(coup.waiting, lang)
+                lines.append(t("deux_tableaux.holder_speaks", lang, name=holder, table=where))
+            elif engine.phase == "banker":
+                lines.append(
+                    t("deux_tableaux.banker_speaks", lang, name=name_of(snapshot, engine.banker))
+                )
+        lines += timed_out(snapshot, engine.history, lang, "deux_tableaux")
+        return "\n".join(lines)
+
+    def _last(
+        self, snapshot: TableSnapshot, last: CoupSettled, number: int, lang: Lang, money: str
+    ) -> str:
+        banker = name_of(snapshot, last.seat)
+        lines = [
+            t(
+                "deux_tableaux.bank_hand",
+                lang,
+                name=banker,
+                cards=shown(last.banker),
+                total=last.banker_total,
+            )
+        ]
+        offers = {(o.character_id, o.label): o for o in snapshot.state.offers if o.hand == number}
+        for result in last.tables:
+            lines.append(_table_line(result, lang))
+            for stake in result.results:
+                lines.append(_result_line(snapshot, stake, result.table, last, offers, lang, money))
+        decided = [m for m in last.moves if m.seat == last.seat and m.kind in ("draw", "stand")]
+        if decided and decided[-1].auto != "timeout":  # a timer's default is said below
+            card = cards(last.banker[2]) if len(last.banker) > 2 else ""
+            lines.append(
+                t(f"deux_tableaux.banker_{decided[-1].kind}", lang, name=banker, card=card)
+            )
+        lines.append(t("deux_tableaux.bank_after", lang, amount=format_amount(last.bank, money)))
+        lines += timed_out(snapshot, last.moves, lang, "deux_tableaux")
+        return "\n".join(lines)
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        table, state, engine = snapshot.id, snapshot.state, engine_of(snapshot)
+        moves, hand = state.moves, engine.hand
+        if engine.phase == "auction":
+            return [
+                table_button(lang, table, "deux_tableaux.btn_bid", "bid", hand, style=GREEN, row=1),
+                table_button(lang, table, "deux_tableaux.btn_pass", "pass", hand, row=1),
+                table_button(lang, table, "deux_tableaux.btn_close", "close", row=1),
+            ]
+        if engine.banker is None:
+            return [
+                table_button(lang, table, "deux_tableaux.btn_start", "start", style=BLUE, row=1),
+                table_button(lang, table, "deux_tableaux.btn_auction", "auction", row=1),
+            ]
+        if engine.phase == "stakes":
+            specs = [
+                table_button(
+                    lang,
+                    table,
+                    f"deux_tableaux.btn_stake_{on}",
+                    "stake",
+                    on,
+                    hand,
+                    style=BLUE,
+                    row=1,
+                )
+                for on in TARGETS
+            ]
+            specs.append(
+                table_button(
+                    lang, table, "deux_tableaux.btn_banco", "banco", hand, style=RED, row=1
+                )
+            )
+            specs.append(table_button(lang, table, "deux_tableaux.btn_pass", "pass", hand, row=1))
+            if engine.banker == engine.npc:
+                specs.append(
+                    table_button(lang, table, "deux_tableaux.btn_auction", "auction", row=2)
+                )
+            else:
+                specs.append(
+                    table_button(lang, table, "deux_tableaux.btn_withdraw", "withdraw", hand, row=2)
+                )
+            return specs
+        return [
+            table_button(lang, table, "deux_tableaux.btn_draw", "draw", moves, style=BLUE, row=1),
+            table_button(lang, table, "deux_tableaux.btn_stand", "stand", moves, style=RED, row=1),
+        ]
+
+    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
+        """`/table bet`: the same stake on both tables (the buttons choose a table)."""
+        if on is not None:
+            raise Refusal("deux_tableaux.bet_on_tables")
+        snapshot = await bot_of(reply.interaction).services.tables.act(
+            table,
+            reply.interaction.user.id,
+            "stake",
+            target="both",
+            amount=parse_amount_or_refuse(amount, reply.lang),
+        )
+        await reply.say("deux_tableaux.you_stake", **_move_params(reply, snapshot.records[0]))
+
+    async def deal(self, reply: Reply, table: int) -> None:
+        """`/table deal`: the GM's start; after it the coups deal themselves."""
+        snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
+        engine = engine_of(snapshot)
+        if engine.banker is not None or engine.phase == "auction":
+            await require_gm(reply.interaction)
+            raise Refusal("deux_tableaux.deals_itself")
+        await start(reply, table)
+
+
+def _banker_advice(engine: DeuxTableaux, advised: BankerAdvice, lang: Lang) -> list[str]:
+    """Seed 004's advice for each table still in play, and which way the money pulls."""
+    coup = engine.coup
+    assert coup is not None
+    lines = []
+    for name in TABLES:
+        draw = getattr(advised, name)
+        if draw is None:
+            continue
+        cards_there = coup.hands[name].cards
+        third = Card.parse(cards_there[2]) if len(cards_there) > 2 else None
+        params = {
+            "table": table_name(name, lang),
+            "upto": BANKER_DRAWS_UP_TO[None if third is None else third.baccarat_value],
+            "move": t(f"deux_tableaux.move_{'draw' if draw else 'stand'}", lang),
+        }
+        if third is None:
+            lines.append(t("deux_tableaux.advice_stood", lang, **params))
+        else:
+            lines.append(t("deux_tableaux.advice_third", lang, card=third.pretty, **params))
+    if advised.conflict:
+        money = {name: sum(c.covered for c in coup.hands[name].covers) for name in TABLES}
+        move = t(f"deux_tableaux.move_{'draw' if engine.weighed_draw() else 'stand'}", lang)
+        if money["right"] == money["left"]:
+            lines.append(t("deux_tableaux.advice_conflict_even", lang, move=move))
+        else:
+            heavier = "right" if money["right"] > money["left"] else "left"
+            where = table_name(heavier, lang)
+            lines.append(t("deux_tableaux.advice_conflict", lang, table=where, move=move))
+    return lines
+
+
+def _cover_line(
+    snapshot: TableSnapshot, seat: str, stake: int, covered: int, lang: Lang, money: str
+) -> str:
+    params = {
+        "name": name_of(snapshot, seat),
+        "stake": format_amount(stake, money),
+        "covered": format_amount(covered, money),
+        "out": format_amount(stake - covered, money),
+    }
+    key = "covered" if covered == stake else "uncovered" if covered == 0 else "part"
+    return "\u2003" + t(f"deux_tableaux.stake_{key}", lang, **params)  # under its table
+
+
+def _table_line(result: TableResult, lang: Lang) -> str:
+    where = table_name(result.table, lang)
+    natural = t("deux_tableaux.natural", lang) if result.natural else ""
+    outcome = t(f"deux_tableaux.outcome_{result.winner}", lang)
+    return t(
+        "deux_tableaux.table_result",
+        lang,
+        table=where,
+        cards=shown(result.cards),
+        total=result.total,
+        natural=natural,
+        outcome=outcome,
+    )
+
+
+def _result_line(
+    snapshot: TableSnapshot,
+    result: StakeResult,
+    table: Table,
+    last: CoupSettled,
+    offers: dict[tuple[int, str], SpendOffer],
+    lang: Lang,
+    money: str,
+) -> str:
+    name = name_of(snapshot, result.seat)
+    net = format_amount(abs(result.net), money)
+    covered = format_amount(result.covered, money)
+    key = "win" if result.net > 0 else "loss" if result.net < 0 else "push"
+    text = "\u2003" + t(f"deux_tableaux.result_{key}", lang, name=name, net=net, covered=covered)
+    # A Hero Point against the NPC: a PC's lost stake, or the PC banker's loss to it.
+    if result.net < 0:
+        offer = offers.get((int(result.seat), f"{table}:{result.covered}"))
+        owner = name
+    elif result.net > 0 and result.seat == snapshot.state.npc_key:  # the PC banker's
+        offer = offers.get((int(last.seat or 0), f"bank:{table}:{result.covered}"))
+        owner = name_of(snapshot, last.seat)
+    else:
+        offer, owner = None, name
+    if offer is not None:
+        if offer.spent:
+            text += " — " + t("deux_tableaux.won_back", lang, name=owner)
+        else:
+            pay = format_amount(offer.pay, money)
+            text += " — " + t(
+                "deux_tableaux.may_win_back", lang, name=owner, pay=pay, when=when(offer.expires_at)
+            )
+    return text
+
+
+UI = DeuxTableauxUI()
