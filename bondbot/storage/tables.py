@@ -24,6 +24,7 @@ class TableRow:
     status: str
     state: str  # the TableState as JSON
     version: int  # how many times the state was saved
+    thread_id: int | None = None  # its thread (0: not allowed to start one)
 
 
 class TableChanged(Refusal):
@@ -50,7 +51,8 @@ def insert(
 
 async def load(conn: Connection, table_id: int) -> TableRow | None:
     cursor = await conn.execute(
-        "SELECT id, guild_id, channel_id, message_id, status, state, version FROM card_tables"
+        "SELECT id, guild_id, channel_id, message_id, status, state, version, thread_id"
+        " FROM card_tables"
         " WHERE id = ?",
         (table_id,),
     )
@@ -75,6 +77,10 @@ def save(
     )
     if cursor.rowcount != 1:
         raise TableChanged
+
+
+def set_thread(conn: sqlite3.Connection, table_id: int, thread_id: int) -> None:
+    conn.execute("UPDATE card_tables SET thread_id = ? WHERE id = ?", (thread_id, table_id))
 
 
 def set_message(conn: sqlite3.Connection, table_id: int, message_id: int) -> None:

@@ -84,6 +84,7 @@ class TableSnapshot:
     hero_points: dict[int, int] = field(default_factory=dict)
     held: dict[str, int] = field(default_factory=dict)  # chips in pots and on the layout
     event: Event | None = None
+    thread_id: int | None = None  # the thread it plays in (0: not allowed to start one)
     money: TableMoney | None = None  # the balances after the action, for the next one
     version: int = 0  # the saved state's version (see storage.tables.save)
     # The state as saved: the next action starts from a copy parsed from it (four times
@@ -181,6 +182,7 @@ class TableService:
         bankroll: int | None = None,
         options: dict[str, Any] | None = None,
         other_npc_ids: Sequence[int] = (),
+        thread: bool = True,
     ) -> TableSnapshot:
         """Open a table; with other NPCs besides the bank's, only the rulebook is played."""
         spec = spec_for(game)
@@ -200,6 +202,7 @@ class TableService:
             max_bet=max_bet,
             packs=packs,
             bankroll=bankroll,
+            thread=thread,
             options=game_options.model_dump(),
         )
         now = self.clock()
@@ -277,6 +280,17 @@ class TableService:
             return Closed(shoes=tuple(ctx.state.shoes))
 
         return await self._mutate(table_id, actor_id, run)
+
+    def latest_thread(self, table_id: int) -> int | None:
+        """The table's thread as last known (None: none asked or not yet started)."""
+        cached = self._latest.get(table_id)
+        return None if cached is None else cached.thread_id
+
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        """The thread the table plays in (0: the bot may not start one there)."""
+        await self._commit(lambda conn: stored.set_thread(conn, table_id, thread_id))
+        if (cached := self._latest.get(table_id)) is not None:
+            cached.thread_id = thread_id
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         await self._commit(lambda conn: stored.set_message(conn, table_id, message_id))
@@ -688,6 +702,7 @@ class TableService:
             },
             held={**money.held("pot"), **money.held("layout")},
             event=event,
+            thread_id=row.thread_id,
             money=money,
             version=row.version,
             saved=row.state,
@@ -716,6 +731,7 @@ class TableService:
                     "open",
                     cached.saved,
                     cached.version,
+                    cached.thread_id,
                 )
                 state = TableState.model_validate_json(row.state)
                 money = cached.money.copy()

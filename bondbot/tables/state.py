@@ -26,6 +26,7 @@ class TableConfig(BaseModel):
     max_bet: int
     packs: int
     bankroll: int | None = None  # None: the NPC's bank is unlimited
+    thread: bool = True  # the table plays in a public thread started from its message
     options: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -146,6 +146,7 @@ async def open_command(
     packs: int | None = None,
     bankroll: str | None = None,
     other_npcs: str | None = None,
+    thread: bool = True,
 ) -> None:
     await open_table(
         interaction,
@@ -157,6 +158,7 @@ async def open_command(
         bankroll=bankroll,
         other_npcs=other_npcs,
         options={},
+        thread=thread,
     )
 
 

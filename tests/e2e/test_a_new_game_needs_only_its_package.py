@@ -62,6 +62,9 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         )
         assert opened.ephemeral and opened.content.startswith("Table opened")
         await wait_table(fake, "High card")
+        (thread,) = [c for c in fake.channels.values() if c.is_thread]  # started from it
+        assert thread.id == table_message(fake).id and thread.parent_id == world.channel.id
+        assert f"It plays in its thread: <#{thread.id}>." in opened.content
         open_fr = fake.command("table", world.guild)
         assert any(
             o.get("name_localizations", {}).get("fr") == "carte_haute"
@@ -105,10 +108,12 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         assert left.content == "You leave the table with $110."
         closed = await fake.slash(world.gm, "table close")
         assert closed.ephemeral
-        story = await fake.wait_for_message(
-            predicate=lambda m: m.embeds and m.embeds[0].get("title") == "The evening at the table"
+        story = await fake.wait_for_message(  # told in the table's thread, then archived
+            thread,
+            lambda m: m.embeds and m.embeds[0].get("title") == "The evening at the table",
         )
         assert "James Bond" in story.embeds[0]["description"]
         assert [a.filename for a in story.attachments] == ["evening.png"]
+        await fake.wait_until(lambda: thread.archived, what="the thread archived")
     cash = await balances(bot_env, ids)
     assert cash["bond"] == (100_000 + 1_000, 1 + 2 - 1)  # won $10; 1 + 2 awarded - 1 spent

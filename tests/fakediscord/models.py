@@ -46,6 +46,7 @@ DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
 DEFAULT_BOT_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
+    create_public_threads=True,
     send_messages_in_threads=True,
     embed_links=True,
     attach_files=True,
@@ -54,6 +55,11 @@ DEFAULT_BOT_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
     manage_messages=True,
 ).value
+
+THREAD_TYPES = (10, 11, 12)  # announcement, public and private threads
+CREATE_PUBLIC_THREADS = 1 << 35
+MANAGE_THREADS = 1 << 34
+SEND_MESSAGES_IN_THREADS = 1 << 38
 
 # Message flags.
 FLAG_SUPPRESS_EMBEDS = 1 << 2
@@ -203,6 +209,13 @@ class FakeChannel:
     nsfw: bool = False
     overwrites: list[Overwrite] = field(default_factory=list)
     last_message_id: int | None = None
+    owner_id: int | None = None  # a thread's creator
+    archived: bool = False  # a thread's state
+    auto_archive_duration: int = 1440
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def to_payload(self, *, with_guild_id: bool = True) -> dict[str, Any]:
         """Channel object."""
@@ -221,6 +234,18 @@ class FakeChannel:
         }
         if with_guild_id:
             payload["guild_id"] = str(self.guild_id)
+        if self.is_thread:
+            payload |= {
+                "owner_id": str(self.owner_id),
+                "message_count": 0,
+                "member_count": 1,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": iso(now()),
+                    "locked": False,
+                },
+            }
         return payload
 
     @property
@@ -319,11 +344,14 @@ class FakeGuild:
         return perms
 
     def channel_permissions(self, user_id: int, channel_id: int) -> int:
-        """Permissions in a channel, applying overwrites the way Discord does."""
+        """Permissions in a channel, applying overwrites the way Discord does (a thread
+        has its parent channel's)."""
         perms = self.base_permissions(user_id)
         if perms == ALL_PERMISSIONS:
             return perms
         channel = self.channels[channel_id]
+        if channel.is_thread and channel.parent_id in self.channels:
+            channel = self.channels[channel.parent_id]
         member = self.members[user_id]
         by_id = {o.id: o for o in channel.overwrites}
         everyone = by_id.get(self.id)

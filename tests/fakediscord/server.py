@@ -55,6 +55,7 @@ from .gateway import (
 )
 from .models import (
     ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
     FLAG_COMPONENTS_V2,
@@ -63,7 +64,9 @@ from .models import (
     FLAG_SUPPRESS_EMBEDS,
     FLAG_SUPPRESS_NOTIFICATIONS,
     MANAGE_MESSAGES,
+    MANAGE_THREADS,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     FakeAttachment,
     FakeChannel,
@@ -818,6 +821,8 @@ class FakeDiscord(ScriptingMixin):
                 auth=False,
             )
         r("GET", "/channels/{channel}", self._get_channel)
+        r("PATCH", "/channels/{channel}", self._patch_channel)
+        r("POST", "/channels/{channel}/messages/{message}/threads", self._start_thread)
         r("POST", "/channels/{channel}/typing", self._typing)
         r("GET", "/channels/{channel}/messages", self._get_messages)
         r("POST", "/channels/{channel}/messages", self._post_message)
@@ -1337,6 +1342,38 @@ class FakeDiscord(ScriptingMixin):
     async def _get_channel(self, call: ApiCall) -> tuple[int, Any]:
         return 200, self._channel_for(call).to_payload()
 
+    async def _start_thread(self, call: ApiCall) -> tuple[int, Any]:
+        """A public thread started from a message: it takes the message's id."""
+        channel = self._channel_for(call)
+        if not self._bot_perms(channel) & CREATE_PUBLIC_THREADS:
+            raise DiscordAPIError(403, 50013, "Missing Permissions")
+        msg = self.messages.get(call.int_param("message"))
+        if msg is None or msg.deleted or msg.channel_id != channel.id or msg.ephemeral_for:
+            raise not_found(10008, "Message")
+        if msg.id in self.channels:
+            raise DiscordAPIError(400, 160004, "A thread has already been created for this message")
+        body = call.json() or {}
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise DiscordAPIError(400, 50035, "Invalid Form Body", {"name": {"_errors": []}})
+        if body.get("auto_archive_duration", 1440) not in (60, 1440, 4320, 10080):
+            raise DiscordAPIError(400, 50035, "Invalid Form Body")
+        thread = self.add_channel(name, guild=channel.guild_id, type=11, parent=channel, id=msg.id)
+        thread.owner_id = self.bot_user.id
+        thread.auto_archive_duration = int(body.get("auto_archive_duration", 1440))
+        return 201, thread.to_payload()
+
+    async def _patch_channel(self, call: ApiCall) -> tuple[int, Any]:
+        """Only what the bot does to a channel: archive (or reopen) its own thread."""
+        channel = self._channel_for(call)
+        body = call.json() or {}
+        if not channel.is_thread or set(body) - {"archived", "locked"}:
+            raise DiscordAPIError(400, 50035, "Invalid Form Body")
+        if channel.owner_id != self.bot_user.id and not self._bot_perms(channel) & MANAGE_THREADS:
+            raise DiscordAPIError(403, 50013, "Missing Permissions")
+        channel.archived = bool(body.get("archived", channel.archived))
+        return 200, channel.to_payload()
+
     async def _typing(self, call: ApiCall) -> tuple[int, Any]:
         self._channel_for(call)
         return 204, None
@@ -1357,8 +1394,10 @@ class FakeDiscord(ScriptingMixin):
     async def _post_message(self, call: ApiCall) -> tuple[int, Any]:
         channel = self._channel_for(call)
         perms = self._bot_perms(channel)
-        if not perms & SEND_MESSAGES or (call.files and not perms & ATTACH_FILES):
+        needed = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        if not perms & needed or (call.files and not perms & ATTACH_FILES):
             raise DiscordAPIError(403, 50013, "Missing Permissions")
+        channel.archived = False  # a message unarchives a thread that is not locked
         body = call.json()
         nonce = body.get("nonce")
         if nonce is not None and len(str(nonce)) > 25:

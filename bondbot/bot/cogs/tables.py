@@ -42,6 +42,7 @@ from bondbot.tables.summary import evening, evening_text
 
 log = logging.getLogger(__name__)
 RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
+THREAD_NAME_MAX = 100  # Discord's limit for a thread's name
 
 
 class TableMessages:
@@ -58,6 +59,7 @@ class TableMessages:
         self._running: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._resuming: asyncio.Task[None] | None = None
+        self._posted: dict[int, asyncio.Event] = {}
         self._shown: dict[int, TableSnapshot] = {}  # what each table message shows now
         self._writing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -122,10 +124,38 @@ class TableMessages:
             # after posting it and before saving its id: never two table messages.
             message = await channel.send(embed=embed, view=view, nonce=f"table{snapshot.id}")
             await self.bot.services.tables.set_message(snapshot.id, message.id)
+            if snapshot.state.config.thread and snapshot.thread_id is None:
+                await self._start_thread(snapshot, message.id)
+            self.posted(snapshot.id).set()
         else:
             await channel.get_partial_message(snapshot.message_id).edit(embed=embed, view=view)
         if not snapshot.open:
             await self.bot.services.tables.closed_drawn(snapshot.id)
+
+    async def _start_thread(self, snapshot: TableSnapshot, message_id: int) -> None:
+        """The table's public thread, started from its message (which stays at its top).
+        Without the permission the table plays in the channel (the GM is told)."""
+        settings = await self.bot.services.guilds.get(snapshot.guild_id)
+        name = t(
+            "table.thread_name",
+            settings.locale,
+            game=t(f"games.{snapshot.state.config.game}", settings.locale),
+            npc=snapshot.state.npc_name,
+        )[:THREAD_NAME_MAX]
+        try:
+            thread = await self.bot.http.start_thread_with_message(
+                snapshot.channel_id, message_id, name=name, auto_archive_duration=1440
+            )
+        except discord.Forbidden:
+            log.info("table %s: no permission to start a thread", snapshot.id)
+            thread_id = 0
+        else:
+            thread_id = int(thread["id"])
+        await self.bot.services.tables.set_thread(snapshot.id, thread_id)
+
+    def posted(self, table_id: int) -> asyncio.Event:
+        """Set once the table's message is posted (and its thread started, or refused)."""
+        return self._posted.setdefault(table_id, asyncio.Event())
 
     def _arm(self, snapshot: TableSnapshot) -> None:
         """Redraw when the next Hero Point window closes, so its button disappears."""
@@ -343,7 +373,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         text = evening_text(story, names, lang, money, hands_played=snapshot.state.hand_no)
         shoe = snapshot.state.shoes[-1]
         embed = discord.Embed(title=t("summary.title", lang), description=text)
-        embed.set_footer(text=t("table.revealed", lang, seed=shoe.seed or "—"))
+        footer = t("table.revealed", lang, seed=shoe.seed or "—", commitment=shoe.commitment)
+        embed.set_footer(text=footer)
         files = []
         points = story.chart_points(names)
         if len(points) > 1:
@@ -351,8 +382,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             png = await asyncio.to_thread(chips_chart, points, title=title, amount=money)
             files.append(discord.File(io.BytesIO(png), filename="evening.png"))
             embed.set_image(url="attachment://evening.png")
-        channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        thread = snapshot.thread_id
+        where = thread or snapshot.channel_id
+        channel = self.bot.get_partial_messageable(where, guild_id=snapshot.guild_id)
         await channel.send(embed=embed, files=files)
+        if thread:  # the evening is over: its thread is archived with its story
+            await self.bot.http.edit_channel(thread, archived=True)
 
     # -- buttons and modals ----------------------------------------------------------------
 

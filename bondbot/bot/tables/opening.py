@@ -6,6 +6,8 @@ command); they all take the same first options and end here.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 import discord
@@ -17,6 +19,8 @@ from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.tables.service import TableSnapshot
 
+FIRST_POST_WAIT_S = 2.0  # the open answer waits this long for the table's message
+
 # The descriptions of the options every game's opening command has.
 COMMON = {
     "npc": "The NPC who holds the bank",
@@ -25,6 +29,7 @@ COMMON = {
     "packs": "Packs in the shoe",
     "bankroll": "The NPC's bankroll (empty: unlimited)",
     "other_npcs": "Other NPCs playing too, comma-separated: then only the rulebook is played",
+    "thread": "Play in a thread started from the table's message (false: in the channel)",
 }
 
 
@@ -48,6 +53,7 @@ async def open_table(
     bankroll: str | None,
     other_npcs: str | None,
     options: dict[str, Any],
+    thread: bool = True,
 ) -> TableSnapshot:
     """Open `game` in this channel for the GM, and answer with the shoe's commitment."""
     await require_gm(interaction)
@@ -71,9 +77,25 @@ async def open_table(
         bankroll=None if bankroll is None else parse_amount_or_refuse(bankroll, reply.lang),
         options=options,
         other_npc_ids=others,
+        thread=thread,
     )
     if snapshot.state.rulebook_only:
-        await reply.say("table.opened_rulebook_only", count=len(others) + 1)
+        text = reply.t("table.opened_rulebook_only", count=len(others) + 1)
     else:
-        await reply.say("table.opened", commitment=snapshot.state.shoes[-1].commitment)
+        text = reply.t("table.opened", commitment=snapshot.state.shoes[-1].commitment)
+    if thread:  # where it plays: its thread, or the channel when no thread may be started
+        await _first_post(interaction, snapshot.id)
+        started = bot_of(interaction).services.tables.latest_thread(snapshot.id)
+        if started:
+            text += "\n" + reply.t("table.opened_thread", thread=f"<#{started}>")
+        elif started == 0:
+            text += "\n" + reply.t("table.no_thread_permission")
+    await reply.send(text)
     return snapshot
+
+
+async def _first_post(interaction: discord.Interaction, table_id: int) -> None:
+    """Wait (a little) until the table's message is posted and its thread started."""
+    messages = bot_of(interaction).get_cog("Tables").messages  # type: ignore[union-attr]
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(messages.posted(table_id).wait(), FIRST_POST_WAIT_S)

@@ -139,6 +139,7 @@ async def open_command(
     split_by: str | None = None,
     max_hands: app_commands.Range[int, 2, 4] | None = None,
     surrender: bool | None = None,
+    thread: bool = True,
 ) -> None:
     await open_table(
         interaction,
@@ -157,6 +158,7 @@ async def open_command(
             "max_hands": max_hands,
             "surrender": surrender,
         },
+        thread=thread,
     )
 
 

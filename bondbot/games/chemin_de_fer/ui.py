@@ -120,6 +120,7 @@ async def open_command(
     commission: app_commands.Range[int, 0, 5] | None = None,
     npc_bank: str | None = None,
     first_banker: str | None = None,
+    thread: bool = True,
 ) -> None:
     await require_gm(interaction)
     reply = await reply_to(interaction)
@@ -142,6 +143,7 @@ async def open_command(
             "npc_bank": None if npc_bank is None else parse_amount_or_refuse(npc_bank, reply.lang),
             "first_banker": first,
         },
+        thread=thread,
     )
 
 

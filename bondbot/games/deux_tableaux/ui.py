@@ -83,6 +83,7 @@ async def open_command(
     bankroll: str | None = None,
     other_npcs: str | None = None,
     npc_bank: str | None = None,
+    thread: bool = True,
 ) -> None:
     await require_gm(interaction)
     reply = await reply_to(interaction)
@@ -98,6 +99,7 @@ async def open_command(
         options={
             "npc_bank": None if npc_bank is None else parse_amount_or_refuse(npc_bank, reply.lang)
         },
+        thread=thread,
     )
 
 

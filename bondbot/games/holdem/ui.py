@@ -134,6 +134,7 @@ def blind_options(
     big_blind="The big blind",
     bankroll="The NPC's chips (empty: it covers every stack)",
     other_npcs=COMMON["other_npcs"],
+    thread=COMMON["thread"],
     small_blind="The small blind (default: half the big one)",
     schedule="The next levels, small/big, separated by ';': 20/40; 50/100",
     raise_every="The blinds go up a level every N hands",
@@ -151,6 +152,7 @@ async def open_command(
     small_blind: str | None = None,
     schedule: str | None = None,
     raise_every: app_commands.Range[int, 1, 1000] | None = None,
+    thread: bool = True,
 ) -> None:
     await require_gm(interaction)
     reply = await reply_to(interaction)
@@ -164,6 +166,7 @@ async def open_command(
         bankroll=bankroll,
         other_npcs=other_npcs,
         options=blind_options(big_blind, small_blind, schedule, raise_every, reply.lang),
+        thread=thread,
     )
 
 

@@ -84,6 +84,7 @@ async def open_command(
     bank: str | None = None,
     tie_pays: app_commands.Range[int, 1, 20] | None = None,
     coups: app_commands.Range[int, 1, 1000] | None = None,
+    thread: bool = True,
 ) -> None:
     options = {"counting": counting, "bank": bank, "tie_pays": tie_pays, "coups": coups}
     snapshot = await open_table(
@@ -97,6 +98,7 @@ async def open_command(
         other_npcs=other_npcs,
         # The GM's packs are the game's too: without them it counts packs by table size.
         options={**options, "packs": packs},
+        thread=thread,
     )
     if not snapshot.state.rulebook_only:
         engine = engine_of(snapshot)

@@ -326,6 +326,7 @@ async def open_command(
     bankroll: str | None = None,
     other_npcs: str | None = None,
     stake: str | None = None,
+    thread: bool = True,
 ) -> None:
     lang = (await reply_to(interaction)).lang
     await open_table(
@@ -338,6 +339,7 @@ async def open_command(
         bankroll=bankroll,
         other_npcs=other_npcs,
         options={"stake": None if stake is None else parse_amount_or_refuse(stake, lang)},
+        thread=thread,
     )
 
 

@@ -374,6 +374,7 @@ async def open_command(
     bankroll: str | None = None,
     other_npcs: str | None = None,
     chip: str | None = None,
+    thread: bool = True,
 ) -> None:
     lang = (await reply_to(interaction)).lang
     await open_table(
@@ -386,6 +387,7 @@ async def open_command(
         bankroll=bankroll,
         other_npcs=other_npcs,
         options={"chip": None if chip is None else parse_amount_or_refuse(chip, lang)},
+        thread=thread,
     )
 
 

@@ -55,6 +55,7 @@ async def open_command(
     other_npcs: str | None = None,
     tie_pays: int = 8,
     auto_deal: app_commands.Range[int, 5, 600] | None = None,
+    thread: bool = True,
 ) -> None:
     await open_table(
         interaction,
@@ -66,6 +67,7 @@ async def open_command(
         bankroll=bankroll,
         other_npcs=other_npcs,
         options={"tie_pays": tie_pays, "auto_deal_s": auto_deal},
+        thread=thread,
     )
 
 
