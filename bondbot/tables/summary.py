@@ -142,6 +142,20 @@ def evening(rows: Iterable[LedgerEntry], table_id: int) -> Evening:
     return Evening(ranked, hands, biggest, series)
 
 
+def hand_results(summary: Evening) -> list[tuple[int, dict[int, int]]]:
+    """What each PC won (+) or lost (−) on each hand that moved chips, oldest first: the
+    steps of the series (for `/table history`)."""
+    found = []
+    for (hand, after), (_, before) in zip(summary.series[1:], summary.series, strict=False):
+        moved = {
+            pc: value - before.get(pc, 0)
+            for pc, value in after.items()
+            if value != before.get(pc, 0)
+        }
+        found.append((hand, moved))
+    return found
+
+
 def _settles(row: LedgerEntry) -> bool:
     """A row that pays a hand's result (not a stake into a pot, not bookkeeping)."""
     if row.kind != "cash" or row.reason.startswith(BOOKKEEPING) or row.reason in STAKES:

@@ -19,7 +19,7 @@ from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.actions import Click, TableActions
-from bondbot.bot.tables.common import AREA, quality
+from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
@@ -38,11 +38,12 @@ from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened,
 from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
-from bondbot.tables.summary import evening, evening_text
+from bondbot.tables.summary import evening, evening_text, hand_results
 
 log = logging.getLogger(__name__)
 RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
 THREAD_NAME_MAX = 100  # Discord's limit for a thread's name
+HISTORY_PAGE = 10  # hands on a page of /table history
 
 
 class TableMessages:
@@ -332,6 +333,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         key = "table.npc_auto_reply" if auto else "table.npc_gm_reply"
         await (await reply_to(interaction)).say(key, npc=snapshot.state.npc_name)
 
+    @app_commands.command(name="history", description="The last hands of this channel's table")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction) -> None:
+        table = await self._table(interaction)
+        await _show_history(await reply_to(interaction), table, 0, edit=False)
+
     @app_commands.command(name="close", description="Close the table: cash everyone out (GM)")
     @app_commands.guild_only()
     async def close(self, interaction: discord.Interaction) -> None:
@@ -494,6 +501,60 @@ async def _my_cards(click: Click) -> None:
     png = await asyncio.to_thread(hand_png, list(hand))  # drawing never holds the loop
     picture = discord.File(io.BytesIO(png), filename="hand.png")
     await click.reply.send(f"{text}\n{extra}" if extra else text, file=picture)
+
+
+@common.on("hist", int)
+async def _history_page(click: Click, page: int) -> None:
+    await _show_history(click.reply, click.table, page, edit=True)
+
+
+async def _show_history(reply: Reply, table: int, page: int, *, edit: bool) -> None:
+    """A page of the table's hands, newest first, each PC's result on each; read from the
+    ledger, so the pages (their buttons carry the page) work after a restart."""
+    bot = bot_of(reply.interaction)
+    snapshot = await bot.services.tables.snapshot(table)
+    async with bot.db.read() as conn:  # type: ignore[union-attr]
+        story = evening(await ledger.table_entries(conn, table), table)
+        names = {seat.character_id: seat.name for seat in snapshot.state.seats}
+        for pc in story.pcs:
+            if pc.character_id not in names:
+                found = await characters.get_character(conn, pc.character_id, include_dead=True)
+                names[pc.character_id] = found.name
+    hands = list(reversed(hand_results(story)))
+    pages = max(1, -(-len(hands) // HISTORY_PAGE))
+    page = min(max(page, 0), pages - 1)
+    shown = hands[page * HISTORY_PAGE : (page + 1) * HISTORY_PAGE]
+    lines = [
+        reply.t(
+            "table.history_line",
+            hand=hand,
+            results=", ".join(
+                f"{short(names.get(pc, '?'))} {'+' if net > 0 else '−'}{reply.money(abs(net))}"
+                for pc, net in sorted(moved.items(), key=lambda item: -item[1])
+            ),
+        )
+        for hand, moved in shown
+    ]
+    embed = discord.Embed(
+        title=reply.t("table.history_title", page=page + 1, pages=pages),
+        description="\n".join(lines) or reply.t("table.history_none"),
+    )
+    buttons = [
+        ButtonSpec(
+            reply.t("table.btn_history_newer"),
+            custom_id(AREA, table, "hist", page - 1),
+            disabled=page == 0,
+        ),
+        ButtonSpec(
+            reply.t("table.btn_history_older"),
+            custom_id(AREA, table, "hist", page + 1),
+            disabled=page >= pages - 1,
+        ),
+    ]
+    if edit:
+        await reply.interaction.response.edit_message(embed=embed, view=view_of(buttons))
+    else:
+        await reply.send(embed=embed, view=view_of(buttons))
 
 
 @common.on("contest")
