@@ -244,11 +244,17 @@ async def _played(click: Click, snapshot: TableSnapshot) -> None:
         (e for r in snapshot.records for e in r.events if isinstance(e, CoupSettled)), None
     )
     if settled is not None and seat is not None:
-        net = net_of(settled, str(seat.character_id))
-        if net is not None:
-            key = "won" if net > 0 else "lost" if net < 0 else "even"
-            text += "\n" + reply.t(f"chemin_de_fer.coup_over_{key}", net=reply.money(abs(net)))
+        text += net_line(reply, "chemin_de_fer", net_of(settled, str(seat.character_id)))
     await reply.send(text)
+
+
+def net_line(reply: Reply, game: str, net: int | None) -> str:
+    """What the coup a click ended did for the clicker, as a line after its answer (none if
+    he had nothing in play). Shared with deux tableaux, whose keys have the same names."""
+    if net is None:
+        return ""
+    key = "won" if net > 0 else "lost" if net < 0 else "even"
+    return "\n" + reply.t(f"{game}.coup_over_{key}", net=reply.money(abs(net)))
 
 
 def _move_params(reply: Reply, record: Record) -> dict[str, str]:
@@ -381,7 +387,9 @@ class CheminDeFerUI:
         else:
             for item in coup.covers:
                 lines.append(
-                    _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money)
+                    cover_line(
+                        snapshot, "chemin_de_fer", item.seat, item.stake, item.covered, lang, money
+                    )
                 )
             holder = name_of(snapshot, coup.holder)
             banker = name_of(snapshot, engine.banker)
@@ -538,23 +546,27 @@ def _call_line(
     if call.kind == "pass":
         return t("chemin_de_fer.call_pass", lang, name=name)
     cover = covered.covered if covered is not None else 0
-    return _cover_line(snapshot, seat, call.amount, cover, lang, money)
+    return cover_line(snapshot, "chemin_de_fer", seat, call.amount, cover, lang, money)
 
 
-def _cover_line(
-    snapshot: TableSnapshot, seat: str, stake: int, covered: int, lang: Lang, money: str
+def cover_line(
+    snapshot: TableSnapshot,
+    game: str,
+    seat: str,
+    stake: int,
+    covered: int,
+    lang: Lang,
+    money: str,
 ) -> str:
+    """A stake and how much of it the bank covers (shared with deux tableaux)."""
     params = {
         "name": name_of(snapshot, seat),
         "stake": format_amount(stake, money),
         "covered": format_amount(covered, money),
         "out": format_amount(stake - covered, money),
     }
-    if covered == stake:
-        return t("chemin_de_fer.stake_covered", lang, **params)
-    if covered == 0:
-        return t("chemin_de_fer.stake_uncovered", lang, **params)
-    return t("chemin_de_fer.stake_part", lang, **params)
+    key = "covered" if covered == stake else "uncovered" if covered == 0 else "part"
+    return t(f"{game}.stake_{key}", lang, **params)
 
 
 def _result_line(
@@ -580,15 +592,16 @@ def _result_line(
     else:
         offer, owner = None, name
     if offer is not None:
-        text += " — " + _offer_text(offer, owner, lang, money)
+        text += " — " + offer_text(offer, "chemin_de_fer", owner, lang, money)
     return text
 
 
-def _offer_text(offer: SpendOffer, name: str, lang: Lang, money: str) -> str:
+def offer_text(offer: SpendOffer, game: str, name: str, lang: Lang, money: str) -> str:
+    """A lost stake's Hero Point offer: won back, or until when (shared with deux tableaux)."""
     if offer.spent:
-        return t("chemin_de_fer.won_back", lang, name=name)
+        return t(f"{game}.won_back", lang, name=name)
     pay = format_amount(offer.pay, money)
-    return t("chemin_de_fer.may_win_back", lang, name=name, pay=pay, when=when(offer.expires_at))
+    return t(f"{game}.may_win_back", lang, name=name, pay=pay, when=when(offer.expires_at))
 
 
 UI = CheminDeFerUI()

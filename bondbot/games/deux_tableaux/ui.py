@@ -24,7 +24,16 @@ from bondbot.bot.tables.opening import COMMON, npc_names, open_table
 from bondbot.errors import Refusal
 from bondbot.games.chemin_de_fer.events import StakeResult
 from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
-from bondbot.games.chemin_de_fer.ui import name_of, shown, timed_out, total, when
+from bondbot.games.chemin_de_fer.ui import (
+    cover_line,
+    name_of,
+    net_line,
+    offer_text,
+    shown,
+    timed_out,
+    total,
+    when,
+)
 from bondbot.games.contract import Record
 from bondbot.games.deux_tableaux.engine import TABLES, DeuxTableaux, halves
 from bondbot.games.deux_tableaux.events import (
@@ -219,10 +228,7 @@ async def _played(click: Click, snapshot: TableSnapshot) -> None:
         (e for r in snapshot.records for e in r.events if isinstance(e, CoupSettled)), None
     )
     if settled is not None and seat is not None:
-        net = net_of(settled, str(seat.character_id))
-        if net is not None:
-            key = "won" if net > 0 else "lost" if net < 0 else "even"
-            text += "\n" + reply.t(f"deux_tableaux.coup_over_{key}", net=reply.money(abs(net)))
+        text += net_line(reply, "deux_tableaux", net_of(settled, str(seat.character_id)))
     await reply.send(text)
 
 
@@ -580,14 +586,8 @@ def _banker_advice(engine: DeuxTableaux, advised: BankerAdvice, lang: Lang) -> l
 def _cover_line(
     snapshot: TableSnapshot, seat: str, stake: int, covered: int, lang: Lang, money: str
 ) -> str:
-    params = {
-        "name": name_of(snapshot, seat),
-        "stake": format_amount(stake, money),
-        "covered": format_amount(covered, money),
-        "out": format_amount(stake - covered, money),
-    }
-    key = "covered" if covered == stake else "uncovered" if covered == 0 else "part"
-    return "\u2003" + t(f"deux_tableaux.stake_{key}", lang, **params)  # under its table
+    under = cover_line(snapshot, "deux_tableaux", seat, stake, covered, lang, money)
+    return "\u2003" + under  # under its table
 
 
 def _table_line(result: TableResult, lang: Lang) -> str:
@@ -629,13 +629,7 @@ def _result_line(
     else:
         offer, owner = None, name
     if offer is not None:
-        if offer.spent:
-            text += " — " + t("deux_tableaux.won_back", lang, name=owner)
-        else:
-            pay = format_amount(offer.pay, money)
-            text += " — " + t(
-                "deux_tableaux.may_win_back", lang, name=owner, pay=pay, when=when(offer.expires_at)
-            )
+        text += " — " + offer_text(offer, "deux_tableaux", owner, lang, money)
     return text
 
 
