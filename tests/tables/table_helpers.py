@@ -15,6 +15,7 @@ from bondbot.storage import characters, ledger
 from bondbot.storage.db import Database
 from bondbot.storage.settings import get_settings
 from bondbot.tables.service import TableService, TableSnapshot
+from bondbot.tables.state import TableState
 
 GUILD = 1000
 CHANNEL = 2000
@@ -108,6 +109,19 @@ async def assert_conserved(db: Database) -> None:
     for kind in ("cash", "hero"):
         inside = sum(v for (account, k), v in stored.items() if k == kind)
         assert inside == from_outside.get(kind, 0)
+
+
+async def assert_restores_then_closes(
+    db: Database, clock: Clock, tables: TableService, table: int
+) -> None:
+    """The end of every property run: the state survives a JSON round trip and a restart,
+    then the table closes with money and points conserved."""
+    snapshot = await tables.snapshot(table, fresh=True)
+    assert TableState.model_validate_json(snapshot.state.model_dump_json()) == snapshot.state
+    restarted = await service(db, clock).snapshot(table)
+    assert restarted.state == snapshot.state and restarted.chips == snapshot.chips
+    await tables.close(table, GM)
+    await assert_conserved(db)
 
 
 async def open_table(

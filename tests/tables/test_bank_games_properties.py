@@ -17,13 +17,20 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from table_helpers import BOND_OWNER, GM, VESPER_OWNER, Clock, assert_conserved, open_table, service
+from table_helpers import (
+    BOND_OWNER,
+    GM,
+    VESPER_OWNER,
+    Clock,
+    assert_conserved,
+    assert_restores_then_closes,
+    open_table,
+)
 
 from bondbot.errors import Refusal
 from bondbot.storage.db import Database
 from bondbot.tables import accounts
 from bondbot.tables.service import TableSnapshot
-from bondbot.tables.state import TableState
 
 PLAYERS = (BOND_OWNER, VESPER_OWNER)
 CDF_MOVES = ["bank", "keep", "withdraw", "refuse", "stake", "banco", "pass", "draw", "stand"]
@@ -144,14 +151,7 @@ async def play(
                     pass
                 await assert_conserved(db)
             await assert_edges_and_spends(db, table)
-            snapshot = await tables.snapshot(table, fresh=True)
-            assert (
-                TableState.model_validate_json(snapshot.state.model_dump_json()) == snapshot.state
-            )
-            restarted = await service(db, clock).snapshot(table)
-            assert restarted.state == snapshot.state and restarted.chips == snapshot.chips
-            await tables.close(table, GM)
-            await assert_conserved(db)
+            await assert_restores_then_closes(db, clock, tables, table)
             await assert_edges_and_spends(db, table)
         finally:
             await db.close()

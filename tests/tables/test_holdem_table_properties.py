@@ -11,13 +11,12 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from table_helpers import BOND_OWNER, GM, Clock, assert_conserved, service
+from table_helpers import BOND_OWNER, GM, Clock, assert_conserved, assert_restores_then_closes
 from test_holdem_service import LEITER_OWNER, seat_three
 from test_table_properties import assert_edges
 
 from bondbot.errors import Refusal
 from bondbot.storage.db import Database
-from bondbot.tables.state import TableState
 
 PLAYERS = (BOND_OWNER, LEITER_OWNER, GM)  # the GM plays the NPC when it is his
 MOVES = ("fold", "check", "call", "bet", "raise", "all_in", "sit_out", "sit_in")
@@ -101,14 +100,7 @@ async def play(actions: list[tuple[str, int, object, object]], auto: bool) -> No
                 except Refusal:
                     pass
                 await assert_conserved(db)
-            snapshot = await tables.snapshot(table, fresh=True)
-            assert (
-                TableState.model_validate_json(snapshot.state.model_dump_json()) == snapshot.state
-            )
-            restarted = await service(db, clock).snapshot(table)
-            assert restarted.state == snapshot.state and restarted.chips == snapshot.chips
-            await tables.close(table, GM)
-            await assert_conserved(db)
+            await assert_restores_then_closes(db, clock, tables, table)
             await assert_edges(db)
         finally:
             await db.close()

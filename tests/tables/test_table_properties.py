@@ -14,11 +14,18 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from table_helpers import BOND_OWNER, GM, VESPER_OWNER, Clock, assert_conserved, open_table, service
+from table_helpers import (
+    BOND_OWNER,
+    GM,
+    VESPER_OWNER,
+    Clock,
+    assert_conserved,
+    assert_restores_then_closes,
+    open_table,
+)
 
 from bondbot.errors import Refusal
 from bondbot.storage.db import Database
-from bondbot.tables.state import TableState
 
 PLAYERS = (BOND_OWNER, VESPER_OWNER)
 BETS = st.sampled_from(["player", "banker", "tie"])
@@ -105,14 +112,7 @@ async def play(
                 except Refusal:
                     pass
                 await assert_conserved(db)
-            snapshot = await tables.snapshot(table, fresh=True)
-            assert (
-                TableState.model_validate_json(snapshot.state.model_dump_json()) == snapshot.state
-            )
-            restarted = await service(db, clock).snapshot(table)
-            assert restarted.state == snapshot.state and restarted.chips == snapshot.chips
-            await tables.close(table, GM)
-            await assert_conserved(db)
+            await assert_restores_then_closes(db, clock, tables, table)
             await assert_edges(db)
         finally:
             await db.close()
