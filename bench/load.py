@@ -33,9 +33,9 @@ CPU time over the measured phase, in % of one core: the machine has 2 cores, so 
 busy processes lower the figures (a warning says so). Targets (exit 1 if one fails, after printing
 everything): game actions/s >= 25% of the floor's rate; game p99 < 100 ms; no miss.
 The REST calls the bot made during each phase are counted too (interaction callbacks,
-table message edits, others). With --profile FILE the game bot runs under cProfile, and
-with --trace its database lock, statements and hot spots are timed over the measured phase
-(see bench/load_bot.py); both slow the bot, so the figures of such a run are not the
+table message edits, others). With --profile FILE the game bot runs under cProfile over
+the measured phase, and with --trace its database lock, statements and hot spots are timed
+over it (see bench/load_bot.py); both slow the bot, so the figures of such a run are not the
 benchmark's, and they print where the time went after the figures.
 """
 
@@ -656,7 +656,8 @@ async def run_game(
             )
         clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
         budget = Budget(args.actions)
-        if args.trace is not None or args.gc_out is not None:
+        written = [p for p in (args.trace, args.gc_out, args.profile) if p is not None]
+        if written:
             bot.signal(signal.SIGUSR1)
         measure = Measure(fake, bot)
         await asyncio.gather(
@@ -675,7 +676,6 @@ async def run_game(
         )
         actions = clicker.sent["wager"] + clicker.sent["deal"] + clicker.sent["spend"]
         phase = measure.finish("game", actions, game_kind)
-        written = [path for path in (args.trace, args.gc_out) if path is not None]
         if written:
             bot.signal(signal.SIGUSR2)
             async with asyncio.timeout(30):
@@ -863,6 +863,10 @@ def print_gc(data: dict) -> None:
             f" 10th longest {1000 * stalls[min(9, len(stalls) - 1)]:.1f} ms,"
             f" {sum(s > 0.05 for s in stalls)} over 50 ms"
         )
+    tracked = dict(data["tracked"])
+    everything = tracked.pop("all")
+    commonest = ", ".join(f"{name} {count:,}" for name, count in tracked.items())
+    print(f"  objects in the collector's care at the end: {everything:,} ({commonest})")
 
 
 def print_profile(path: Path) -> None:

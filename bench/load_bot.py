@@ -7,15 +7,16 @@
 (ephemeral, no database): the floor the load benchmark compares BondBot with. Both use
 `discord_api_base` and `dev_guild_id` of the configuration. The gateway URL comes from
 BENCH_GATEWAY_URL: discord.py connects to `DiscordWebSocket.DEFAULT_GATEWAY` without
-asking Discord, so it is set here. With BENCH_PROFILE=FILE the process runs under
-cProfile and writes its stats to FILE when it stops. With BENCH_TRACE=FILE it counts and
-times where BondBot's time goes (the database lock and its statements, the hot pure-Python
-steps, the event loop's lag): SIGUSR1 starts the count afresh, SIGUSR2 writes it to FILE as
-JSON (bench/load.py --trace does both around the measured phase). With BENCH_GC=FILE it
-times the garbage collector's pauses and the loop's stalls the same way (GcWatch), under
-the setting BENCH_GC_TUNE names. With BENCH_SEEDS=HEX,HEX,… the first shoes the bot shuffles
-use these seeds, in order (bench/clicks.py stacks a blackjack deal that way), then random
-ones. SIGTERM or SIGINT closes the bot.
+asking Discord, so it is set here. With BENCH_TRACE=FILE it counts and times where
+BondBot's time goes (the database lock and its statements, the hot pure-Python steps, the
+event loop's lag): SIGUSR1 starts the count afresh, SIGUSR2 writes it to FILE as JSON
+(bench/load.py --trace does both around the measured phase). BENCH_PROFILE=FILE does the
+same with cProfile's stats. With BENCH_GC=FILE it times the garbage collector's pauses
+and the loop's stalls the same way (GcWatch), under the setting BENCH_GC_TUNE names, and
+counts the objects left in the collector's care at the end, by type. With
+BENCH_SEEDS=HEX,HEX,… the first shoes the bot shuffles use these seeds, in order
+(bench/clicks.py stacks a blackjack deal that way), then random ones.
+SIGTERM or SIGINT closes the bot.
 """
 
 from __future__ import annotations
@@ -199,6 +200,23 @@ class Trace:
             self.lags.append(time.perf_counter() - asked - 0.005)
 
 
+class Profile:
+    """cProfile over the measured phase only (SIGUSR1 starts afresh, SIGUSR2 writes it)."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.profiler = cProfile.Profile()
+
+    def reset(self) -> None:
+        self.profiler.disable()
+        self.profiler = cProfile.Profile()
+        self.profiler.enable()
+
+    def dump(self) -> None:
+        self.profiler.disable()
+        self.profiler.dump_stats(self.out)
+
+
 class GcWatch:
     """The garbage collector's pauses and the event loop's stalls, between two signals.
 
@@ -265,8 +283,19 @@ class GcWatch:
             "cpu": {str(g): p for g, p in self.cpu.items()},
             "stalls": sorted(self.stalls, reverse=True)[:200],
             "stall_count": len(self.stalls),
+            "tracked": tracked_by_type(),
         }
         self.path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def tracked_by_type(top: int = 15) -> dict[str, int]:
+    """The collector's objects (the frozen ones apart) by type, the commonest first."""
+    counts: dict[str, int] = {}
+    for obj in gc.get_objects():
+        name = type(obj).__qualname__
+        counts[name] = counts.get(name, 0) + 1
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    return {"all": sum(counts.values()), **dict(ranked[:top])}
 
 
 def make_bot(kind: str, settings: Settings) -> discord.Client:
@@ -289,14 +318,20 @@ def make_bot(kind: str, settings: Settings) -> discord.Client:
 
 
 async def serve(
-    bot: discord.Client, token: str, trace: Trace | None = None, gc_watch: GcWatch | None = None
+    bot: discord.Client,
+    token: str,
+    trace: Trace | None = None,
+    gc_watch: GcWatch | None = None,
+    profile: Profile | None = None,
 ) -> None:
     """Run `bot` until it stops by itself or a SIGTERM/SIGINT asks it to."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    watchers: list[Trace | GcWatch] = [w for w in (trace, gc_watch) if w is not None]
+    watchers: list[Trace | GcWatch | Profile] = [
+        w for w in (trace, gc_watch, profile) if w is not None
+    ]
 
     def reset_all() -> None:
         for watcher in watchers:
@@ -344,16 +379,10 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get("BENCH_GC"):
         gc_watch = GcWatch(Path(os.environ["BENCH_GC"]), os.environ.get("BENCH_GC_TUNE", ""))
     bot = make_bot(args.kind, settings)
-    profile_to = os.environ.get("BENCH_PROFILE")
-    profiler = cProfile.Profile() if profile_to else None
-    if profiler is not None:
-        profiler.enable()
-    try:
-        asyncio.run(serve(bot, settings.token, trace, gc_watch))
-    finally:
-        if profiler is not None and profile_to:
-            profiler.disable()
-            profiler.dump_stats(profile_to)
+    profile = None
+    if os.environ.get("BENCH_PROFILE"):
+        profile = Profile(Path(os.environ["BENCH_PROFILE"]))
+    asyncio.run(serve(bot, settings.token, trace, gc_watch, profile))
     return 0
 
 
