@@ -2,13 +2,13 @@
 server's currency.
 
 `reply_to(interaction)` reads the server's settings the first time it is asked about an
-interaction and remembers the answer for the interaction's short life, so a handler and
-the helpers it calls stop fetching the same settings again and again.
+interaction and keeps the answer in the interaction's `extras` (discord.py's place for a
+handler's own data), so a handler and the helpers it calls stop fetching the same settings
+again and again, and the answer lives exactly as long as the interaction.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from bondbot.money import Cents, format_amount
 if TYPE_CHECKING:
     from bondbot.bot.client import BondBot
 
-_REMEMBERED = 1024  # interactions in flight at once, and then some
+_EXTRA = "bondbot.reply"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +58,9 @@ class Reply:
         await self.send(self.t(key, **params))
 
 
-_recent: OrderedDict[int, Reply] = OrderedDict()
-
-
 async def reply_to(interaction: discord.Interaction) -> Reply:
-    known = _recent.get(interaction.id)
-    if known is not None and known.interaction is interaction:
+    known: Reply | None = interaction.extras.get(_EXTRA)
+    if known is not None:
         return known
     bot: BondBot = interaction.client  # type: ignore[assignment]
     lang: Lang = bot.settings.default_locale
@@ -72,7 +69,5 @@ async def reply_to(interaction: discord.Interaction) -> Reply:
         settings = await bot.services.guilds.get(interaction.guild_id)
         lang, currency = settings.locale, settings.currency
     reply = Reply(interaction, lang_of(str(interaction.locale), lang), lang, currency)
-    _recent[interaction.id] = reply
-    while len(_recent) > _REMEMBERED:
-        _recent.popitem(last=False)
+    interaction.extras[_EXTRA] = reply
     return reply
