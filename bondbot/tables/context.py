@@ -54,8 +54,10 @@ class TableContext:
     # How long a seat has for a timed decision: the server's turn_timer_s.
     turn_timer: timedelta = timedelta(seconds=90)
     rng: random.Random = field(default_factory=random.Random)
-    # Replaces a finished shoe between hands (the service's, which holds the seed source).
-    fresh_shoe: Callable[[], None] = lambda: None
+    # Replaces a finished shoe between hands (the service's, which holds the seed source);
+    # given the context rather than closing over it, so a context is freed by reference
+    # counting and not left for the garbage collector.
+    fresh_shoe: Callable[[TableContext], None] = lambda ctx: None
     closed: bool = False  # set by the action that closes the table
     # Writes besides the ledger rows and the table's state (an NPC's Survival Points),
     # committed with them as part of the same writer job.
@@ -176,7 +178,7 @@ class TableContext:
     def _apply(self, move: Move) -> Record:
         engine = self.state.engine
         if not engine.in_hand() and engine.needs_new_shoe:
-            self.fresh_shoe()  # an automatic move too: an NPC banker's, right after a coup
+            self.fresh_shoe(self)  # an automatic move too: an NPC banker's, right after a coup
         engine.stacks = self.stacks()
         exposure = engine.exposure()
         try:

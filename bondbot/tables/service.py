@@ -748,7 +748,7 @@ class TableService:
                 turn_timer=timedelta(seconds=settings.turn_timer_s),
                 rng=self.rng,
             )
-            ctx.fresh_shoe = lambda: self._fresh_shoe(ctx)
+            ctx.fresh_shoe = self._fresh_shoe
             event = await run(ctx)
             saved = state.model_dump_json()
 
