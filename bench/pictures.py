@@ -5,9 +5,10 @@
 First the very first hand (every card it shows drawn for the first time), then the 52
 cards and the back drawn once (what the bot does once per process, as hands come), then
 `--hands` random hands of 2, 5, 7 and 13 cards that were never made before (the common
-case: each deal is a new hand), then the latest of them again (the cache). Prints time per
-hand (median and p99) and PNG size (median and largest); targets: a 5-card hand in at
-most 10 ms and 8 KB.
+case: each deal is a new hand), then the latest of them again (the cache), then hands'
+results (a baccarat coup's two rows, a blackjack dealer's and four boxes' five rows).
+Prints time per picture (median and p99) and PNG size (median and largest); targets: a
+5-card hand in at most 10 ms and 8 KB.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from bondbot.pictures.cards import HAND_CACHE, card_image, hand_png, hand_size
+from bondbot.pictures.cards import HAND_CACHE, card_image, hand_png, hand_size, rows_png, rows_size
 from bondbot.rules.cards import Card
 
 TARGET_MS = 10.0
@@ -70,6 +71,20 @@ def main() -> int:
         if count == 5:
             verdicts.append(("5-card hand time p99", p99 <= TARGET_MS, f"{p99:.2f} ms"))
             verdicts.append(("5-card hand size", max(sizes) <= TARGET_BYTES, f"{max(sizes)} B"))
+    for shape in ((3, 3), (3, 2, 2, 3, 2)):  # a baccarat coup; a dealer and four boxes
+        results = [[rng.sample(Card.ALL, n) for n in shape] for _ in range(args.hands)]
+        times, sizes = [], []
+        for rows in results:
+            start = time.perf_counter()
+            sizes.append(len(rows_png(rows)))
+            times.append(_ms(start))
+        p99 = statistics.quantiles(times, n=100)[98]
+        w, h = rows_size(shape)
+        print(
+            f"result of {len(shape)} rows {shape} ({w}×{h} px): {statistics.median(times):.2f} ms"
+            f" median, {p99:.2f} ms p99; {statistics.median(sizes):.0f} B median,"
+            f" {max(sizes)} B largest"
+        )
     for name, ok, figure in verdicts:
         print(f"{'PASS' if ok else 'FAIL'} {name}: {figure}")
     return 0 if all(ok for _, ok, _ in verdicts) else 1

@@ -4,14 +4,15 @@ The suits are drawn as shapes, not as font glyphs: the font Pillow ships (`load_
 has no ♠♥♦♣, and the bot must not depend on fonts installed on its host. Each card is
 drawn once, four times larger and scaled down (smooth edges), then mapped onto one small
 palette shared by every card, so a hand is pasted together in palette mode and its PNG
-stays a few kilobytes. Hands are cached by their cards: the same hand shown again is the
-same bytes, made once.
+stays a few kilobytes. A hand's result stacks several hands, one row each, on the same
+felt. Pictures are cached by their cards: the same hand shown again is the same bytes,
+made once.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -52,18 +53,41 @@ def card_origin(position: int) -> tuple[int, int]:
     return MARGIN + position * (CARD_W + GAP), MARGIN
 
 
+def rows_size(counts: Sequence[int]) -> tuple[int, int]:
+    """Width and height in pixels of the picture of hands of `counts` cards, one a row."""
+    if not counts or min(counts) < 1:
+        raise ValueError("every row has at least one card")
+    width = max(hand_size(count)[0] for count in counts)
+    return width, 2 * MARGIN + len(counts) * CARD_H + (len(counts) - 1) * GAP
+
+
+def row_origin(row: int, position: int) -> tuple[int, int]:
+    """Top-left corner of the card at `position` of `row` (both from 0) in a rows picture."""
+    x, y = card_origin(position)
+    return x, y + row * (CARD_H + GAP)
+
+
 def hand_png(cards: Iterable[Shown]) -> bytes:
     """The PNG of these cards side by side on felt, left to right (None: face down)."""
-    return _hand_png(tuple("??" if card is None else card.code for card in cards))
+    return rows_png([cards])
+
+
+def rows_png(rows: Iterable[Iterable[Shown]]) -> bytes:
+    """The PNG of several hands on one felt, one row each, top to bottom (a hand's result:
+    the banker's cards above the player's)."""
+    return _rows_png(
+        tuple(tuple("??" if card is None else card.code for card in row) for row in rows)
+    )
 
 
 @lru_cache(maxsize=HAND_CACHE)
-def _hand_png(codes: tuple[str, ...]) -> bytes:
+def _rows_png(rows: tuple[tuple[str, ...], ...]) -> bytes:
     palette = _palette()
-    picture = Image.new("P", hand_size(len(codes)), 0)  # the palette's first colour: felt
+    picture = Image.new("P", rows_size([len(row) for row in rows]), 0)  # palette's first: felt
     picture.putpalette(palette.getpalette() or [])
-    for position, code in enumerate(codes):
-        picture.paste(_card_paletted(code), card_origin(position))
+    for row, codes in enumerate(rows):
+        for position, code in enumerate(codes):
+            picture.paste(_card_paletted(code), row_origin(row, position))
     out = io.BytesIO()
     picture.save(out, format="PNG")
     return out.getvalue()

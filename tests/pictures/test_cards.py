@@ -16,7 +16,17 @@ from itertools import combinations
 import pytest
 from PIL import Image, ImageChops
 
-from bondbot.pictures.cards import CARD_H, CARD_W, card_image, card_origin, hand_png, hand_size
+from bondbot.pictures.cards import (
+    CARD_H,
+    CARD_W,
+    card_image,
+    card_origin,
+    hand_png,
+    hand_size,
+    row_origin,
+    rows_png,
+    rows_size,
+)
 from bondbot.rules.cards import Card, parse_cards
 
 Pixel = tuple[int, int, int]
@@ -144,3 +154,25 @@ def test_a_hand_is_made_once_and_stays_small() -> None:
 def test_an_empty_hand_has_no_picture() -> None:
     with pytest.raises(ValueError):
         hand_png([])
+
+
+def test_a_result_shows_each_hand_on_its_row_and_felt_elsewhere() -> None:
+    rows = [parse_cards("9h Kd"), parse_cards("4s 5c Ah"), [Card.parse("Ts")]]
+    picture = _open(rows_png(rows))
+    assert picture.size == rows_size([2, 3, 1]) == (hand_size(3)[0], 20 + 3 * CARD_H + 2 * 8)
+    for row, cards in enumerate(rows):
+        for position, card in enumerate(cards):
+            x, y = row_origin(row, position)
+            drawn = picture.crop((x, y, x + CARD_W, y + CARD_H))
+            assert ImageChops.difference(drawn, card_image(card)).getbbox() is None
+    felt = picture.getpixel((picture.width - 5, picture.height - 5))
+    x, y = row_origin(2, 1)  # where a second card of the last row would be: felt
+    empty = picture.crop((x, y, x + CARD_W, y + CARD_H))
+    assert set(_pixels(empty)) == {felt}
+
+
+def test_one_row_is_the_hand_itself() -> None:
+    cards = parse_cards("Qs Jh")
+    assert rows_png([cards]) == hand_png(cards)
+    with pytest.raises(ValueError):
+        rows_png([cards, []])
