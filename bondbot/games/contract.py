@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
@@ -116,6 +117,15 @@ class LostHand(Frozen):
     label: str  # what was lost, short, for the table message ("banker 50")
     pay: int = 0  # what the NPC pays him on a spend (his stake back plus the win)
     score: int | None = None  # score games: the score the deal takes instead
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """One row of the picture of a hand's result: whose cards, and what they came to."""
+
+    whose: str  # a seat key, or a role the table names: "player", "banker", "board"
+    cards: tuple[Card, ...]
+    total: int | None = None  # the game's count of them, when it has one (a baccarat 7)
 
 
 class Event(Frozen):
@@ -284,6 +294,12 @@ class Engine(BaseModel):
     def hidden_cards(self) -> set[Card]:
         """Every card dealt but not public now (for privacy checks in tests)."""
         return set()
+
+    def shown_hands(self) -> Sequence[ShownHand]:
+        """The last finished hand's cards that everyone has seen, row by row as the
+        picture of its result shows them (posted in the table's thread when a hand ends):
+        never a card that stayed private (a hand folded or mucked unseen)."""
+        return ()
 
     # -- seats between hands -------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from bondbot.games.contract import (
     Record,
     SeatKey,
     ShoeField,
+    ShownHand,
     Transfer,
     pot_account,
     seat_account,
@@ -107,6 +108,10 @@ class HighCard(Engine):
 
     def private_cards(self, seat: SeatKey) -> list[Card]:
         return [Card.parse(self.hands[seat])] if seat in self.hands else []
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        cards = self.last.cards if self.last else {}
+        return tuple(ShownHand(seat, (Card.parse(code),)) for seat, code in cards.items())
 
     def current_shoe(self) -> Shoe:
         return self.shoe

@@ -25,7 +25,7 @@ from table_flow import (
 
 from bondbot import i18n
 from bondbot.games import registry
-from bondbot.pictures.cards import hand_png, hand_size
+from bondbot.pictures.cards import hand_png, hand_size, rows_png, rows_size
 from bondbot.rules.cards import RANKS
 from bondbot.rules.shoe import Shoe
 
@@ -100,6 +100,16 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
             predicate=lambda m: m.embeds and "Last showdown" in str(m.embeds)
         )
         assert npc_card.pretty in str(message.embeds)
+        result = await fake.wait_for_message(  # the hand's picture, in the table's thread
+            thread, lambda m: m.embeds and m.embeds[0].get("title") == "Hand 1"
+        )
+        assert result.embeds[0]["description"] == (
+            f"**James Bond**: {bonds_card.pretty}\n**Le Chiffre**: {npc_card.pretty}"
+        )
+        (drawn,) = result.attachments
+        assert drawn.data == rows_png([[bonds_card], [npc_card]])
+        with Image.open(io.BytesIO(drawn.data)) as picture:
+            assert picture.size == rows_size([1, 1])
         spend = next(cid for cid in message.custom_ids() if ":spend:" in cid)
         spent = await fake.click(world.player, message, spend)
         assert spent.ephemeral and "$20" in spent.content

@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,11 +24,13 @@ from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed
 from bondbot.errors import Refusal
+from bondbot.games.contract import ShownHand
 from bondbot.games.registry import all_games
 from bondbot.i18n import t
 from bondbot.money import format_amount
-from bondbot.pictures.cards import hand_png
+from bondbot.pictures.cards import hand_png, rows_png
 from bondbot.pictures.chart import chips_chart
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
@@ -63,6 +66,9 @@ class TableMessages:
         self._posted: dict[int, asyncio.Event] = {}
         self._shown: dict[int, TableSnapshot] = {}  # what each table message shows now
         self._writing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._pictured: dict[int, int] = {}  # table → the last hand whose result was posted
+        self._picturing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._posting: set[asyncio.Task[None]] = set()
 
     def resume(self, snapshots: list[TableSnapshot]) -> None:
         """Redraw the tables found at start, a few a second: their messages may be stale
@@ -154,6 +160,36 @@ class TableMessages:
             thread_id = int(thread["id"])
         await self.bot.services.tables.set_thread(snapshot.id, thread_id)
 
+    async def hand_ended(self, snapshot: TableSnapshot) -> None:
+        """Post the picture of the hand the action behind `snapshot` ended, once, in the
+        table's thread; after the action's answer, and in the order the hands ended."""
+        rows = ended_hand(snapshot)
+        hand = snapshot.state.hand_no
+        if not rows or not snapshot.thread_id or self._pictured.get(snapshot.id, -1) >= hand:
+            return
+        self._pictured[snapshot.id] = hand
+        task = asyncio.create_task(self._post_result(snapshot, rows))
+        self._posting.add(task)
+        task.add_done_callback(self._posting.discard)
+
+    async def _post_result(self, snapshot: TableSnapshot, rows: Sequence[ShownHand]) -> None:
+        async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
+            try:
+                settings = await self.bot.services.guilds.get(snapshot.guild_id)
+                embed = result_embed(snapshot, rows, settings.locale)
+                png = await asyncio.to_thread(rows_png, [row.cards for row in rows])
+                thread = self.bot.get_partial_messageable(
+                    snapshot.thread_id, guild_id=snapshot.guild_id
+                )
+                await thread.send(embed=embed, file=discord.File(io.BytesIO(png), PICTURE))
+            except Exception:
+                log.exception(
+                    "table %s: could not post the picture of hand %s in thread %s",
+                    snapshot.id,
+                    snapshot.state.hand_no,
+                    snapshot.thread_id,
+                )
+
     def posted(self, table_id: int) -> asyncio.Event:
         """Set once the table's message is posted (and its thread started, or refused)."""
         return self._posted.setdefault(table_id, asyncio.Event())
@@ -174,8 +210,9 @@ class TableMessages:
         """Let edits already under way finish (the service's scheduler holds the timers)."""
         if self._resuming is not None:
             self._resuming.cancel()
-        if self._running:
-            await asyncio.wait(list(self._running.values()), timeout=5)
+        pending = [*self._running.values(), *self._posting]
+        if pending:
+            await asyncio.wait(pending, timeout=5)
 
 
 class Tables(commands.GroupCog, group_name="table", group_description="Card tables"):
@@ -187,6 +224,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         self.service: TableService = bot.services.tables
         self.messages = TableMessages(bot)
         self.service.listeners.append(self.messages.changed)
+        self.service.listeners.append(self.messages.hand_ended)
         for spec in all_games():
             self.open.add_command(ui_for(spec.key).open_command)
         bot.router.register(AREA, self.on_component)
@@ -198,6 +236,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self.messages.stop()
         self.service.stop_timers()
         self.service.listeners.remove(self.messages.changed)
+        self.service.listeners.remove(self.messages.hand_ended)
 
     # -- helpers ---------------------------------------------------------------------------
 

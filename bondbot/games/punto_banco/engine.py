@@ -22,13 +22,14 @@ from bondbot.games.contract import (
     Record,
     SeatKey,
     ShoeField,
+    ShownHand,
     Transfer,
     seat_account,
 )
 from bondbot.money import Cents
 from bondbot.rules import baccarat
 from bondbot.rules.baccarat import Bet
-from bondbot.rules.cards import cards_code
+from bondbot.rules.cards import cards_code, parse_cards
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
@@ -207,6 +208,15 @@ class PuntoBanco(Engine):
             transfers=tuple(transfers),
             lost=tuple(lost),
             hand_over=True,
+        )
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        if self.last is None:
+            return ()
+        coup = self.last
+        return (
+            ShownHand("player", tuple(parse_cards(coup.player)), coup.player_total),
+            ShownHand("banker", tuple(parse_cards(coup.banker)), coup.banker_total),
         )
 
     # -- the table's checks and timers ---------------------------------------------------
