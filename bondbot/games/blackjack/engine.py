@@ -31,6 +31,7 @@ from bondbot.games.contract import (
     Option,
     Record,
     SeatKey,
+    ShownHand,
     Transfer,
     seat_account,
 )
@@ -44,7 +45,7 @@ from bondbot.rules.blackjack import (
     Phase,
     hand_total,
 )
-from bondbot.rules.cards import cards_code
+from bondbot.rules.cards import Card, cards_code, parse_cards
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe, ShoeEmpty
 
@@ -414,6 +415,35 @@ class BlackjackEngine(Engine):
                 original = not hand.split and not hand.doubled and len(hand.cards) <= 2
                 total += max(hand.stake, hand.stake * num // den) if original else hand.stake
         return total
+
+    # -- what everyone has seen ----------------------------------------------------------
+
+    def hidden_cards(self) -> set[Card]:
+        """Dealt and face down during a round: the American hole card, and an American
+        double's card; everything shows at settlement."""
+        game = self.game
+        if game.phase not in _IN_ROUND:
+            return set()
+        hidden = set(game.dealer_cards[len(game.dealer_visible) :])
+        if not game.rules.european:
+            for seat in game.seats:
+                hidden.update(hand.cards[-1] for hand in game.hands(seat) if hand.doubled)
+        return hidden
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        """The last settled round as its result shows it (`ui._results`): the dealer's hand,
+        then every hand in seat order (a split seat's hands one after the other), each
+        with its total. Nothing before a round has settled, nor for a voided round."""
+        last = self.last
+        if not isinstance(last, Settled):
+            return ()
+        dealer = self.npc if self.npc is not None else "banker"
+        rows = [ShownHand(dealer, tuple(parse_cards(last.dealer)), last.dealer_total)]
+        rows += [
+            ShownHand(line.seat, tuple(parse_cards(line.cards)), line.total)
+            for line in last.results
+        ]
+        return tuple(rows)
 
     # -- the shoe and the seats ----------------------------------------------------------
 
