@@ -62,6 +62,7 @@ from bondbot.games.contract import (
     Record,
     SeatKey,
     ShoeField,
+    ShownHand,
     Transfer,
     seat_account,
 )
@@ -428,6 +429,22 @@ class Macao(Engine):
             if not hand.shown:
                 hidden.update(hand.cards[:2])
         return hidden
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        """The hands the last coup revealed, as its results show them: the banker's (when
+        shown), then the players' in drawing order, each with its total under the table's
+        counting. A hand never revealed (a pass, a loss to the banker's natural) is not
+        there. The coup's hands are kept until the next deal: nothing while one is played."""
+        if self.in_hand():
+            return ()
+        rows: list[ShownHand] = []
+        if self.bank_shown and self.banker is not None:
+            cards = tuple(self.bank_cards)
+            rows.append(ShownHand(self.banker, cards, self._total(cards)))
+        for hand in self.players:
+            if hand.shown:
+                rows.append(ShownHand(hand.seat, tuple(hand.cards), self._total(hand.cards)))
+        return tuple(rows)
 
     def banker_allowance(self) -> Allowance | None:
         """The first player's third card that lets a restricted banker draw (the bot shows

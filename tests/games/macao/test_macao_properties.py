@@ -70,6 +70,7 @@ class Evening:
         self.dealt_from_shoe: Counter[Card] = Counter()
         self.coup_start: Macao | None = None
         self.public: set[Card] = set()  # cards the events showed this coup
+        self.revealed: dict[str, tuple[tuple[Card, ...], int]] = {}  # this coup's, by seat
 
     def run(self, coups: int) -> None:
         played = 0
@@ -113,11 +114,13 @@ class Evening:
         record = game.apply(move)
         if move.kind == "deal":
             self.public = set()
+            self.revealed = {}
             banker_before = game.banker
             dealt = [card for hand in game.players for card in hand.cards] + game.bank_cards
             self.dealt_from_shoe.update(dealt)
         self.check_money(record, banker_before)
         self.check_cards(record)
+        self.check_shown(record)
         self.check_state()
         return record
 
@@ -153,6 +156,27 @@ class Evening:
             seen = [set(game.private_cards(seat)) for seat in game.seats]
             assert sum(len(cards) for cards in seen) == len(set().union(*seen))
             assert hidden <= set().union(*seen)
+
+    def check_shown(self, record: Record) -> None:
+        """The picture of a coup's result shows exactly the hands its events revealed, the
+        banker's first; every card of it was dealt, and none is still hidden."""
+        game = self.game
+        for event in record.events:
+            if isinstance(event, Revealed):
+                self.revealed[event.seat] = (tuple(event.cards), event.total)
+        if not record.hand_over:
+            assert not game.in_hand() or game.shown_hands() == ()
+            return
+        rows = game.shown_hands()
+        assert {row.whose: (row.cards, row.total) for row in rows} == self.revealed
+        assert len(rows) == len(self.revealed)
+        assert [row.whose == game.banker for row in rows] == sorted(
+            (row.whose == game.banker for row in rows), reverse=True
+        )
+        shown = Counter(card for row in rows for card in row.cards)
+        assert shown <= Counter(game.shoe.dealt)
+        if game.shoe.packs == 1:
+            assert not set(shown) & game.hidden_cards()
 
     def check_state(self) -> None:
         game = self.game
