@@ -96,6 +96,7 @@ from bondbot.games.contract import (
     Record,
     SeatKey,
     ShoeField,
+    ShownHand,
     Transfer,
     house_account,
     seat_account,
@@ -159,6 +160,10 @@ def _total(codes: Sequence[str]) -> int:
     return hand_value(Card.parse(code) for code in codes)
 
 
+def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(code) for code in codes)
+
+
 class ChemindeFer(Engine):
     """A chemin de fer table: seats, the banker and his bank, the pontes' calls, the coup."""
 
@@ -193,6 +198,7 @@ class ChemindeFer(Engine):
     coup: Coup | None = None
     between_hands: bool = True
     last: CoupSettled | None = None
+    last_shown: bool = False  # the hand over last was `last` (not a coup nobody played)
 
     @classmethod
     def new(
@@ -441,6 +447,7 @@ class ChemindeFer(Engine):
 
     def _play_no_play(self, move: Move) -> Record:
         self._end_hand()
+        self.last_shown = False  # no cards: `last` is a coup before this hand
         self.banco_suivi = None
         return Record(move=move, events=(NoPlay(),), hand_over=True)
 
@@ -600,6 +607,7 @@ class ChemindeFer(Engine):
         )
         events.append(settled)
         self.last = settled
+        self.last_shown = True
         self._end_hand()
         if winner == "ponte":
             self.required = None
@@ -653,6 +661,17 @@ class ChemindeFer(Engine):
         if self.coup is None:
             return set()
         return {Card.parse(code) for code in self.coup.ponte[:2] + self.coup.banker[:2]}
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        """The last coup's hands, the ponte's then the bank's (as the table message tells
+        them): once a coup is settled both are face up, naturals and third cards included."""
+        last = self.last
+        if last is None or not self.last_shown:
+            return ()
+        return (
+            ShownHand(last.holder or "player", _cards(last.ponte), last.ponte_total),
+            ShownHand(last.seat or "banker", _cards(last.banker), last.banker_total),
+        )
 
     # -- seats and the shoe between hands ------------------------------------------------
 

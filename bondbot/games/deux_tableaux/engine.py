@@ -72,6 +72,7 @@ from bondbot.games.contract import (
     Record,
     SeatKey,
     ShoeField,
+    ShownHand,
     Transfer,
     seat_account,
 )
@@ -165,6 +166,10 @@ def _total(codes: Sequence[str]) -> int:
     return hand_value(Card.parse(code) for code in codes)
 
 
+def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(code) for code in codes)
+
+
 def _winner(ponte_total: int, banker_total: int) -> Winner:
     if ponte_total > banker_total:
         return "ponte"
@@ -218,6 +223,9 @@ class DeuxTableaux(Engine):
     coup: Coup | None = None
     between_hands: bool = True
     last: CoupSettled | None = None
+    # Each table's hand-holder in `last`, while `last` is the hand over last (empty after a
+    # hand without cards: a no-play, a withdrawal).
+    last_holders: dict[Table, SeatKey] = Field(default_factory=dict)
 
     @classmethod
     def new(
@@ -505,6 +513,7 @@ class DeuxTableaux(Engine):
     def _play_withdraw(self, move: Move) -> Record:
         ended = self._end_bank("withdrawn")
         self.between_hands = True
+        self.last_holders = {}  # no cards: `last` is a coup before this hand
         return Record(move=move, events=(ended,), hand_over=True)
 
     def _play_stake(self, move: Move) -> Record:
@@ -530,6 +539,7 @@ class DeuxTableaux(Engine):
 
     def _play_no_play(self, move: Move) -> Record:
         self._clear_stakes()
+        self.last_holders = {}  # no cards: `last` is a coup before this hand
         self.banco_right, self.banco_loser = "open", None
         self.between_hands = True
         return Record(move=move, events=(NoPlay(),), hand_over=True)
@@ -700,6 +710,7 @@ class DeuxTableaux(Engine):
             tables=tuple(results),
             bank=bank_after,
         )
+        self.last_holders = {table: hand.holder for table, hand in coup.hands.items()}
         events.append(self.last)
         self.bank = bank_after
         self._next_turns(coup, results, events)
@@ -781,6 +792,19 @@ class DeuxTableaux(Engine):
             for code in hand.cards[:2]
         ]
         return {Card.parse(code) for code in codes + self.coup.banker[:2]}
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        """The last coup's hands as the table message tells them: the bank's, then each table
+        dealt (right, then left), under the seat that held its hand. Once a coup is settled
+        every hand is face up."""
+        last = self.last
+        if last is None or not self.last_holders:
+            return ()
+        rows = [ShownHand(last.seat or "banker", _cards(last.banker), last.banker_total)]
+        for result in last.tables:
+            holder = self.last_holders.get(result.table, result.table)
+            rows.append(ShownHand(holder, _cards(result.cards), result.total))
+        return tuple(rows)
 
     # -- seats and the shoe between hands ------------------------------------------------
 

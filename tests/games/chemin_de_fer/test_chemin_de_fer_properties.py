@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bondbot.games.chemin_de_fer.engine import ChemindeFer, Settings
 from bondbot.games.chemin_de_fer.events import CoupCovered, CoupSettled
 from bondbot.games.contract import Move, Option, replay
-from bondbot.rules.baccarat import new_shoe
+from bondbot.rules.baccarat import hand_value, new_shoe
 
 
 def pick(option: Option, rng: random.Random) -> Move:
@@ -79,6 +79,7 @@ def test_any_play_keeps_the_invariants(
     desk = Desk(engine, stacks)
     money = sum(pcs) + (npc_stack or 0)
     coups: list[str] = []
+    holder: str | None = None  # the hand-holder of the coup being played
     start = engine.model_copy(deep=True)  # the state the current hand started from
 
     for _ in range(120):
@@ -119,6 +120,20 @@ def test_any_play_keeps_the_invariants(
                 assert 0 < lost.pay <= 2 * npc.covered
         if last is not None and banker == "npc" and last.winner == "banker":
             assert {lost.seat for lost in record.lost} == {r.seat for r in last.results}
+
+        # a hand's end shows exactly its coup's cards (all face up by then), under its seats
+        if covered is not None:
+            holder = covered.holder
+        if record.hand_over:
+            shown = engine.shown_hands()
+            in_coup = engine.shoe.dealt[len(start.shoe.dealt) :]
+            assert sorted(c.code for h in shown for c in h.cards) == sorted(c.code for c in in_coup)
+            assert not {c for h in shown for c in h.cards} & engine.hidden_cards()
+            if shown:
+                assert [h.whose for h in shown] == [holder, banker]
+                assert all(h.total == hand_value(h.cards) for h in shown)
+            else:
+                assert last is None and not in_coup
 
         # every state serialises and restores; at a hand's end its history rebuilds it
         assert ChemindeFer.model_validate_json(engine.model_dump_json()) == engine

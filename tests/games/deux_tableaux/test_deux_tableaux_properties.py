@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bondbot.games.contract import Move, Option, replay
 from bondbot.games.deux_tableaux.engine import DeuxTableaux, Settings
 from bondbot.games.deux_tableaux.events import CoupSettled, TableCovered
-from bondbot.rules.baccarat import new_shoe
+from bondbot.rules.baccarat import hand_value, new_shoe
 
 
 def pick(option: Option, rng: random.Random) -> Move:
@@ -78,6 +78,7 @@ def test_any_play_keeps_the_invariants(
     desk = Desk(engine, stacks)
     money = sum(pcs) + (npc_stack or 0)
     coups: list[str] = []
+    holders: dict[str, str] = {}  # the hand-holder of each table of the coup being played
     start = engine.model_copy(deep=True)  # the state the current hand started from
 
     for _ in range(120):
@@ -124,6 +125,22 @@ def test_any_play_keeps_the_invariants(
                 if r.net < 0
             )
             assert sorted((lost.label.split(":")[0], lost.seat) for lost in record.lost) == expected
+
+        # a hand's end shows exactly its coup's cards (all face up by then), under its seats
+        holders.update({e.table: e.holder for e in record.events if isinstance(e, TableCovered)})
+        if record.hand_over:
+            shown = engine.shown_hands()
+            in_coup = engine.shoe.dealt[len(start.shoe.dealt) :]
+            assert sorted(c.code for h in shown for c in h.cards) == sorted(c.code for c in in_coup)
+            assert not {c for h in shown for c in h.cards} & engine.hidden_cards()
+            if shown:
+                assert settled is not None
+                expected = [banker] + [holders[result.table] for result in settled.tables]
+                assert [h.whose for h in shown] == expected
+                assert all(h.total == hand_value(h.cards) for h in shown)
+            else:
+                assert settled is None and not in_coup
+            holders = {}
 
         # every state serialises and restores; at a hand's end its history rebuilds it
         assert DeuxTableaux.model_validate_json(engine.model_dump_json()) == engine
