@@ -29,7 +29,8 @@ Decisions where holdem.md is silent:
 - A player who already acted may raise again only when the bets he faces have grown by a
   full raise since (see `hand.py`): holdem.md's rule, before and after the flop.
 - Every hand still in at the showdown is shown (all-ins as soon as the betting is over);
-  a hand won by the last player left is not shown.
+  a hand won by the last player left is not shown. The picture of a hand's result
+  (`shown_hands`): the board as far as it was dealt, then the hands shown, in that order.
 - Split pots: equal shares; odd chips one at a time to the winners from the first left
   of the button (holdem.md), not pokerkit's whole remainder to one player.
 - Chips move at the end of the hand: each player's part of each pot from `seat:<key>` to
@@ -75,6 +76,7 @@ from bondbot.games.contract import (
     Record,
     SeatKey,
     ShoeField,
+    ShownHand,
     Transfer,
     pot_account,
     seat_account,
@@ -625,6 +627,22 @@ class Holdem(Engine):
             if seat not in self.shown
             for code in cards
         }
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        """The finished hand's board (what was dealt of it), then the hole cards of each
+        hand shown at the showdown, in the order shown; nothing while a hand is in play. A
+        hand won by the last player left shows the board only, or nothing without one."""
+        if not self.over or not self.players:
+            return ()
+        board = tuple(parse_cards(" ".join(self.board)))
+        rows = [ShownHand("board", board)] if board else []
+        folded = self.folded
+        rows += [
+            ShownHand(seat, tuple(self.private_cards(seat)))
+            for seat in self.shown
+            if seat not in folded
+        ]
+        return tuple(rows)
 
     # -- doing it -------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """Invariants of any hold'em play: chips conserved, pots to eligible winners only, no card
-dealt twice, and a state that restores exactly after every action."""
+dealt twice, a state that restores exactly after every action, and a hand's picture that
+shows only public cards."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from holdem_helpers import book
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bondbot.games.contract import Move, Record
+from bondbot.games.contract import Move, Record, ShownHand
 from bondbot.games.holdem.engine import BlindLevel, Holdem, HoldemOptions
 from bondbot.games.holdem.names import strength
 from bondbot.rules.cards import Card
@@ -116,6 +117,23 @@ def check_hand(game: Holdem, start: dict[str, int | None], records: list[Record]
     assert set(dealt) == set(game.shoe.dealt)
 
 
+def check_shown(game: Holdem) -> None:
+    """The picture of a finished hand: the board as dealt, then hands shown at a showdown,
+    never a card still hidden, every card dealt and none twice."""
+    shown = game.shown_hands()
+    cards = [card for hand in shown for card in hand.cards]
+    assert not set(cards) & game.hidden_cards()
+    assert set(cards) <= set(game.shoe.dealt) and len(set(cards)) == len(cards)
+    board = tuple(Card.parse(code) for code in game.board)
+    rows = list(shown)
+    if board:
+        assert rows.pop(0) == ShownHand("board", board)
+    assert [hand.whose for hand in rows] == game.shown
+    assert not set(game.shown) & set(game.folded)
+    for hand in rows:
+        assert hand.cards == tuple(game.private_cards(hand.whose))
+
+
 @settings(
     max_examples=60,
     deadline=None,
@@ -131,9 +149,12 @@ def test_any_play_keeps_the_invariants(game: Holdem, seed: bytes, data: st.DataO
         records = [game.apply(Move(kind="deal"))]
         restores(game)
         while game.in_hand():
+            assert game.shown_hands() == ()
             records.append(game.apply(choose(game, data)))
             restores(game)
             assert not game.hidden_cards() & {Card.parse(c) for c in game.board}
+        assert records[-1].hand_over
+        check_shown(game)
         check_hand(game, start, records)
         book(game, records[-1])
         assert all(chips is None or chips >= 0 for chips in game.stacks.values())
