@@ -24,6 +24,9 @@ Decisions where makao.md is silent:
   GM may `end` before the cycle is complete: the deal in play is abandoned (it stays on
   the sheet, unscored) and everyone takes his stake back (an unfinished cycle has no
   winner).
+- No picture of a deal's result (`shown_hands` stays empty): the result is bids against
+  tricks taken, every card was seen trick by trick as it was played, and the whole deal
+  would not fit a picture (up to 17 cards a player, or 17 tricks).
 - The alternative rule: every PC who missed his bid gets a `LostHand` (score = bid + 10).
   The table tells the engine of a spend with `won_back` (seat None, target: the PC), which
   marks the deal as made for him; offers stay open until the next deal or `end` (which

@@ -19,6 +19,8 @@ Decisions where michigan.md is silent:
   has (a part of a chip, if his stack holds one, stays with him).
 - A stop by a card in the widow shows that card (everyone sees that nobody played it, so
   it is in the widow): the `stop` event names it. When the round ends the widow is shown.
+  The picture of a round's result (`shown_hands`): the cards the first out played, which
+  went face up in front of him, and the widow; the others' cards left are only counted.
 - The game is over (`automation` plays `end`) after a round leaves a player without a
   whole chip; the GM may `end` it at any time, and a round in play is then abandoned (no
   payment; its antes stay on the pay cards). At the end the chips left on the pay cards
@@ -53,6 +55,7 @@ from bondbot.games.contract import (
     Record,
     SeatKey,
     ShoeField,
+    ShownHand,
     Transfer,
     layout_account,
     seat_account,
@@ -158,6 +161,8 @@ class Michigan(Engine):
     net: dict[SeatKey, int] = Field(default_factory=dict)  # cents over the game
     offers: dict[SeatKey, int] = Field(default_factory=dict)  # open won-back pays, cents
     last: RoundOver | None = None  # the last round's end, shown until the next one ends
+    went_out: list[str] = Field(default_factory=list)  # the cards the last round's first
+    # out played, in order (empty from the deal until a round ends by a player going out)
 
     # -- reading the state ---------------------------------------------------------------
 
@@ -298,6 +303,7 @@ class Michigan(Engine):
         self.hand += 1
         self.begin_hand()
         self.offers = {}
+        self.went_out = []
         transfers: list[Transfer] = []
         antes: dict[SeatKey, int] = {}
         for seat in order:
@@ -395,6 +401,7 @@ class Michigan(Engine):
         self.last = RoundOver(
             seat=winner, cards_left=cards_left, paid=paid, widow=tuple(self.widow)
         )
+        self.went_out = list(self.played[winner])
         events.append(self.last)
         self._clear_round()
         return Record(
@@ -483,6 +490,18 @@ class Michigan(Engine):
         hidden = {Card.parse(code) for hand in self.hands.values() for code in hand}
         hidden.update(Card.parse(code) for code in self.widow if code not in self.shown)
         return hidden
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        """The last round's end: the hand the first out went out with, in the order he
+        played it, and the widow shown at the end (sorted). The others' cards left stay
+        theirs (only counted); nothing while a round is in play or after one abandoned."""
+        if not self.went_out or self.last is None or self.in_hand():
+            return ()
+        rows = [ShownHand(self.last.seat, tuple(Card.parse(code) for code in self.went_out))]
+        if self.last.widow:
+            widow = sorted(self.last.widow, key=_sort_key)
+            rows.append(ShownHand("widow", tuple(Card.parse(code) for code in widow)))
+        return tuple(rows)
 
     # -- seats between rounds ------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Makao properties over random cycles: scores recomputed from the recorded deals, each card
-dealt once per deal, states that serialise and replay, no private card in a public event,
-and the pot conserved.
+dealt once per deal, states that serialise and replay, no private card in a public event
+(nor in a deal's picture), and the pot conserved.
 
 Bids and cards are random legal moves (a cycle is also cut short by the GM now and then);
 the table's ledger books the transfers and sets `stacks` before every move.
@@ -93,6 +93,10 @@ def test_a_cycle_keeps_a_recomputable_score_sheet(
         assert not cards_in(record) & hidden
         for seat in seats:
             assert {card.code for card in game.private_cards(seat)} <= hidden
+        if record.hand_over:  # a deal's picture: public cards only, every one dealt
+            shown = [card.code for hand in game.shown_hands() for card in hand.cards]
+            assert not set(shown) & hidden
+            assert set(shown) <= {card.code for card in game.shoe.dealt}
         return record
 
     while game.phase == "idle":

@@ -1,5 +1,6 @@
 """Michigan properties over random evenings: chips conserved, every card dealt once, states
-that serialise and replay, and no private card in a public event.
+that serialise and replay, no private card in a public event, and a round's picture that
+shows only public cards.
 
 An evening is played the way a table plays it: the table's ledger books every transfer
 and sets `stacks` from it before each move; leads are random legal suits, and now and
@@ -70,11 +71,17 @@ def test_an_evening_conserves_chips_and_deals_each_card_once(
 
     def apply(move: Move) -> Record:
         set_stacks()
+        held = {code for hand in game.hands.values() for code in hand}
         record = game.apply(move)
         for transfer in record.transfers:
             ledger[transfer.src] -= transfer.amount
             ledger[transfer.dst] += transfer.amount
         check(record)
+        if record.hand_over:
+            played = {event.card for event in record.events if event.kind == "played"}
+            check_shown(record, held - played)
+        elif game.in_hand():
+            assert game.shown_hands() == ()
         return record
 
     def check(record: Record) -> None:
@@ -95,6 +102,22 @@ def test_an_evening_conserves_chips_and_deals_each_card_once(
         assert not cards_in(record) & hidden
         for seat in seats:
             assert {card.code for card in game.private_cards(seat)} <= hidden
+
+    def check_shown(record: Record, unseen: set[str]) -> None:
+        """The picture of a round's end: public cards only, each dealt in the round once;
+        `unseen`: the cards still in a hand when the round ended."""
+        shown = [card.code for hand in game.shown_hands() for card in hand.cards]
+        assert not set(shown) & {card.code for card in game.hidden_cards()}
+        assert not set(shown) & unseen
+        assert len(shown) == len(set(shown))
+        assert set(shown) <= {card.code for card in game.shoe.dealt[-PACK:]}
+        assert all(0 < len(hand.cards) <= 13 for hand in game.shown_hands())
+        over = [event for event in record.events if event.kind == "round_over"]
+        if over:  # a round won: the first out's cards and the widow
+            assert [hand.whose for hand in game.shown_hands()] == [over[0].seat, "widow"]
+            assert sorted(shown) == sorted([*game.went_out, *over[0].widow])
+        else:  # a round the GM abandoned
+            assert game.shown_hands() == ()
 
     for _ in range(rng.randint(1, 4)):
         set_stacks()
