@@ -123,7 +123,9 @@ class LostHand(Frozen):
 class ShownHand:
     """One row of the picture of a hand's result: whose cards, and what they came to."""
 
-    whose: str  # a seat key, or a role the table names: "player", "banker", "board"
+    # A seat key, or a role the table names (bot/tables/results.py): "player", "banker",
+    # "board", "left", "right", "widow".
+    whose: str
     cards: tuple[Card, ...]
     total: int | None = None  # the game's count of them, when it has one (a baccarat 7)
 

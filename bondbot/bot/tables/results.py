@@ -22,7 +22,7 @@ from bondbot.tables.events import Played
 from bondbot.tables.service import TableSnapshot
 
 PICTURE = "hand.png"
-ROLES = ("player", "banker", "board", "left", "right")  # rows no seat holds
+ROLES = ("player", "banker", "board", "left", "right", "widow")  # rows no seat holds
 
 
 def ended_hand(snapshot: TableSnapshot) -> Sequence[ShownHand]:
