@@ -1,8 +1,8 @@
 """What a user could ever have seen in a channel, to prove a private card never showed.
 
-Every message of the channel that the user can see (the public ones, and the ephemeral
-answers to him alone), with every earlier version of each edited message: if a card is
-not in there, nothing Discord showed him ever held it.
+Every message of the channel and of its threads that the user can see (the public ones,
+and the ephemeral answers to him alone), with every earlier version of each edited
+message: if a card is not in there, nothing Discord showed him ever held it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from bondbot.rules.cards import Card
 
 
 def _visible(fake: FakeDiscord, viewer: FakeUser | None) -> list[FakeMessage]:
-    messages = fake.channel_messages(visible_to=viewer)
+    """The channel's messages and its tables' threads' (a hand's result is posted there)."""
+    channel = fake.channel.id  # the default channel, where the tables play
+    where = [channel, *(c.id for c in fake.channels.values() if c.parent_id == channel)]
+    messages = [m for place in where for m in fake.channel_messages(place, visible_to=viewer)]
     if viewer is None:
         messages = [m for m in messages if m.ephemeral_for is None]
     return messages
