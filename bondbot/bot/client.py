@@ -23,8 +23,9 @@ from bondbot.bot.translator import CommandTranslator
 from bondbot.config import ConfigError, Settings
 from bondbot.i18n import t
 from bondbot.services import Services
-from bondbot.storage.db import Database
+from bondbot.storage.db import WRITE_DEADLINE_S, Database, answer_by
 from bondbot.storage.repeats import REPEAT_WINDOW
+from bondbot.storage.writer import deadline_after
 
 log = logging.getLogger(__name__)
 # What a shutdown gives the interactions in flight: `docker stop` kills after 10 s.
@@ -128,6 +129,7 @@ class BondBot(commands.Bot):
         if self.draining:
             await _turn_away(interaction)
             return False
+        answer_by.set(deadline_after(WRITE_DEADLINE_S))  # counted from its start, not its write
         task = asyncio.current_task()
         if task is not None:
             self._in_flight.add(task)

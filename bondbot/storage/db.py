@@ -23,6 +23,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, closing
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
@@ -43,7 +44,19 @@ T = TypeVar("T")
 # How long a write may wait for the lock before it is refused: an interaction must be
 # answered within Discord's 3 s, and a write must never land after its refusal.
 WRITE_DEADLINE_S = 2.5
+# When (time.monotonic) the interaction being handled must have its writes on disk: set as
+# its handler starts, so a write that waited behind others (the table's earlier clicks, a
+# lock held by another process) is refused while its answer can still reach Discord.
+answer_by: ContextVar[float | None] = ContextVar("answer_by", default=None)
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+
+def write_deadline() -> float:
+    """When a write submitted now must be on disk or refused: WRITE_DEADLINE_S from now, or
+    sooner when the interaction behind it started earlier."""
+    mine = deadline_after(WRITE_DEADLINE_S)
+    theirs = answer_by.get()
+    return mine if theirs is None else min(mine, theirs)
 
 
 def utc_now() -> str:
@@ -137,7 +150,7 @@ class Database:
 
     async def submit(self, job: Job[T], *, deadline: float | None = None) -> T:
         """Run `job(sqlite3_connection)` in the writer's next batch; its result once on disk."""
-        return await self.writer.submit(job, deadline=deadline or deadline_after(WRITE_DEADLINE_S))
+        return await self.writer.submit(job, deadline=deadline or write_deadline())
 
     @asynccontextmanager
     async def _held(self) -> AsyncIterator[None]:
@@ -156,7 +169,7 @@ class Database:
         """BEGIN IMMEDIATE … COMMIT on the write connection, between two batches; ROLLBACK
         if the block raises. Refused with `Busy` if the lock is not had by `deadline`, and
         never committed after it."""
-        deadline = deadline or deadline_after(WRITE_DEADLINE_S)
+        deadline = deadline or write_deadline()
         async with self._held(), self.writer.exclusive() as conn:
             await _begin_immediate(conn, deadline)
             try:

@@ -17,7 +17,9 @@ import logging
 import random
 import secrets
 import sqlite3
-from collections.abc import Awaitable, Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -33,7 +35,7 @@ from bondbot.scheduler import Scheduler
 from bondbot.storage import ledger
 from bondbot.storage import tables as stored
 from bondbot.storage.conn import Connection
-from bondbot.storage.db import Database
+from bondbot.storage.db import Database, answer_by
 from bondbot.storage.writer import Busy, WriteFailed
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
@@ -713,8 +715,7 @@ class TableService:
         job: the ledger rows, the new state (over the version it started from) and any
         other write it asked for. Only once that is on disk does the copy become the
         table, so a refused or failed action leaves the table as it was."""
-        lock = self._locks.setdefault(table_id, asyncio.Lock())
-        async with lock:
+        async with self._turn(table_id):
             now = self.clock()
             cached = self._latest.get(table_id)
             if cached is None:  # read once; then the table lives in memory
@@ -773,6 +774,22 @@ class TableService:
             self._remember(snapshot)
         await self._notify(snapshot)
         return snapshot
+
+    @asynccontextmanager
+    async def _turn(self, table_id: int) -> AsyncIterator[None]:
+        """The table to this action alone; refused as busy if the others before it hold it
+        past the time its interaction must be answered by (`answer_by`)."""
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        due = answer_by.get()
+        try:
+            async with asyncio.timeout(None if due is None else due - time.monotonic()):
+                await lock.acquire()
+        except TimeoutError:
+            raise Refusal("errors.busy") from None
+        try:
+            yield
+        finally:
+            lock.release()
 
     async def _commit(self, job: Callable[[sqlite3.Connection], T]) -> T:
         """A writer job, answered once on disk; a busy or failed database is a refusal."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import threading
 import time
@@ -11,7 +12,17 @@ from pathlib import Path
 
 import aiosqlite
 from e2e_env import BotEnv
-from table_flow import bond, create_cast, le_chiffre
+from table_flow import (
+    bet,
+    bond,
+    button_id,
+    create_cast,
+    join,
+    le_chiffre,
+    mathis,
+    table_message,
+    wait_table,
+)
 
 LOCK_S = 4.0
 
@@ -62,3 +73,38 @@ async def test_a_lock_held_elsewhere_is_answered_busy_and_nothing_lands(bot_env:
     async with aiosqlite.connect(bot_env.database) as conn:
         rows = list(await conn.execute_fetchall("SELECT note FROM ledger WHERE note = 'bribe'"))
     assert rows == []  # refused, and never applied once the lock was free
+
+
+async def test_clicks_queued_behind_each_other_are_each_answered_in_time(bot_env: BotEnv) -> None:
+    """Two wagers at one table wait for the lock one after the other: the second is still
+    answered "busy" within Discord's 3 s (its time counts from its click, not from the end
+    of the first's wait), and neither lands."""
+    fake, world = bot_env.fake, bot_env.world
+    cast = {"chiffre": le_chiffre(), "bond": bond(world.player), "mathis": mathis(world.player_fr)}
+    await create_cast(bot_env, cast, {"bond": world.player, "mathis": world.player_fr})
+    async with bot_env.run():
+        await fake.slash(world.owner, "gm role", role=world.gm_role)
+        await fake.slash(
+            world.gm, "table open punto_banco", npc="Le Chiffre", minimum="10", maximum="500"
+        )
+        await wait_table(fake, "Le Chiffre")
+        for user in (world.player, world.player_fr):
+            await join(fake, user, "100")
+            await fake.click(user, table_message(fake), button_id(fake, "choose", "simulate"))
+        taken = threading.Event()
+        holder = threading.Thread(
+            target=hold_the_lock, args=(bot_env.database, taken, 2 * LOCK_S), daemon=True
+        )
+        holder.start()
+        await asyncio.to_thread(taken.wait, 5)
+        first, second = await asyncio.gather(
+            bet(fake, world.player, "banker", "10"), bet(fake, world.player_fr, "player", "10")
+        )
+        for answer in (first, second):
+            assert answer.ephemeral and answer.latency is not None and answer.latency < 3.0
+        assert "busy" in first.content and "occupée" in second.content
+        await asyncio.to_thread(holder.join, 2 * LOCK_S + 2)
+        await asyncio.sleep(0.2)
+    async with aiosqlite.connect(bot_env.database) as conn:
+        (state,) = list(await conn.execute_fetchall("SELECT state FROM card_tables"))
+    assert json.loads(state[0])["engine"]["wagers"] == {}  # refused, and never placed after
