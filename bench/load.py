@@ -51,6 +51,7 @@ import os
 import pstats
 import random
 import signal
+import sqlite3
 import sys
 import tempfile
 import time
@@ -72,6 +73,7 @@ from bondbot.storage.settings import update_settings
 HERE = Path(__file__).resolve().parent
 TOKEN = "bench-token"
 DEADLINE_S = 3.0
+LOCK_AFTER_S = 1.0  # --lock: play this long before another process takes the write lock
 NOW = "2026-11-21T20:00:00.000+00:00"
 TARGET_RATIO = 0.25
 TARGET_P99_MS = 100.0
@@ -220,13 +222,15 @@ class BotProcess:
 
 
 class Budget:
-    """A fixed number of actions, taken one at a time by whoever acts next."""
+    """A fixed number of actions, taken one at a time by whoever acts next; never spent
+    before `until` is set (a lock held elsewhere: the play goes on until it is released)."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, until: asyncio.Event | None = None) -> None:
         self.left = total
+        self.until = until
 
     def take(self) -> bool:
-        if self.left <= 0:
+        if self.left <= 0 and (self.until is None or self.until.is_set()):
             return False
         self.left -= 1
         return True
@@ -283,6 +287,8 @@ class Table:
     npc: str
     players: list[Player]
     id: int = 0
+    dealt: int = 0  # Deal clicks answered with the redrawn table (the coup is on disk)
+    spent: int = 0  # spends answered as done
 
     @property
     def channel(self) -> FakeChannel:
@@ -510,7 +516,9 @@ async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Cli
         await fake.stop()
 
 
-async def setup_table(table: Table, clicker: Clicker, fake: BenchFake, gm_id: int) -> None:
+async def setup_table(
+    table: Table, clicker: Clicker, fake: BenchFake, gm_id: int, *, thread: bool = True
+) -> None:
     """The GM opens the table; its three PCs join with $100,000 and choose Simulate."""
     opened = await clicker.run(
         "open",
@@ -522,6 +530,7 @@ async def setup_table(table: Table, clicker: Clicker, fake: BenchFake, gm_id: in
             minimum="10",
             maximum="500",
             bankroll="100000000",
+            thread=thread,
             _wait=False,
         ),
         expect="Table opened",
@@ -604,11 +613,13 @@ async def play_table(
         return placed is not None
 
     async def spend(custom: str, player: Player) -> None:
-        await clicker.run(
+        spent = await clicker.run(
             "spend",
             lambda: fake.click(player.user_id, table.message(), custom, _wait=False),
             expect="You spend a Hero Point",
         )
+        if spent is not None and (spent.content or "").startswith("You spend a Hero Point"):
+            table.spent += 1
 
     while True:
         placed = await asyncio.gather(*(bet(p) for p in table.players))
@@ -621,6 +632,7 @@ async def play_table(
         )
         if dealt is None or dealt.response_type != UPDATE_MESSAGE:
             continue
+        table.dealt += 1
         offers = {
             b.get("label", "").split(":")[0]: b["custom_id"]
             for b in _buttons(table.message())
@@ -634,9 +646,72 @@ async def play_table(
         await asyncio.gather(*spends)
 
 
+class LockElsewhere:
+    """Another process's hold on the database's write lock during the game (`--lock S`):
+    after LOCK_AFTER_S of play a second connection (on its own thread, as another process
+    would) takes `BEGIN IMMEDIATE` and keeps it S seconds. Then the check that nothing
+    answered as refused was applied, nor anything answered as done lost: each table's
+    coups on disk are the Deal clicks answered with the redrawn table, and the Hero Points
+    spent on disk are the spends answered as done."""
+
+    def __init__(self, database: Path, seconds: float) -> None:
+        self.database = database
+        self.seconds = seconds
+        self.held: tuple[float, float] | None = None  # when it was taken and released
+        self.released = asyncio.Event()
+        self.report: list[str] = []
+        self.consistent = False
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._hold())
+
+    async def _hold(self) -> None:
+        await asyncio.sleep(LOCK_AFTER_S)
+        conn = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
+        try:
+            await asyncio.to_thread(conn.execute, "PRAGMA busy_timeout = 10000")
+            await asyncio.to_thread(conn.execute, "BEGIN IMMEDIATE")
+            taken = time.monotonic()
+            await asyncio.sleep(self.seconds)
+            await asyncio.to_thread(conn.execute, "ROLLBACK")
+            self.held = (taken, time.monotonic())
+        finally:
+            conn.close()
+            self.released.set()
+
+    async def finish(self, tables: list[Table], phase_s: float) -> None:
+        assert self._task is not None
+        await self._task
+        assert self.held is not None
+        self.report.append(
+            f"the write lock held by another process for {self.held[1] - self.held[0]:.1f} s,"
+            f" {LOCK_AFTER_S:g} s into the {phase_s:.1f} s game phase"
+        )
+        conn = sqlite3.connect(self.database)
+        try:
+            hands = {
+                table_id: json.loads(state)["engine"]["hand"]
+                for table_id, state in conn.execute("SELECT id, state FROM card_tables")
+            }
+            (spent,) = conn.execute(
+                "SELECT COUNT(*) FROM ledger WHERE reason = 'spend.win_hand' AND kind = 'hero'"
+            ).fetchone()
+        finally:
+            conn.close()
+        wrong = [t.index for t in tables if hands.get(t.id) != t.dealt]
+        answered = sum(t.spent for t in tables)
+        self.consistent = not wrong and spent == answered
+        self.report.append(
+            f"on disk: {sum(hands.values())} coups ({sum(t.dealt for t in tables)} answered"
+            f" dealt; tables that differ: {wrong or 'none'}), {spent} Hero Points spent"
+            f" ({answered} answered spent)"
+        )
+
+
 async def run_game(
     args: argparse.Namespace, workdir: Path
-) -> tuple[Phase, Clicker, list[str], float]:
+) -> tuple[Phase, Clicker, list[str], float, LockElsewhere | None]:
     fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
     world = World(fake, args.tables)
     tables = await seed_database(workdir / "bondbot.sqlite3", world, args.tables)
@@ -647,7 +722,9 @@ async def run_game(
         await bot.wait_connected()
         setup = Clicker(fake, asyncio.Semaphore(args.concurrency))
         started = time.monotonic()
-        await asyncio.gather(*(setup_table(t, setup, fake, world.gm.id) for t in tables))
+        await asyncio.gather(
+            *(setup_table(t, setup, fake, world.gm.id, thread=not args.in_channel) for t in tables)
+        )
         setup_seconds = time.monotonic() - started
         if sum(setup.refused.values()) or sum(setup.timeouts.values()):
             raise RuntimeError(
@@ -655,11 +732,14 @@ async def run_game(
                 f"timeouts {dict(setup.timeouts)}\n{bot.log_tail()}"
             )
         clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
-        budget = Budget(args.actions)
+        lock = LockElsewhere(workdir / "bondbot.sqlite3", args.lock) if args.lock else None
+        budget = Budget(args.actions, None if lock is None else lock.released)
         written = [p for p in (args.trace, args.gc_out, args.profile) if p is not None]
         if written:
             bot.signal(signal.SIGUSR1)
         measure = Measure(fake, bot)
+        if lock is not None:
+            lock.start()
         await asyncio.gather(
             *(
                 play_table(
@@ -676,13 +756,15 @@ async def run_game(
         )
         actions = clicker.sent["wager"] + clicker.sent["deal"] + clicker.sent["spend"]
         phase = measure.finish("game", actions, game_kind)
+        if lock is not None:
+            await lock.finish(tables, time.monotonic() - measure.started)
         if written:
             bot.signal(signal.SIGUSR2)
             async with asyncio.timeout(30):
                 while not all(path.exists() for path in written):
                     await asyncio.sleep(0.05)
             await asyncio.sleep(0.2)  # let the write finish
-        return phase, clicker, bot.log_errors(), setup_seconds
+        return phase, clicker, bot.log_errors(), setup_seconds, lock
     finally:
         await bot.stop()
         await fake.stop()
@@ -887,10 +969,13 @@ async def main_async(args: argparse.Namespace) -> int:
             args.gc_out = workdir / "gc.json"
         async with asyncio.timeout(args.timeout):
             floor, floor_clicker, floor_errors = await run_floor(args, workdir / "floor")
-            game, game_clicker, game_errors, setup_seconds = await run_game(args, workdir / "game")
+            game, game_clicker, game_errors, setup_seconds, lock = await run_game(
+                args, workdir / "game"
+            )
+        where = "in their channels" if args.in_channel else "each in its thread"
         print(
-            f"BondBot load: {args.tables} punto banco tables (GM, 3 PCs, an NPC each), "
-            f"{args.actions} actions per run, at most {args.concurrency} interactions in "
+            f"BondBot load: {args.tables} punto banco tables (GM, 3 PCs, an NPC each) {where},"
+            f" {args.actions} actions per run, at most {args.concurrency} interactions in "
             f"flight, spend rate {args.spend_rate:g}, seed {args.seed}"
         )
         print(
@@ -904,6 +989,11 @@ async def main_async(args: argparse.Namespace) -> int:
             {"floor": floor_clicker, "game": game_clicker},
             {"floor": floor_errors, "game": game_errors},
         )
+        if lock is not None:
+            print("\n".join(["", *lock.report]))
+            verdict = "PASS" if lock.consistent else "FAIL"
+            print(f"{verdict}  what is on disk is exactly what was answered as done")
+            ok = ok and lock.consistent
         if args.trace is not None:
             print_trace(json.loads(args.trace.read_text(encoding="utf-8")))
         if args.gc_out is not None:
@@ -924,6 +1014,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7, help="the fake users' choices")
     parser.add_argument("--timeout", type=float, default=900.0, help="for the whole run, in s")
     parser.add_argument("--profile", type=Path, help="cProfile the game bot into this file")
+    parser.add_argument(
+        "--in-channel",
+        action="store_true",
+        help="tables play in their channels: no thread, so no picture of each hand's result",
+    )
+    parser.add_argument(
+        "--lock",
+        type=float,
+        metavar="S",
+        help=f"another process holds the database's write lock S seconds, {LOCK_AFTER_S:g} s"
+        " into the game (the play goes on until it is released)",
+    )
     parser.add_argument(
         "--trace", dest="trace_flag", action="store_true", help="time the game bot's hot spots"
     )
