@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -80,6 +81,11 @@ _BY_CODE: dict[str, Card] = {card.code: card for card in Card.ALL}
 def parse_cards(text: str) -> list[Card]:
     """Parse a space- or comma-separated list of cards, `As Td 7h`."""
     return [Card.parse(part) for part in text.replace(",", " ").split()]
+
+
+def cards_of(codes: Iterable[str]) -> tuple[Card, ...]:
+    """The cards of codes as a game's state keeps them, one code a card (`["As", "Td"]`)."""
+    return tuple(Card.parse(code) for code in codes)
 
 
 def cards_code(cards: list[Card] | tuple[Card, ...]) -> str:

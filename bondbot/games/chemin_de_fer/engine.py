@@ -102,7 +102,7 @@ from bondbot.games.contract import (
     seat_account,
 )
 from bondbot.rules.baccarat import hand_value
-from bondbot.rules.cards import Card
+from bondbot.rules.cards import Card, cards_of
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
@@ -158,10 +158,6 @@ class Coup(BaseModel):
 
 def _total(codes: Sequence[str]) -> int:
     return hand_value(Card.parse(code) for code in codes)
-
-
-def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
-    return tuple(Card.parse(code) for code in codes)
 
 
 class ChemindeFer(Engine):
@@ -652,9 +648,9 @@ class ChemindeFer(Engine):
         if self.coup is None:
             return ()
         if seat == self.coup.holder:
-            return tuple(Card.parse(code) for code in self.coup.ponte[:2])
+            return cards_of(self.coup.ponte[:2])
         if seat == self.banker:
-            return tuple(Card.parse(code) for code in self.coup.banker[:2])
+            return cards_of(self.coup.banker[:2])
         return ()
 
     def hidden_cards(self) -> set[Card]:
@@ -669,8 +665,8 @@ class ChemindeFer(Engine):
         if last is None or not self.last_shown:
             return ()
         return (
-            ShownHand(last.holder or "player", _cards(last.ponte), last.ponte_total),
-            ShownHand(last.seat or "banker", _cards(last.banker), last.banker_total),
+            ShownHand(last.holder or "player", cards_of(last.ponte), last.ponte_total),
+            ShownHand(last.seat or "banker", cards_of(last.banker), last.banker_total),
         )
 
     # -- seats and the shoe between hands ------------------------------------------------

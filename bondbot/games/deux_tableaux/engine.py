@@ -100,7 +100,7 @@ from bondbot.games.deux_tableaux.events import (
     ThirdCard,
 )
 from bondbot.rules.baccarat import hand_value
-from bondbot.rules.cards import Card
+from bondbot.rules.cards import Card, cards_of
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
@@ -164,10 +164,6 @@ class Coup(BaseModel):
 
 def _total(codes: Sequence[str]) -> int:
     return hand_value(Card.parse(code) for code in codes)
-
-
-def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
-    return tuple(Card.parse(code) for code in codes)
 
 
 def _winner(ponte_total: int, banker_total: int) -> Winner:
@@ -780,7 +776,7 @@ class DeuxTableaux(Engine):
         ]
         if seat == self.banker:
             codes += self.coup.banker[:2]
-        return tuple(Card.parse(code) for code in codes)
+        return cards_of(codes)
 
     def hidden_cards(self) -> set[Card]:
         if self.coup is None:
@@ -800,10 +796,10 @@ class DeuxTableaux(Engine):
         last = self.last
         if last is None or not self.last_holders:
             return ()
-        rows = [ShownHand(last.seat or "banker", _cards(last.banker), last.banker_total)]
+        rows = [ShownHand(last.seat or "banker", cards_of(last.banker), last.banker_total)]
         for result in last.tables:
             holder = self.last_holders.get(result.table, result.table)
-            rows.append(ShownHand(holder, _cards(result.cards), result.total))
+            rows.append(ShownHand(holder, cards_of(result.cards), result.total))
         return tuple(rows)
 
     # -- seats and the shoe between hands ------------------------------------------------

@@ -84,7 +84,7 @@ from bondbot.games.contract import (
 from bondbot.games.holdem import hand as kit
 from bondbot.games.holdem.names import HandName, hand_name
 from bondbot.games.holdem.npc import Situation, decide
-from bondbot.rules.cards import Card, parse_cards
+from bondbot.rules.cards import Card, cards_of, parse_cards
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
@@ -634,7 +634,7 @@ class Holdem(Engine):
         hand won by the last player left shows the board only, or nothing without one."""
         if not self.over or not self.players:
             return ()
-        board = tuple(parse_cards(" ".join(self.board)))
+        board = cards_of(self.board)
         rows = [ShownHand("board", board)] if board else []
         folded = self.folded
         rows += [

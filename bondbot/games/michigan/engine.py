@@ -61,7 +61,7 @@ from bondbot.games.contract import (
     seat_account,
 )
 from bondbot.games.michigan.npc import best_lead
-from bondbot.rules.cards import RANKS, Card
+from bondbot.rules.cards import RANKS, Card, cards_of
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
@@ -497,10 +497,9 @@ class Michigan(Engine):
         theirs (only counted); nothing while a round is in play or after one abandoned."""
         if not self.went_out or self.last is None or self.in_hand():
             return ()
-        rows = [ShownHand(self.last.seat, tuple(Card.parse(code) for code in self.went_out))]
+        rows = [ShownHand(self.last.seat, cards_of(self.went_out))]
         if self.last.widow:
-            widow = sorted(self.last.widow, key=_sort_key)
-            rows.append(ShownHand("widow", tuple(Card.parse(code) for code in widow)))
+            rows.append(ShownHand("widow", cards_of(sorted(self.last.widow, key=_sort_key))))
         return tuple(rows)
 
     # -- seats between rounds ------------------------------------------------------------
