@@ -1,6 +1,7 @@
 """The table message stays within Discord's limits with a full table of long names: ten
 PCs named with 64 characters, each with a wager and a lost hand to spend on, in both
-languages and both games (checked by the fake Discord's own validator)."""
+languages and both games (checked by the fake Discord's own validator), and so does the
+message of the hand's result posted with its picture."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from fakediscord.validation import DiscordAPIError, validate_message
 from table_helpers import GM, Clock, make_character, open_table, seeds_where
 
 from bondbot.bot.tables.message import table_embed, table_view
+from bondbot.bot.tables.results import result_embed
 from bondbot.rules.baccarat import Bet
 from bondbot.storage.db import Database
 
@@ -59,3 +61,11 @@ async def test_a_full_table_of_long_names_fits_discord(db: Database, game: str, 
             validate_message(payload, has_files=False, creating=True)
         except DiscordAPIError as refused:
             pytest.fail(f"Discord would refuse the table message: {refused.to_body()}")
+    rows = snapshots[-1].state.engine.shown_hands()
+    # The hand's picture: the player's and banker's hands, or the dealer's and every seat's.
+    assert len(rows) == (2 if game == "punto_banco" else SEATS + 1)
+    result = {"embeds": [result_embed(snapshots[-1], rows, lang).to_dict()]}
+    try:
+        validate_message(result, has_files=True, creating=True)
+    except DiscordAPIError as refused:
+        pytest.fail(f"Discord would refuse the hand's result: {refused.to_body()}")
