@@ -18,6 +18,7 @@ import random
 import secrets
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -130,6 +131,7 @@ class TableService:
         # One action at a time per table: an action works on a copy of the latest state,
         # and two copies must never race to be the next one.
         self._locks: dict[int, asyncio.Lock] = {}
+        self._queued: Counter[int] = Counter()  # per table: the actions holding or awaiting it
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -651,7 +653,7 @@ class TableService:
         """Redraw the table where this PC sits: his Hero Points decide his spend buttons."""
         await self._load_all()
         for table in self._seating(character_id):
-            async with self._locks.setdefault(table.id, asyncio.Lock()):  # not under an action
+            async with self._turn(table.id, waits=True):  # not under an action
                 fresh = await self.snapshot(table.id, fresh=True)
             await self._notify(fresh)
 
@@ -776,20 +778,29 @@ class TableService:
         return snapshot
 
     @asynccontextmanager
-    async def _turn(self, table_id: int) -> AsyncIterator[None]:
+    async def _turn(self, table_id: int, *, waits: bool = False) -> AsyncIterator[None]:
         """The table to this action alone; refused as busy if the others before it hold it
-        past the time its interaction must be answered by (`answer_by`)."""
+        past the time its interaction must be answered by (`answer_by`), unless it `waits`
+        as long as it takes (a redraw, answering no one)."""
         lock = self._locks.setdefault(table_id, asyncio.Lock())
-        due = answer_by.get()
+        due = None if waits else answer_by.get()
+        ahead = self._queued[table_id]
+        self._queued[table_id] = ahead + 1
         try:
-            async with asyncio.timeout(None if due is None else due - time.monotonic()):
+            if not ahead:  # nobody holds it or waits for it: taken at once, no timer
                 await lock.acquire()
-        except TimeoutError:
-            raise Refusal("errors.busy") from None
-        try:
-            yield
+            else:
+                try:
+                    async with asyncio.timeout(None if due is None else due - time.monotonic()):
+                        await lock.acquire()
+                except TimeoutError:
+                    raise Refusal("errors.busy") from None
+            try:
+                yield
+            finally:
+                lock.release()
         finally:
-            lock.release()
+            self._queued[table_id] -= 1
 
     async def _commit(self, job: Callable[[sqlite3.Connection], T]) -> T:
         """A writer job, answered once on disk; a busy or failed database is a refusal."""
