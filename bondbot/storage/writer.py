@@ -177,6 +177,9 @@ class Writer:
         # The connection is the batches' or, between two batches, one exclusive user's.
         self._turn = asyncio.Lock()
         self._closing = False
+        self._pending: set[_Job] = set()  # submitted, not yet answered
+        self._watchdog: asyncio.TimerHandle | None = None  # at the earliest pending deadline
+        self._watchdog_due = 0.0
         self._task = asyncio.create_task(self._drain(), name="bondbot-writer")
 
     @classmethod
@@ -208,10 +211,10 @@ class Writer:
         raised (it alone rolled back), `WriteFailed` (its batch failed) or `Busy`."""
         if self._closing:
             raise WriteFailed("the writer is closed")
-        loop = asyncio.get_running_loop()
-        entry = _Job(job, deadline, loop.create_future())
+        entry = _Job(job, deadline, asyncio.get_running_loop().create_future())
         self._queue.put_nowait(entry)
-        timer = loop.call_later(max(0.0, deadline - time.monotonic()), self._expire, entry)
+        self._pending.add(entry)
+        self._watch(deadline)
         try:
             return await entry.future
         except asyncio.CancelledError:
@@ -220,7 +223,7 @@ class Writer:
                     entry.withdrawn = True
             raise
         finally:
-            timer.cancel()
+            self._pending.discard(entry)
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -248,6 +251,8 @@ class Writer:
         self._closing = True
         self._queue.put_nowait(None)
         await self._task
+        if self._watchdog is not None:
+            self._watchdog.cancel()
         await self.reader.close()
         await self._conn.close()
 
@@ -258,6 +263,28 @@ class Writer:
         await self.close()
 
     # -- on the loop -------------------------------------------------------------------------
+
+    def _watch(self, deadline: float) -> None:
+        """One timer for the earliest deadline of the jobs not yet answered, rather than
+        one per job: a job is almost always answered long before its deadline."""
+        if self._watchdog is not None:
+            if self._watchdog_due <= deadline:
+                return
+            self._watchdog.cancel()
+        loop = asyncio.get_running_loop()
+        self._watchdog_due = deadline
+        self._watchdog = loop.call_later(max(0.0, deadline - time.monotonic()), self._expire_due)
+
+    def _expire_due(self) -> None:
+        self._watchdog = None
+        now = time.monotonic()
+        waiting = [job for job in self._pending if not job.future.done()]
+        for job in waiting:
+            if job.deadline <= now:
+                self._expire(job)
+        later = [job.deadline for job in waiting if not job.future.done()]
+        if later:
+            self._watch(min(later))
 
     def _expire(self, job: _Job) -> None:
         """The job's deadline: refuse it now unless its batch is already committing."""

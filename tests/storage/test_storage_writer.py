@@ -16,7 +16,7 @@ import pytest
 from bondbot.errors import Refusal
 from bondbot.storage import ledger
 from bondbot.storage.db import Database
-from bondbot.storage.writer import Busy, WriteFailed, Writer, deadline_after
+from bondbot.storage.writer import COMMIT_MARGIN_S, Busy, WriteFailed, Writer, deadline_after
 
 NOW = "2026-01-02T03:04:05.000+00:00"
 SOON = 2.5  # seconds: the deadline of an interaction's write
@@ -207,6 +207,33 @@ async def test_a_lock_held_elsewhere_refuses_by_the_deadline_and_never_applies_l
     beating.cancel()
     assert await rows(writer) == [(None, "sheet:9", 100)]  # none of the refused five
     assert await writer.reader.fetchall("SELECT guild_id FROM guild_settings") == [(77,)]
+
+
+async def test_each_waiting_job_is_refused_at_its_own_deadline(path: Path, writer: Writer) -> None:
+    """One timer watches every waiting job's deadline: a later job is refused at its own
+    deadline, not at the earlier one's, and an earlier one submitted later is not missed."""
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLDER, str(path), "1.5", stdout=asyncio.subprocess.PIPE
+    )
+    assert holder.stdout is not None
+    assert await holder.stdout.readline() == b"holding\n"
+    start = time.monotonic()
+    refused_after: dict[str, float] = {}
+
+    async def submit(name: str, seconds: float) -> None:
+        with pytest.raises(Busy):
+            await writer.submit(grant(f"sheet:{name}"), deadline=deadline_after(seconds))
+        refused_after[name] = time.monotonic() - start
+
+    await asyncio.gather(submit("later", 0.6), submit("earlier", 0.2))
+    still_held = holder.returncode is None
+    assert list(refused_after) == ["earlier", "later"]
+    # (a job in a batch is refused COMMIT_MARGIN_S early: too close to commit in time)
+    assert refused_after["earlier"] >= 0.2 - COMMIT_MARGIN_S
+    assert refused_after["later"] >= 0.6 - COMMIT_MARGIN_S
+    assert still_held  # both at their deadlines, not when the lock came free
+    assert await holder.wait() == 0
+    assert await rows(writer) == []
 
 
 async def test_a_deadline_passing_mid_batch_is_never_committed(writer: Writer) -> None:
