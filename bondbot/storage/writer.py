@@ -6,7 +6,9 @@ as one aiosqlite hop per statement, they pay ~170 µs a hop with the database lo
 Here a caller hands over its whole write as one *job*; the writer runs every job waiting
 in the queue in one transaction on aiosqlite's thread (one hop per batch), commits once,
 and only then answers each job. The event loop never runs sqlite3, and one commit (one
-fsync with synchronous=FULL) is shared by every action of the batch.
+fsync with synchronous=FULL) is shared by every action of the batch. While a batch runs,
+the loop waits for it a few milliseconds (HANDOFF_S) before going on: the thread then
+has the GIL to itself instead of taking it back from the busy loop statement by statement.
 
 Use (after `Database.migrate()`):
 
@@ -70,6 +72,7 @@ Statement = tuple[str, Sequence[Any] | dict[str, Any]]
 BUSY_SLICE_MS = 50  # one wait for another process's lock; the loop re-checks deadlines after
 COMMIT_MARGIN_S = 0.02  # a job this close to its deadline is refused rather than committed
 MAX_BATCH = 256
+HANDOFF_S = 0.005  # the loop waits for a batch this long, blocked, then awaits the rest
 # Errors that are the database's, not a job's: SQLite may have rolled the whole transaction
 # back, so the batch fails (primary result codes, sqlite3.h).
 _BATCH_ERRORS = frozenset(
@@ -324,7 +327,7 @@ class Writer:
         self.stats.batches += 1
         conn = self._conn
         try:
-            committed = await conn._execute(lambda: self._run_batch(conn._conn, batch))
+            committed = await _on_thread(conn, lambda: self._run_batch(conn._conn, batch))
         except Exception as exc:  # the hop itself failed (connection gone)
             log.exception("writer batch failed")
             for job in batch:
@@ -393,6 +396,36 @@ class Writer:
             job.outcome = (False, Busy("the database is busy: try again"))
             return False
         return True
+
+
+async def _on_thread(conn: aiosqlite.Connection, call: Callable[[], T]) -> T:
+    """`call` on the connection's thread. The loop first waits for it, blocked, up to
+    HANDOFF_S: the GIL is then the thread's alone and a batch runs in one go, rather than
+    taking the GIL back from the busy loop before each of its statements (see "The writer
+    hands the GIL over" in docs/decisions.md). A longer call (another process's lock, a
+    slow disk) is awaited like any other."""
+    if not conn._running or conn._connection is None:
+        raise ValueError("Connection closed")
+    finished = threading.Lock()
+    finished.acquire()
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as exc:  # raised on the loop
+            outcome.append((False, exc))
+        finally:
+            finished.release()
+
+    done = asyncio.get_running_loop().create_future()  # aiosqlite sets it once `run` returned
+    conn._tx.put_nowait((done, run))  # what `conn._execute` does, without awaiting at once
+    if not finished.acquire(timeout=HANDOFF_S):
+        await done
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _run_job(conn: sqlite3.Connection, job: _Job) -> None:

@@ -236,6 +236,31 @@ async def test_each_waiting_job_is_refused_at_its_own_deadline(path: Path, write
     assert await rows(writer) == []
 
 
+async def test_the_loop_waits_for_a_batch_only_a_moment(writer: Writer) -> None:
+    """The loop waits for a batch blocked only up to HANDOFF_S, then awaits the rest: a
+    slow batch (a slow disk) leaves the loop running."""
+    ticks = 0
+
+    async def heartbeat() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    def slow(conn: sqlite3.Connection) -> str:
+        grant("sheet:1")(conn)
+        time.sleep(0.3)
+        return "slow"
+
+    beating = asyncio.create_task(heartbeat())
+    await asyncio.sleep(0)
+    assert await writer.submit(slow, deadline=deadline_after(SOON)) == "slow"
+    assert await writer.submit(grant("sheet:2"), deadline=deadline_after(SOON))  # a fast one
+    beating.cancel()
+    assert ticks >= 10  # a loop blocked for the batch ticks once or not at all
+    assert await rows(writer) == [(None, "sheet:1", 100), (None, "sheet:2", 100)]
+
+
 async def test_a_deadline_passing_mid_batch_is_never_committed(writer: Writer) -> None:
     """A job whose deadline passes while its batch runs is refused, and the batch commits
     again without it (the slow job runs twice, its row lands once)."""
