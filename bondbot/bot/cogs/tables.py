@@ -177,7 +177,9 @@ class TableMessages:
             try:
                 settings = await self.bot.services.guilds.get(snapshot.guild_id)
                 embed = result_embed(snapshot, rows, settings.locale)
-                png = await asyncio.to_thread(rows_png, [row.cards for row in rows])
+                # On the loop: a result draws in about a millisecond (bench/pictures.py),
+                # and a thread would only take the GIL back and forth with the loop.
+                png = rows_png([row.cards for row in rows])
                 thread = self.bot.get_partial_messageable(
                     snapshot.thread_id, guild_id=snapshot.guild_id
                 )
