@@ -32,6 +32,7 @@ BACK: RGB = (24, 50, 120)
 BACK_LINE: RGB = (110, 140, 210)
 RED_SUITS = "hd"
 HAND_CACHE = 1024  # hands kept as PNG bytes (a few KB each)
+_DRAWN: set[str] = set()  # the codes `_card_paletted` has drawn (and keeps)
 # A card is drawn on a 58 × 82 grid, _SCALE times larger, then scaled down to CARD_W × CARD_H:
 # smooth edges without font glyphs.
 _GRID_W, _GRID_H = 58, 82
@@ -93,6 +94,12 @@ def _rows_png(rows: tuple[tuple[str, ...], ...]) -> bytes:
     return out.getvalue()
 
 
+def drawn(rows: Iterable[Iterable[Shown]]) -> bool:
+    """Whether every card of these rows was drawn before: a picture of them is then only
+    pasted and encoded (about a millisecond), where a card's first drawing takes a few."""
+    return all(("??" if card is None else card.code) in _DRAWN for row in rows for card in row)
+
+
 def card_image(card: Shown) -> Image.Image:
     """One card as the hand shows it (RGB, CARD_W × CARD_H, on felt at the corners)."""
     return _card_paletted("??" if card is None else card.code).convert("RGB")
@@ -100,7 +107,9 @@ def card_image(card: Shown) -> Image.Image:
 
 @cache
 def _card_paletted(code: str) -> Image.Image:
-    return _card_rgb(code).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    card = _card_rgb(code).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    _DRAWN.add(code)
+    return card
 
 
 @cache

@@ -17,10 +17,14 @@ import pytest
 from PIL import Image, ImageChops
 
 from bondbot.pictures.cards import (
+    _DRAWN,
     CARD_H,
     CARD_W,
+    _card_paletted,
+    _rows_png,
     card_image,
     card_origin,
+    drawn,
     hand_png,
     hand_size,
     row_origin,
@@ -176,3 +180,16 @@ def test_one_row_is_the_hand_itself() -> None:
     assert rows_png([cards]) == hand_png(cards)
     with pytest.raises(ValueError):
         rows_png([cards, []])
+
+
+def test_a_picture_knows_whether_its_cards_were_drawn_before() -> None:
+    """`drawn` tells a picture that only pastes (drawn on the loop) from one that must
+    first draw a card (drawn in a thread)."""
+    ace, king = parse_cards("Ac Kd")
+    _card_paletted.cache_clear()  # as in a new process
+    _rows_png.cache_clear()
+    _DRAWN.clear()
+    assert not drawn([[ace, None]])
+    rows_png([[ace, None], [king]])
+    assert drawn([[ace, None]]) and drawn([[king], [None]])
+    assert not drawn([[ace, parse_cards("2c")[0]]])

@@ -30,7 +30,7 @@ from bondbot.games.contract import ShownHand
 from bondbot.games.registry import all_games
 from bondbot.i18n import t
 from bondbot.money import format_amount
-from bondbot.pictures.cards import hand_png, rows_png
+from bondbot.pictures.cards import drawn, hand_png, rows_png
 from bondbot.pictures.chart import chips_chart
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
@@ -178,8 +178,11 @@ class TableMessages:
                 settings = await self.bot.services.guilds.get(snapshot.guild_id)
                 embed = result_embed(snapshot, rows, settings.locale)
                 # On the loop: a result draws in about a millisecond (bench/pictures.py),
-                # and a thread would only take the GIL back and forth with the loop.
-                png = rows_png([row.cards for row in rows])
+                # and a thread would only take the GIL back and forth with the loop; but
+                # the first drawing of a card takes a few, so a picture with one goes to a
+                # thread (the first hands after a start, at every table at once).
+                cards = [row.cards for row in rows]
+                png = rows_png(cards) if drawn(cards) else await asyncio.to_thread(rows_png, cards)
                 thread = self.bot.get_partial_messageable(
                     snapshot.thread_id, guild_id=snapshot.guild_id
                 )
