@@ -167,10 +167,10 @@ class Database:
     @asynccontextmanager
     async def transaction(self, *, deadline: float | None = None) -> AsyncIterator[Connection]:
         """BEGIN IMMEDIATE … COMMIT on the write connection, between two batches; ROLLBACK
-        if the block raises. Refused with `Busy` if the lock is not had by `deadline`, and
-        never committed after it."""
+        if the block raises. Refused with `Busy` if the connection or the lock is not had
+        by `deadline`, and never committed after it."""
         deadline = deadline or write_deadline()
-        async with self._held(), self.writer.exclusive() as conn:
+        async with self._held(), self.writer.exclusive(deadline=deadline) as conn:
             await _begin_immediate(conn, deadline)
             try:
                 yield conn

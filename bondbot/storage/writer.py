@@ -233,11 +233,21 @@ class Writer:
         return self._conn
 
     @asynccontextmanager
-    async def exclusive(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def exclusive(
+        self, *, deadline: float | None = None
+    ) -> AsyncIterator[aiosqlite.Connection]:
         """The write connection to oneself between two batches (a transaction whose reads
-        decide its writes, a migration, a backup): batches wait until it is given back."""
-        async with self._turn:
+        decide its writes, a migration, a backup): batches wait until it is given back.
+        Refused with `Busy` if the batch or user before it still has it at `deadline`."""
+        try:
+            async with asyncio.timeout(None if deadline is None else deadline - time.monotonic()):
+                await self._turn.acquire()
+        except TimeoutError:
+            raise Busy("the database is busy: try again") from None
+        try:
             yield self._conn
+        finally:
+            self._turn.release()
 
     async def execute(self, statements: Iterable[Statement], *, deadline: float) -> None:
         """A job made of statements, run in order (one savepoint for all of them)."""

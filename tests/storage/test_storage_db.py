@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import aiosqlite
@@ -14,6 +15,7 @@ from bondbot.storage.db import (
     load_migrations,
     split_statements,
 )
+from bondbot.storage.writer import Busy, deadline_after
 
 EXPECTED_TABLES = {
     "schema_version",
@@ -257,3 +259,19 @@ async def test_backup_refuses_to_overwrite_its_source(db: Database) -> None:
         await db.backup(db.path)
     async with db.read() as conn:
         assert await _pragma(conn, "integrity_check") == "ok"
+
+
+async def test_a_transaction_waiting_for_the_connection_is_refused_at_its_deadline(
+    db: Database,
+) -> None:
+    """The writer's connection held past a transaction's deadline (a batch waiting for
+    another process's lock, a backup): refused busy then, not whenever it comes free."""
+    async with db.writer.exclusive():
+        start = time.monotonic()
+        with pytest.raises(Busy):
+            async with db.transaction(deadline=deadline_after(0.2)) as conn:
+                await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (5)")
+        waited = time.monotonic() - start
+    assert waited >= 0.19  # at its own deadline, the connection still held (not a hang)
+    async with db.read() as conn:
+        assert await conn.execute_fetchall("SELECT guild_id FROM guild_settings") == []
