@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from bondbot.games.contract import Move, Record, Transfer
 from bondbot.games.deux_tableaux.engine import DeuxTableaux, Settings
-from bondbot.games.deux_tableaux.events import CoupSettled, TableResult
+from bondbot.games.deux_tableaux.events import BankStarted, CoupSettled, TableResult
 from bondbot.rules.shoe import Shoe
 
 # A card of each baccarat value (the spec: ace 1, 2–9 face value, ten and faces 0).
@@ -108,3 +108,31 @@ class Desk:
                 continue
             assert balance + sign * transfer.amount >= 0, f"{name} overdrawn by {transfer}"
             self.stacks[name] = balance + sign * transfer.amount
+
+
+CHIPS = 100_000
+SEATS = ("npc", "a", "b", "c")  # the NPC banks: a, b, c to its right; c, b, a to its left
+
+
+def npc_banks(cards: list[str], bank: int = 1_000, seats: tuple[str, ...] = SEATS) -> Desk:
+    stacks = {seat: (None if seat == "npc" else CHIPS) for seat in seats}
+    desk = Desk(game(cards, seats, npc_bank=bank), stacks)
+    (started,) = desk.auto()
+    assert started.events == (BankStarted(seat="npc", amount=bank),)
+    return desk
+
+
+def pc_bank(cards: list[str]) -> Desk:
+    """b banks 6,000 (won at auction); the NPC stakes 1,000 right, a 1,000 left."""
+    stacks: dict[str, int | None] = {"npc": None, "a": CHIPS, "b": CHIPS, "c": CHIPS}
+    desk = Desk(game(cards, SEATS, npc_bank=1_000), stacks)
+    desk.auto()
+    desk.do("open_auction")
+    desk.do("bid", "b", 6_000)
+    for seat in ("npc", "a", "c"):
+        desk.do("pass", seat)
+    desk.auto()
+    desk.do("stake", "npc", 1_000, "right")
+    desk.do("stake", "a", 1_000, "left")
+    desk.do("pass", "c")
+    return desk

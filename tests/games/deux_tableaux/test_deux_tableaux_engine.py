@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from deux_helpers import Desk, deal, game, settled, table, two
+from deux_helpers import CHIPS, SEATS, Desk, deal, game, npc_banks, pc_bank, settled, table, two
 
 from bondbot.games.chemin_de_fer.coverage import Cover
 from bondbot.games.contract import LostHand, Move, Option, Transfer
@@ -21,17 +21,6 @@ from bondbot.games.deux_tableaux.events import (
 )
 from bondbot.rules.cards import Card
 from bondbot.rules.errors import IllegalAction
-
-CHIPS = 100_000
-SEATS = ("npc", "a", "b", "c")  # the NPC banks: a, b, c to its right; c, b, a to its left
-
-
-def npc_banks(cards: list[str], bank: int = 1_000, seats: tuple[str, ...] = SEATS) -> Desk:
-    stacks = {seat: (None if seat == "npc" else CHIPS) for seat in seats}
-    desk = Desk(game(cards, seats, npc_bank=bank), stacks)
-    (started,) = desk.auto()
-    assert started.events == (BankStarted(seat="npc", amount=bank),)
-    return desk
 
 
 def t(src: str, dst: str, amount: int, reason: str) -> Transfer:
@@ -423,22 +412,6 @@ def test_a_bank_below_the_minimum_ends():
 
 
 # -- Hero Points -------------------------------------------------------------------------
-
-
-def pc_bank(cards: list[str]) -> Desk:
-    """b banks 6,000 (won at auction); the NPC stakes 1,000 right, a 1,000 left."""
-    stacks: dict[str, int | None] = {"npc": None, "a": CHIPS, "b": CHIPS, "c": CHIPS}
-    desk = Desk(game(cards, SEATS, npc_bank=1_000), stacks)
-    desk.auto()
-    desk.do("open_auction")
-    desk.do("bid", "b", 6_000)
-    for seat in ("npc", "a", "c"):
-        desk.do("pass", seat)
-    desk.auto()
-    desk.do("stake", "npc", 1_000, "right")
-    desk.do("stake", "a", 1_000, "left")
-    desk.do("pass", "c")
-    return desk
 
 
 def test_a_pc_banker_can_win_back_only_the_npc_pontes_table():

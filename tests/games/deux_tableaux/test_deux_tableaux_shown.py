@@ -6,44 +6,16 @@ from __future__ import annotations
 
 import json
 
-from deux_helpers import Desk, deal, game, settled, two
+from deux_helpers import CHIPS, SEATS, Desk, deal, game, npc_banks, pc_bank, settled, two
 
 from bondbot.games.contract import ShownHand
 from bondbot.games.deux_tableaux.engine import DeuxTableaux
-from bondbot.games.deux_tableaux.events import BankStarted
 from bondbot.rules.cards import parse_cards
-
-CHIPS = 100_000
-SEATS = ("npc", "a", "b", "c")  # the NPC banks: a, b, c to its right; c, b, a to its left
 
 
 def row(whose: str, codes: list[str] | str, total: int) -> ShownHand:
     text = codes if isinstance(codes, str) else " ".join(codes)
     return ShownHand(whose, tuple(parse_cards(text)), total)
-
-
-def npc_banks(cards: list[str], bank: int = 1_000, seats: tuple[str, ...] = SEATS) -> Desk:
-    stacks = {seat: (None if seat == "npc" else CHIPS) for seat in seats}
-    desk = Desk(game(cards, seats, npc_bank=bank), stacks)
-    (started,) = desk.auto()
-    assert started.events == (BankStarted(seat="npc", amount=bank),)
-    return desk
-
-
-def pc_bank(cards: list[str]) -> Desk:
-    """b banks 6,000 (won at auction); the NPC stakes 1,000 right, a 1,000 left."""
-    stacks: dict[str, int | None] = {"npc": None, "a": CHIPS, "b": CHIPS, "c": CHIPS}
-    desk = Desk(game(cards, SEATS, npc_bank=1_000), stacks)
-    desk.auto()
-    desk.do("open_auction")
-    desk.do("bid", "b", 6_000)
-    for seat in ("npc", "a", "c"):
-        desk.do("pass", seat)
-    desk.auto()
-    desk.do("stake", "npc", 1_000, "right")
-    desk.do("stake", "a", 1_000, "left")
-    desk.do("pass", "c")
-    return desk
 
 
 def shown_set(desk: Desk) -> set:
