@@ -104,6 +104,17 @@ def deadline_after(seconds: float) -> float:
     return time.monotonic() + seconds
 
 
+async def acquire_by(lock: asyncio.Lock, deadline: float | None) -> bool:
+    """Take `lock`, waiting no later than `deadline` (time.monotonic; None: no limit);
+    False if it was still held then."""
+    try:
+        async with asyncio.timeout(None if deadline is None else deadline - time.monotonic()):
+            await lock.acquire()
+    except TimeoutError:
+        return False
+    return True
+
+
 @dataclass(eq=False, slots=True)
 class _Job:
     run: Callable[[sqlite3.Connection], Any]
@@ -239,11 +250,8 @@ class Writer:
         """The write connection to oneself between two batches (a transaction whose reads
         decide its writes, a migration, a backup): batches wait until it is given back.
         Refused with `Busy` if the batch or user before it still has it at `deadline`."""
-        try:
-            async with asyncio.timeout(None if deadline is None else deadline - time.monotonic()):
-                await self._turn.acquire()
-        except TimeoutError:
-            raise Busy("the database is busy: try again") from None
+        if not await acquire_by(self._turn, deadline):
+            raise Busy("the database is busy: try again")
         try:
             yield self._conn
         finally:

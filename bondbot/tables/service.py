@@ -17,7 +17,6 @@ import logging
 import random
 import secrets
 import sqlite3
-import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -37,7 +36,7 @@ from bondbot.storage import ledger
 from bondbot.storage import tables as stored
 from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database, answer_by
-from bondbot.storage.writer import Busy, WriteFailed
+from bondbot.storage.writer import Busy, WriteFailed, acquire_by
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
 from bondbot.tables.context import TableContext, iso
@@ -789,12 +788,8 @@ class TableService:
         try:
             if not ahead:  # nobody holds it or waits for it: taken at once, no timer
                 await lock.acquire()
-            else:
-                try:
-                    async with asyncio.timeout(None if due is None else due - time.monotonic()):
-                        await lock.acquire()
-                except TimeoutError:
-                    raise Refusal("errors.busy") from None
+            elif not await acquire_by(lock, due):
+                raise Refusal("errors.busy")
             try:
                 yield
             finally:
