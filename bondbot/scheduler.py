@@ -5,10 +5,9 @@ Each job has a key (a table and what for); scheduling a key again replaces its j
 table never has two timers for the same thing. A job does what its key and time say, so
 scheduling a key again for the same time keeps the timer it has: a table re-arms its
 timers after every action, and most actions leave them where they were. Jobs are plain
-callbacks on the event
-loop; what they do is the caller's (they usually start a task). Nothing here is saved:
-the table service and the table messages re-arm their jobs from the tables' state when
-the bot starts.
+callbacks on the event loop; what they do is the caller's (they usually start a task).
+Nothing here is saved: the table service and the table messages re-arm their jobs from
+the tables' state when the bot starts.
 """
 
 from __future__ import annotations

@@ -76,9 +76,7 @@ def hand_png(cards: Iterable[Shown]) -> bytes:
 def rows_png(rows: Iterable[Iterable[Shown]]) -> bytes:
     """The PNG of several hands on one felt, one row each, top to bottom (a hand's result:
     the banker's cards above the player's)."""
-    return _rows_png(
-        tuple(tuple("??" if card is None else card.code for card in row) for row in rows)
-    )
+    return _rows_png(tuple(tuple(_code(card) for card in row) for row in rows))
 
 
 @lru_cache(maxsize=HAND_CACHE)
@@ -97,12 +95,16 @@ def _rows_png(rows: tuple[tuple[str, ...], ...]) -> bytes:
 def drawn(rows: Iterable[Iterable[Shown]]) -> bool:
     """Whether every card of these rows was drawn before: a picture of them is then only
     pasted and encoded (about a millisecond), where a card's first drawing takes a few."""
-    return all(("??" if card is None else card.code) in _DRAWN for row in rows for card in row)
+    return all(_code(card) in _DRAWN for row in rows for card in row)
 
 
 def card_image(card: Shown) -> Image.Image:
     """One card as the hand shows it (RGB, CARD_W × CARD_H, on felt at the corners)."""
-    return _card_paletted("??" if card is None else card.code).convert("RGB")
+    return _card_paletted(_code(card)).convert("RGB")
+
+
+def _code(card: Shown) -> str:
+    return "??" if card is None else card.code  # "??": the back, a card face down
 
 
 @cache
