@@ -175,36 +175,50 @@ conn.execute("COMMIT")
 """
 
 
-async def test_a_lock_held_elsewhere_refuses_by_the_deadline_and_never_applies_later(
-    path: Path, writer: Writer
-) -> None:
+async def hold_the_lock(path: Path, seconds: float) -> asyncio.subprocess.Process:
+    """Another process, holding the database's write lock for `seconds` from now."""
     holder = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", HOLDER, str(path), "1.5", stdout=asyncio.subprocess.PIPE
+        sys.executable, "-c", HOLDER, str(path), str(seconds), stdout=asyncio.subprocess.PIPE
     )
     assert holder.stdout is not None
     assert await holder.stdout.readline() == b"holding\n"
-    ticks = 0
+    return holder
 
-    async def heartbeat() -> None:
-        nonlocal ticks
+
+class Heartbeat:
+    """Ticks every 10 ms on the loop: a loop blocked meanwhile ticks once or not at all."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+        self._task = asyncio.create_task(self._beat())
+
+    async def _beat(self) -> None:
         while True:
             await asyncio.sleep(0.01)
-            ticks += 1
+            self.ticks += 1
 
-    beating = asyncio.create_task(heartbeat())
+    def stop(self) -> None:
+        self._task.cancel()
+
+
+async def test_a_lock_held_elsewhere_refuses_by_the_deadline_and_never_applies_later(
+    path: Path, writer: Writer
+) -> None:
+    holder = await hold_the_lock(path, 1.5)
+    beating = Heartbeat()
     late = asyncio.create_task(writer.submit(grant("sheet:9"), deadline=deadline_after(5.0)))
     refused = await asyncio.gather(
         *(writer.submit(grant(f"sheet:{i}"), deadline=deadline_after(0.3)) for i in range(1, 6)),
         return_exceptions=True,
     )
     still_held = holder.returncode is None
-    ticks_while_held = ticks
+    ticks_while_held = beating.ticks
     assert all(type(result) is Busy for result in refused), refused
     assert still_held  # refused at their deadline, not when the lock came free
     assert ticks_while_held >= 10  # the loop kept running (a blocked loop ticks ~0 times)
     assert await holder.wait() == 0
     await late  # a job with time left commits once the lock is free
-    beating.cancel()
+    beating.stop()
     assert await rows(writer) == [(None, "sheet:9", 100)]  # none of the refused five
     assert await writer.reader.fetchall("SELECT guild_id FROM guild_settings") == [(77,)]
 
@@ -212,11 +226,7 @@ async def test_a_lock_held_elsewhere_refuses_by_the_deadline_and_never_applies_l
 async def test_each_waiting_job_is_refused_at_its_own_deadline(path: Path, writer: Writer) -> None:
     """One timer watches every waiting job's deadline: a later job is refused at its own
     deadline, not at the earlier one's, and an earlier one submitted later is not missed."""
-    holder = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", HOLDER, str(path), "1.5", stdout=asyncio.subprocess.PIPE
-    )
-    assert holder.stdout is not None
-    assert await holder.stdout.readline() == b"holding\n"
+    holder = await hold_the_lock(path, 1.5)
     start = time.monotonic()
     refused_after: dict[str, float] = {}
 
@@ -239,25 +249,18 @@ async def test_each_waiting_job_is_refused_at_its_own_deadline(path: Path, write
 async def test_the_loop_waits_for_a_batch_only_a_moment(writer: Writer) -> None:
     """The loop waits for a batch blocked only up to HANDOFF_S, then awaits the rest: a
     slow batch (a slow disk) leaves the loop running."""
-    ticks = 0
-
-    async def heartbeat() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.01)
-            ticks += 1
 
     def slow(conn: sqlite3.Connection) -> str:
         grant("sheet:1")(conn)
         time.sleep(0.3)
         return "slow"
 
-    beating = asyncio.create_task(heartbeat())
+    beating = Heartbeat()
     await asyncio.sleep(0)
     assert await writer.submit(slow, deadline=deadline_after(SOON)) == "slow"
     assert await writer.submit(grant("sheet:2"), deadline=deadline_after(SOON))  # a fast one
-    beating.cancel()
-    assert ticks >= 10  # a loop blocked for the batch ticks once or not at all
+    beating.stop()
+    assert beating.ticks >= 10  # a loop blocked for the batch ticks once or not at all
     assert await rows(writer) == [(None, "sheet:1", 100), (None, "sheet:2", 100)]
 
 
@@ -284,11 +287,7 @@ async def test_a_deadline_passing_mid_batch_is_never_committed(writer: Writer) -
 
 
 async def test_a_cancelled_job_is_not_applied(path: Path, writer: Writer) -> None:
-    holder = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", HOLDER, str(path), "0.5", stdout=asyncio.subprocess.PIPE
-    )
-    assert holder.stdout is not None
-    await holder.stdout.readline()
+    holder = await hold_the_lock(path, 0.5)
     gone = asyncio.create_task(writer.submit(grant("sheet:1"), deadline=deadline_after(SOON)))
     await asyncio.sleep(0.1)
     gone.cancel()
