@@ -1,13 +1,14 @@
 """The table service: runs a game at a table in a channel, one transaction per action.
 
 Each open table's latest state is kept in memory (this service is the only writer of
-tables; one action at a time per table). An action works on a copy of it and on the
-table's money in memory (`TableContext`), reading through the read-only connection: it
+tables; one action at a time per table). An action takes that state object from the
+latest snapshot (which reads from its saved JSON from then on) and works on it and on a
+copy of the table's money (`TableContext`), reading through the read-only connection: it
 checks who may do what, plays the game's move through the engine (`TableContext.play`),
 and returns; then the new state and the action's ledger rows go to the group-commit
-writer as one job, and only once they are on disk does the copy become the table's
-state. A refusal, a busy database or a crash changes nothing, and a restart resumes
-every open table.
+writer as one job, and only once they are on disk does the new state become the table's.
+A refusal, a busy database or a crash changes nothing, and a restart resumes every open
+table.
 """
 
 from __future__ import annotations
@@ -80,7 +81,6 @@ class TableSnapshot:
     channel_id: int
     message_id: int | None
     status: str
-    state: TableState
     chips: dict[int, int]
     bank: int | None
     hero_points: dict[int, int] = field(default_factory=dict)
@@ -89,9 +89,31 @@ class TableSnapshot:
     thread_id: int | None = None  # the thread it plays in (0: not allowed to start one)
     money: TableMoney | None = None  # the balances after the action, for the next one
     version: int = 0  # the saved state's version (see storage.tables.save)
-    # The state as saved: the next action starts from a copy parsed from it (four times
-    # cheaper than a deep copy), so nothing ever changes `state`, which listeners hold.
-    saved: str = ""
+    saved: str = ""  # the state as saved
+    # The state as an object, until the next action takes it (`take_state`); `state` then
+    # parses `saved` again, so a snapshot always reads as the table stood after its action.
+    _state: TableState | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def state(self) -> TableState:
+        if self._state is None:
+            self._state = TableState.model_validate_json(self.saved)
+        return self._state
+
+    def take_state(self) -> TableState:
+        """The state for the next action to change: this snapshot's own object, given up.
+
+        An action works on a state object nobody else reads, and most snapshots are never
+        read once the next action has begun; so that action takes the object instead of
+        parsing a copy of `saved` for itself (the parse was a twentieth of the bot's time
+        under load), and a late reader parses one instead. The object is the action's from
+        here on: committed, it becomes the new snapshot's state; refused, it is dropped.
+        """
+        state = self._state
+        if state is None:
+            return TableState.model_validate_json(self.saved)
+        self._state = None
+        return state
 
     @property
     def open(self) -> bool:
@@ -127,8 +149,8 @@ class TableService:
         self.scheduler = scheduler or Scheduler(clock)
         self._latest: dict[int, TableSnapshot] = {}
         self._all_loaded = False  # every open table is in `_latest`
-        # One action at a time per table: an action works on a copy of the latest state,
-        # and two copies must never race to be the next one.
+        # One action at a time per table: an action takes the latest state to work on,
+        # and two actions must never race to be the next one.
         self._locks: dict[int, asyncio.Lock] = {}
         self._queued: Counter[int] = Counter()  # per table: the actions holding or awaiting it
 
@@ -697,7 +719,7 @@ class TableService:
             channel_id=row.channel_id,
             message_id=row.message_id,
             status=status,
-            state=state,
+            _state=state,
             chips={seat.character_id: money.chips(seat.character_id) for seat in state.seats},
             bank=money.bank(),
             hero_points={
@@ -712,10 +734,11 @@ class TableService:
         )
 
     async def _mutate(self, table_id: int, actor_id: int | None, run: Action) -> TableSnapshot:
-        """Run an action on a copy of the table, then commit what it wrote in one writer
-        job: the ledger rows, the new state (over the version it started from) and any
-        other write it asked for. Only once that is on disk does the copy become the
-        table, so a refused or failed action leaves the table as it was."""
+        """Run an action on the table's state (taken from its latest snapshot), then commit
+        what it wrote in one writer job: the ledger rows, the new state (over the version
+        it started from) and any other write it asked for. Only once that is on disk does
+        the new state become the table's, so a refused or failed action leaves the table
+        as it was (its snapshot parses the saved state again)."""
         async with self._turn(table_id):
             now = self.clock()
             cached = self._latest.get(table_id)
@@ -735,7 +758,7 @@ class TableService:
                     cached.version,
                     cached.thread_id,
                 )
-                state = TableState.model_validate_json(row.state)
+                state = cached.take_state()
                 money = cached.money.copy()
             settings = await self._guild_settings(row.guild_id)
             ctx = TableContext(

@@ -305,8 +305,9 @@ async def test_the_shoe_is_replaced_before_the_npc_keeps_its_bank(db: Database) 
     assert [r.move.kind for r in snapshot.records][-1] == "keep"
     assert snapshot.state.shoes[0].seed == seed.hex()  # the finished shoe's seed is shown
     assert not engine.shoe.dealt
+    hand = engine.hand
     snapshot = await tables.act(table, BOND_OWNER, "stake", amount=1_000)
-    assert engine_of(snapshot).hand > engine.hand  # and the next coup is dealt from it
+    assert engine_of(snapshot).hand > hand  # and the next coup is dealt from it
     await assert_conserved(db)
 
 

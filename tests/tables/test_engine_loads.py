@@ -1,4 +1,6 @@
-"""The engine's state is parsed once per action and once per fresh read, never by a redraw."""
+"""An action takes the table's state object instead of parsing it again; a snapshot still
+reads as its table stood after its action, parsing its saved state once if the next action
+took the object; a redraw parses nothing else."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from bondbot.games.registry import spec_for
 from bondbot.storage.db import Database
 
 
-async def test_the_engine_is_loaded_once_per_action_and_not_by_a_redraw(
+async def test_actions_take_the_state_and_an_older_snapshot_reads_as_it_stood(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed, _ = scenario(stand_all, lambda g: True)
@@ -30,16 +32,24 @@ async def test_the_engine_is_loaded_once_per_action_and_not_by_a_redraw(
 
     monkeypatch.setattr(engine, "model_validate", counted)
 
-    snapshot = await tables.act(table, BOND_OWNER, "wager", amount=BET)
-    assert len(loads) == 1
-    table_embed(snapshot, "en", "$", clock.now)
-    assert table_view(snapshot, "en", clock.now) is not None
-    assert len(loads) == 1  # the redraw reads the action's own state object
+    wagered = await tables.act(table, BOND_OWNER, "wager", amount=BET)
+    table_embed(wagered, "en", "$", clock.now)
+    assert table_view(wagered, "en", clock.now) is not None
+    assert loads == []  # the action took the object; the redraw reads the action's own
+    moves = wagered.state.moves
 
     await tables.act(table, VESPER_OWNER, "wager", amount=BET)
-    await tables.act(table, GM, "deal", as_gm=True)
-    assert len(loads) == 3
+    dealt = await tables.act(table, GM, "deal", as_gm=True)
+    assert loads == []
+    assert dealt.state.moves == moves + 2
+
+    # The next action took the object `wagered` held: read again, it is parsed from what
+    # was saved, and shows the table after Bond's wager, not the deal.
+    table_embed(wagered, "en", "$", clock.now)
+    assert len(loads) == 1
+    assert wagered.state.moves == moves
+    assert wagered.state.model_dump_json() == wagered.saved
 
     fresh = await tables.snapshot(table, fresh=True)
     table_embed(fresh, "en", "$", clock.now)
-    assert len(loads) == 4
+    assert len(loads) == 2

@@ -25,7 +25,9 @@ from table_helpers import (
 )
 
 from bondbot.errors import Refusal
+from bondbot.storage import tables as stored
 from bondbot.storage.db import Database
+from bondbot.tables.service import TableService
 
 PLAYERS = (BOND_OWNER, VESPER_OWNER)
 BETS = st.sampled_from(["player", "banker", "tie"])
@@ -66,6 +68,15 @@ async def assert_edges(db: Database) -> None:
             )
         else:
             assert (kind, reason) in TO_OUTSIDE or (kind == "hero" and reason in TO_OUTSIDE_HERO)
+
+
+async def assert_memory_is_disk(db: Database, tables: TableService, table: int) -> None:
+    """The table in memory is the one on disk: a refused action left nothing of its work
+    in the state object it took (`TableSnapshot.take_state`)."""
+    held = await tables.snapshot(table)
+    async with db.read() as conn:
+        row = await stored.load(conn, table)
+    assert row is not None and held.state.model_dump_json() == row.state
 
 
 async def play(
@@ -112,6 +123,7 @@ async def play(
                 except Refusal:
                     pass
                 await assert_conserved(db)
+                await assert_memory_is_disk(db, tables, table)
             await assert_restores_then_closes(db, clock, tables, table)
             await assert_edges(db)
         finally:

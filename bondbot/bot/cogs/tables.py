@@ -528,10 +528,10 @@ async def _my_cards(click: Click) -> None:
     """The clicker's own cards, answered to him alone; to the GM who sits at no seat, the
     NPC's (he plays it). A game may add a note on the hand (its total, what it may do)."""
     snapshot = await _service(click).snapshot(click.table)
-    state = snapshot.state
-    seat = state.seat_of_user(click.user_id)
+    seat = snapshot.state.seat_of_user(click.user_id)
     if seat is None and not await is_gm(click.interaction):
         raise Refusal("table.not_seated")
+    state = snapshot.state  # after the wait: the next action may have taken the object
     key = state.npc_key if seat is None else str(seat.character_id)
     hand = state.engine.private_cards(key)
     if not hand:

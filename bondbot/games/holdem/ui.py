@@ -184,9 +184,9 @@ async def _actor(click: Click, snapshot: TableSnapshot, moves: int) -> tuple[str
     turn = engine_of(snapshot).turn()
     if not turn:
         raise Refusal("holdem.nobody_to_act")
+    seat = state.seat_of_user(click.user_id)  # before the wait, which may see the next action
     if turn[0] == state.npc_key and not state.npc_auto and await is_gm(click.interaction):
         return turn[0], True
-    seat = state.seat_of_user(click.user_id)
     if seat is None:
         raise Refusal("table.not_seated")
     if str(seat.character_id) != turn[0]:
