@@ -81,6 +81,7 @@ class TableSnapshot:
     channel_id: int
     message_id: int | None
     status: str
+    game: str  # the table's game, which never changes (routing a click reads no state)
     chips: dict[int, int]
     bank: int | None
     hero_points: dict[int, int] = field(default_factory=dict)
@@ -719,6 +720,7 @@ class TableService:
             channel_id=row.channel_id,
             message_id=row.message_id,
             status=status,
+            game=state.config.game,
             _state=state,
             chips={seat.character_id: money.chips(seat.character_id) for seat in state.seats},
             bank=money.bank(),

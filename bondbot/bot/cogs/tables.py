@@ -325,14 +325,14 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         self, interaction: discord.Interaction, amount: str, on: str | None = None
     ) -> None:
         table = await self._table(interaction)
-        game = (await self.service.snapshot(table)).state.config.game
+        game = (await self.service.snapshot(table)).game
         await ui_for(game).bet(await reply_to(interaction), table, on, amount)
 
     @app_commands.command(name="deal", description="Deal the next hand (GM)")
     @app_commands.guild_only()
     async def deal(self, interaction: discord.Interaction) -> None:
         table = await self._table(interaction)
-        game = (await self.service.snapshot(table)).state.config.game
+        game = (await self.service.snapshot(table)).game
         await ui_for(game).deal(await reply_to(interaction), table)
 
     @app_commands.command(name="contest", description="Play the rulebook's gambling contest")
@@ -453,7 +453,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.channel_id,
         ):
             raise Refusal("table.not_this_table")
-        actions = common if common.route(name) else ui_for(snapshot.state.config.game).actions
+        actions = common if common.route(name) else ui_for(snapshot.game).actions
         submitted = interaction.type is discord.InteractionType.modal_submit
         click = Click(
             interaction,
