@@ -183,6 +183,14 @@ class BotProcess:
         assert self.proc is not None
         self.proc.send_signal(sig)
 
+    async def written(self, paths: list[Path]) -> None:
+        """Ask the bot to write what it watched (SIGUSR2) and wait until it has."""
+        self.signal(signal.SIGUSR2)
+        async with asyncio.timeout(30):
+            while not all(path.exists() for path in paths):
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # let the write finish
+
     async def kill(self) -> None:
         """SIGKILL, as a crash or the OOM killer would: no clean-up of any kind."""
         assert self.proc is not None
@@ -486,7 +494,7 @@ async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Cli
     await fake.start()
     bot = BotProcess("floor", fake, world.guild.id, workdir)
     try:
-        await bot.start()
+        await bot.start(gc_out=args.floor_gc_out)  # its loop watched as the game's (--gc)
         await bot.wait_connected()
         clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
         for n in range(20):  # warm-up, not measured
@@ -507,9 +515,13 @@ async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Cli
                     expect="pong",
                 )
 
+        if args.floor_gc_out is not None:
+            bot.signal(signal.SIGUSR1)
         measure = Measure(fake, bot)
         await asyncio.gather(*(user_loop(n) for n in range(args.concurrency)))
         phase = measure.finish("floor", clicker.sent["ping"], lambda kind, name: "/ping")
+        if args.floor_gc_out is not None:
+            await bot.written([args.floor_gc_out])
         return phase, clicker, bot.log_errors()
     finally:
         await bot.stop()
@@ -759,11 +771,7 @@ async def run_game(
         if lock is not None:
             await lock.finish(tables, time.monotonic() - measure.started)
         if written:
-            bot.signal(signal.SIGUSR2)
-            async with asyncio.timeout(30):
-                while not all(path.exists() for path in written):
-                    await asyncio.sleep(0.05)
-            await asyncio.sleep(0.2)  # let the write finish
+            await bot.written(written)
         return phase, clicker, bot.log_errors(), setup_seconds, lock
     finally:
         await bot.stop()
@@ -938,6 +946,16 @@ def print_gc(data: dict) -> None:
                 f" {1000 * sum(cpu) / len(cpu):6.2f} ms, longest {1000 * max(cpu):6.1f} ms"
             )
     print(f"  time in GC: {100 * total / wall:.1f}% of the phase")
+    print_loop(data)
+    tracked = dict(data["tracked"])
+    everything = tracked.pop("all")
+    commonest = ", ".join(f"{name} {count:,}" for name, count in tracked.items())
+    print(f"  objects in the collector's care at the end: {everything:,} ({commonest})")
+
+
+def print_loop(data: dict) -> None:
+    """How long the loop was held: a heartbeat's lateness (the queue ahead of it included),
+    and the longest single callbacks (what held it by itself)."""
     stalls = data["stalls"]
     if stalls:
         print(
@@ -945,10 +963,19 @@ def print_gc(data: dict) -> None:
             f" 10th longest {1000 * stalls[min(9, len(stalls) - 1)]:.1f} ms,"
             f" {sum(s > 0.05 for s in stalls)} over 50 ms"
         )
-    tracked = dict(data["tracked"])
-    everything = tracked.pop("all")
-    commonest = ", ".join(f"{name} {count:,}" for name, count in tracked.items())
-    print(f"  objects in the collector's care at the end: {everything:,} ({commonest})")
+    callbacks = data["callbacks"]
+    if callbacks:
+        longest = ", ".join(f"{1000 * spent:.1f} ms {name}" for spent, name in callbacks[:3])
+        print(
+            f"  callbacks: {data['callback_count']:,} run; {sum(c[0] > 0.05 for c in callbacks)}"
+            f" over 50 ms; 10th longest {1000 * callbacks[min(9, len(callbacks) - 1)][0]:.1f}"
+            f" ms; longest {longest}"
+        )
+
+
+def print_floor_loop(data: dict) -> None:
+    print(f"\nthe floor bot's loop, under its own load (over {data['wall']:.1f} s):")
+    print_loop(data)
 
 
 def print_profile(path: Path) -> None:
@@ -967,6 +994,7 @@ async def main_async(args: argparse.Namespace) -> int:
             args.trace = workdir / "trace.json"
         if args.gc_tune is not None:
             args.gc_out = workdir / "gc.json"
+            args.floor_gc_out = workdir / "floor" / "gc.json"
         async with asyncio.timeout(args.timeout):
             floor, floor_clicker, floor_errors = await run_floor(args, workdir / "floor")
             game, game_clicker, game_errors, setup_seconds, lock = await run_game(
@@ -998,6 +1026,7 @@ async def main_async(args: argparse.Namespace) -> int:
             print_trace(json.loads(args.trace.read_text(encoding="utf-8")))
         if args.gc_out is not None:
             print_gc(json.loads(args.gc_out.read_text(encoding="utf-8")))
+            print_floor_loop(json.loads(args.floor_gc_out.read_text(encoding="utf-8")))
     if args.profile is not None:
         print_profile(args.profile)
     return 0 if ok else 1
@@ -1033,15 +1062,16 @@ def main(argv: list[str] | None = None) -> int:
         "--gc",
         dest="gc_tune",
         metavar="TUNE",
-        help="time the game bot's GC pauses and loop stalls under TUNE: default, freeze,"
-        " freeze-late, threshold=A,B,C, or joined by +: freeze+threshold=A,B,C",
+        help="time the game bot's GC pauses, loop stalls and longest callbacks under TUNE:"
+        " default, freeze, freeze-late, threshold=A,B,C, or joined by +:"
+        " freeze+threshold=A,B,C (the floor bot's loop is watched too, with Python's GC)",
     )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.actions < 1:
         parser.error("--tables and --actions must be at least 1")
     args.concurrency = args.concurrency or 3 * args.tables
     args.trace = None
-    args.gc_out = None
+    args.gc_out = args.floor_gc_out = None
     if args.gc_tune == "default":
         args.gc_tune = ""
     if args.profile is not None:

@@ -28,6 +28,7 @@ import contextvars
 import cProfile
 import functools
 import gc
+import heapq
 import json
 import logging
 import os
@@ -220,14 +221,17 @@ class Profile:
 class GcWatch:
     """The garbage collector's pauses and the event loop's stalls, between two signals.
 
-    Every collection is timed through gc.callbacks (by generation), in wall time and in
-    the thread's CPU time (which other processes on the machine do not inflate); a 1 ms heartbeat
-    records how late it wakes (a stall is everything that held the loop: a callback, a
-    collection inside it). BENCH_GC_TUNE tries a setting: `freeze` (gc.freeze() once the
-    bot is ready: start-up's objects leave the collector's generations for good),
-    `freeze-late` (the same when the measured phase starts: after the tables were opened,
-    as for a bot that resumed its open tables at start-up), `threshold=A,B,C`
-    (gc.set_threshold), joined by `+`: `freeze+threshold=…`.
+    Every collection is timed through gc.callbacks (by generation), in wall time and in the
+    thread's CPU time (which other processes on the machine do not inflate). A 1 ms
+    heartbeat records how late it wakes: a stall is everything that held the loop (a
+    callback, a collection inside it, and every callback queued before it). Every callback
+    the loop runs is timed too (`asyncio.Handle._run`), the longest kept with what ran:
+    under a load that keeps the loop busy, the heartbeat mostly measures the queue, and
+    the longest callback what held the loop by itself. BENCH_GC_TUNE tries a setting:
+    `freeze` (gc.freeze() once the bot is ready: start-up's objects leave the collector's
+    generations for good), `freeze-late` (the same when the measured phase starts: after
+    the tables were opened, as for a bot that resumed its open tables at start-up),
+    `threshold=A,B,C` (gc.set_threshold), joined by `+`: `freeze+threshold=…`.
     """
 
     def __init__(self, path: Path, tune: str) -> None:
@@ -246,6 +250,7 @@ class GcWatch:
                 raise SystemExit(f"load_bot: unknown BENCH_GC_TUNE part {part!r}")
         self.tune = tune or "default"
         gc.callbacks.append(self._collected)
+        self._time_callbacks()
 
     def reset(self) -> None:
         if self.freeze_late:
@@ -255,6 +260,23 @@ class GcWatch:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.stalls: list[float] = []
+        self.callbacks: list[tuple[float, str]] = []  # a heap of the longest, shortest first
+        self.callback_count = 0
+
+    def _time_callbacks(self, keep: int = 200) -> None:
+        run = asyncio.events.Handle._run
+
+        def timed(handle: asyncio.Handle) -> None:
+            began = time.perf_counter()
+            run(handle)
+            spent = time.perf_counter() - began
+            self.callback_count += 1
+            if len(self.callbacks) < keep:
+                heapq.heappush(self.callbacks, (spent, _callback_name(handle)))
+            elif spent > self.callbacks[0][0]:
+                heapq.heapreplace(self.callbacks, (spent, _callback_name(handle)))
+
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
 
     def _collected(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -283,9 +305,21 @@ class GcWatch:
             "cpu": {str(g): p for g, p in self.cpu.items()},
             "stalls": sorted(self.stalls, reverse=True)[:200],
             "stall_count": len(self.stalls),
+            "callbacks": sorted(self.callbacks, reverse=True),
+            "callback_count": self.callback_count,
             "tracked": tracked_by_type(),
         }
         self.path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _callback_name(handle: asyncio.Handle) -> str:
+    """What a callback ran: a task's coroutine, else the function."""
+    callback = handle._callback  # type: ignore[attr-defined]
+    owner = getattr(callback, "__self__", None)
+    if isinstance(owner, asyncio.Task):
+        coro = owner.get_coro()
+        return f"task {getattr(coro, '__qualname__', type(coro).__name__)}"
+    return getattr(callback, "__qualname__", type(callback).__name__)
 
 
 def tracked_by_type(top: int = 15) -> dict[str, int]:
