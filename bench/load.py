@@ -1,7 +1,8 @@
 """Load: many punto banco tables at once through the fake Discord, the bot in its own process.
 
     python bench/load.py [--tables 50] [--actions 3000] [--concurrency C] [--spend-rate 0.5]
-                         [--seed N] [--timeout 900] [--profile FILE] [--trace] [--gc TUNE]
+                         [--seed N] [--timeout 900] [--in-channel] [--lock S]
+                         [--table-floor] [--profile FILE] [--trace] [--gc TUNE]
 
 The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1 with one guild,
 one channel per table, a GM (GM role) and three players per table; the database (a temp
@@ -18,6 +19,11 @@ each in its own process (bench/load_bot.py) against a fresh fake of the same wor
   they have all been answered, and each PC who lost clicks his Hero Point button with
   probability `spend-rate` once the table message shows the hand. Every fake user waits
   for his own answer before his next click; there is no think time.
+- table floor (`--table-floor`, a third run after the game): the floor bot again, given
+  the table message the game drew last; it posts a copy in every channel, and the users
+  click one of its buttons in a closed loop, each click answered by drawing the same
+  message again in place (as the game answers a deal) with nothing behind it: what
+  discord.py alone costs to answer a click on the table.
 
 Game actions, what actions/s counts, are the interactions that do game work in the bot:
 wager submits, deals and spends. The bet buttons that only open a modal are
@@ -313,7 +319,11 @@ class Table:
 
 
 def _buttons(msg: FakeMessage | None) -> Iterator[dict]:
-    for row in msg.components if msg is not None else []:
+    yield from _buttons_of({"components": msg.components if msg is not None else []})
+
+
+def _buttons_of(drawn: dict) -> Iterator[dict]:
+    for row in drawn["components"]:
         yield from row.get("components", [])
 
 
@@ -522,6 +532,48 @@ async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Cli
         phase = measure.finish("floor", clicker.sent["ping"], lambda kind, name: "/ping")
         if args.floor_gc_out is not None:
             await bot.written([args.floor_gc_out])
+        return phase, clicker, bot.log_errors()
+    finally:
+        await bot.stop()
+        await fake.stop()
+
+
+async def run_table_floor(
+    args: argparse.Namespace, workdir: Path, table: dict
+) -> tuple[Phase, Clicker, list[str]]:
+    """The floor bot answering clicks on a copy of a table message the game drew, each by
+    drawing it again in place (load_bot.FloorBot): discord.py's own cost of a table click."""
+    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
+    world = World(fake, args.tables)
+    await fake.start()
+    drawn = workdir / "table.json"
+    drawn.write_text(json.dumps(table), encoding="utf-8")
+    bot = BotProcess("floor", fake, world.guild.id, workdir)
+    try:
+        await bot.start(extra_env={"BENCH_TABLE": str(drawn)})
+        await bot.wait_connected()
+        clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
+        for channel in world.channels:  # not measured
+            await clicker.run(
+                "post", lambda c=channel: fake.slash(world.gm, "post", _channel=c, _wait=False)
+            )
+        custom = next(b["custom_id"] for b in _buttons_of(table) if not b.get("disabled"))
+        clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
+        budget = Budget(args.actions)
+
+        async def user_loop(n: int) -> None:
+            user = world.players[n % len(world.players)]
+            channel = world.channels[n % len(world.channels)]
+            while budget.take():
+                await clicker.run(
+                    "click",
+                    lambda: fake.click(user, fake.public_message(channel), custom, _wait=False),
+                    redraws=True,
+                )
+
+        measure = Measure(fake, bot)
+        await asyncio.gather(*(user_loop(n) for n in range(args.concurrency)))
+        phase = measure.finish("table floor", clicker.sent["click"], lambda kind, name: "click")
         return phase, clicker, bot.log_errors()
     finally:
         await bot.stop()
@@ -768,6 +820,8 @@ async def run_game(
         )
         actions = clicker.sent["wager"] + clicker.sent["deal"] + clicker.sent["spend"]
         phase = measure.finish("game", actions, game_kind)
+        last = tables[0].message()
+        args.drawn_table = {"embeds": last.embeds, "components": last.components}
         if lock is not None:
             await lock.finish(tables, time.monotonic() - measure.started)
         if written:
@@ -793,7 +847,11 @@ def print_table(rows: list[list[str]]) -> None:
 
 
 def report(
-    floor: Phase, game: Phase, clickers: dict[str, Clicker], errors: dict[str, list[str]]
+    floor: Phase,
+    game: Phase,
+    clickers: dict[str, Clicker],
+    errors: dict[str, list[str]],
+    table_floor: Phase | None = None,
 ) -> bool:
     header = [
         "run",
@@ -812,7 +870,8 @@ def report(
         "bot peak RSS",
     ]
     rows = [header]
-    for phase in (floor, game):
+    phases = [floor, *([table_floor] if table_floor else []), game]
+    for phase in phases:
         rows.append(
             [
                 phase.name,
@@ -846,14 +905,20 @@ def report(
             ]
         )
     print_table(rows)
-    busy = [p.name for p in (floor, game) if p.others_cpu > OTHERS_WARN]
+    if table_floor is not None:
+        print(
+            f"table floor (a click on a copy of the table message, answered by drawing it"
+            f" again, nothing behind it): {table_floor.rate / floor.rate:.1%} of the floor's"
+            f" rate, p99 {table_floor.pct(0.99) / floor.pct(0.99):.2f}x the floor's"
+        )
+    busy = [p.name for p in phases if p.others_cpu > OTHERS_WARN]
     if busy:
         print(
             f"WARNING: other processes used the CPU during the {' and '.join(busy)} run "
             "(others CPU): this machine has 2 cores, so the figures are low; run it again "
             "on a quiet machine"
         )
-    for phase in (floor, game):
+    for phase in phases:
         calls = ", ".join(f"{n} {kind}" for kind, n in phase.rest.most_common())
         print(f"{phase.name} bot REST calls: {calls}")
     for name, clicker in clickers.items():
@@ -1000,6 +1065,14 @@ async def main_async(args: argparse.Namespace) -> int:
             game, game_clicker, game_errors, setup_seconds, lock = await run_game(
                 args, workdir / "game"
             )
+            table_floor = None
+            clickers = {"floor": floor_clicker, "game": game_clicker}
+            errors = {"floor": floor_errors, "game": game_errors}
+            if args.table_floor:
+                (workdir / "table-floor").mkdir()
+                table_floor, clickers["table floor"], errors["table floor"] = await run_table_floor(
+                    args, workdir / "table-floor", args.drawn_table
+                )
         where = "in their channels" if args.in_channel else "each in its thread"
         print(
             f"BondBot load: {args.tables} punto banco tables (GM, 3 PCs, an NPC each) {where},"
@@ -1011,12 +1084,7 @@ async def main_async(args: argparse.Namespace) -> int:
             f"{3 * args.tables} PCs joined and chose Simulate in {setup_seconds:.1f} s"
         )
         print()
-        ok = report(
-            floor,
-            game,
-            {"floor": floor_clicker, "game": game_clicker},
-            {"floor": floor_errors, "game": game_errors},
-        )
+        ok = report(floor, game, clickers, errors, table_floor)
         if lock is not None:
             print("\n".join(["", *lock.report]))
             verdict = "PASS" if lock.consistent else "FAIL"
@@ -1057,6 +1125,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--trace", dest="trace_flag", action="store_true", help="time the game bot's hot spots"
+    )
+    parser.add_argument(
+        "--table-floor",
+        action="store_true",
+        help="a third run: the floor bot answering clicks on a copy of the table message the"
+        " game drew last, each by drawing it again (discord.py's own cost of a table click)",
     )
     parser.add_argument(
         "--gc",

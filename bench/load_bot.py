@@ -4,10 +4,11 @@
 
 `bondbot` is the real BondBot from its configuration (the token from BONDBOT_TOKEN);
 `floor` is a bare discord.py bot with one slash command, `/ping`, that answers at once
-(ephemeral, no database): the floor the load benchmark compares BondBot with. Both use
-`discord_api_base` and `dev_guild_id` of the configuration. The gateway URL comes from
-BENCH_GATEWAY_URL: discord.py connects to `DiscordWebSocket.DEFAULT_GATEWAY` without
-asking Discord, so it is set here. With BENCH_TRACE=FILE it counts and times where
+(ephemeral, no database): the floor the load benchmark compares BondBot with; with
+BENCH_TABLE it also answers clicks on a table message by drawing it again (FloorBot).
+Both use `discord_api_base` and `dev_guild_id` of the configuration. The gateway URL
+comes from BENCH_GATEWAY_URL: discord.py connects to `DiscordWebSocket.DEFAULT_GATEWAY`
+without asking Discord, so it is set here. With BENCH_TRACE=FILE it counts and times where
 BondBot's time goes (the database lock and its statements, the hot pure-Python steps, the
 event loop's lag): SIGUSR1 starts the count afresh, SIGUSR2 writes it to FILE as JSON
 (bench/load.py --trace does both around the measured phase). BENCH_PROFILE=FILE does the
@@ -52,16 +53,52 @@ from bondbot.config import Settings, load_settings
 
 
 class FloorBot(discord.Client):
-    """The floor: one slash command answered immediately, nothing else."""
+    """The floor: answers at once, with nothing behind the answer. `/ping` says pong.
 
-    def __init__(self, guild_id: int) -> None:
+    With BENCH_TABLE=FILE (a table message as the game bot drew it, its embeds and
+    components as JSON), `/post` posts that message, and a click on any of its buttons is
+    answered by drawing it again in place (`edit_message`, the same embed and buttons
+    built afresh, as the game answers a deal): what discord.py alone costs to answer a
+    click on the table.
+    """
+
+    def __init__(self, guild_id: int, table: dict[str, Any] | None = None) -> None:
         super().__init__(intents=discord.Intents(guilds=True))
         self.guild_id = guild_id
         self.tree = app_commands.CommandTree(self)
+        self.table = table
 
         @self.tree.command(name="ping", description="Answer at once")
         async def ping(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("pong", ephemeral=True)
+
+        if table is not None:
+
+            @self.tree.command(name="post", description="Post the table message")
+            async def post(interaction: discord.Interaction) -> None:
+                await interaction.response.send_message(**self.table_message())
+
+    def table_message(self) -> dict[str, Any]:
+        assert self.table is not None
+        view = discord.ui.View(timeout=None)
+        for row, line in enumerate(self.table["components"]):
+            for button in line["components"]:
+                view.add_item(
+                    discord.ui.Button(
+                        label=button.get("label"),
+                        custom_id=button["custom_id"],
+                        style=discord.ButtonStyle(button["style"]),
+                        disabled=button.get("disabled", False),
+                        row=row,
+                    )
+                )
+        view.stop()
+        embeds = [discord.Embed.from_dict(embed) for embed in self.table["embeds"]]
+        return {"embeds": embeds, "view": view}
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if self.table is not None and interaction.type is discord.InteractionType.component:
+            await interaction.response.edit_message(**self.table_message())
 
     async def setup_hook(self) -> None:
         guild = discord.Object(self.guild_id)
@@ -338,7 +375,9 @@ def make_bot(kind: str, settings: Settings) -> discord.Client:
     if kind == "floor":
         if settings.dev_guild_id is None:
             raise SystemExit("load_bot: the floor bot needs dev_guild_id")
-        return FloorBot(settings.dev_guild_id)
+        drawn = os.environ.get("BENCH_TABLE")
+        table = json.loads(Path(drawn).read_text(encoding="utf-8")) if drawn else None
+        return FloorBot(settings.dev_guild_id, table)
     from bondbot.bot.client import BondBot
 
     seeds = [bytes.fromhex(s) for s in os.environ.get("BENCH_SEEDS", "").split(",") if s]
