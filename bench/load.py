@@ -69,7 +69,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_fake import BenchFake, FakeChannel, FakeMessage, InteractionResult, World
+from load_fake import (
+    BenchFake,
+    FakeChannel,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+    World,
+)
 
 from bondbot.sheets import validate_sheet
 from bondbot.storage import characters
@@ -498,6 +505,29 @@ def game_kind(kind: str, name: str) -> str:
 # -- the runs ---------------------------------------------------------------------------------
 
 
+async def closed_loop(
+    args: argparse.Namespace,
+    world: World,
+    clicker: Clicker,
+    kind: str,
+    start: Callable[[FakeUser, FakeChannel], Awaitable[InteractionResult]],
+    *,
+    expect: str | None = None,
+    redraws: bool = False,
+) -> None:
+    """A floor's users: `concurrency` of them, each in his channel, sending `kind` and
+    waiting for its answer, over and over until `actions` are sent."""
+    budget = Budget(args.actions)
+
+    async def user_loop(n: int) -> None:
+        user = world.players[n % len(world.players)]
+        channel = world.channels[n % len(world.channels)]
+        while budget.take():
+            await clicker.run(kind, lambda: start(user, channel), expect, redraws=redraws)
+
+    await asyncio.gather(*(user_loop(n) for n in range(args.concurrency)))
+
+
 async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Clicker, list[str]]:
     fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
     world = World(fake, args.tables)
@@ -513,22 +543,17 @@ async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Cli
                 "warm-up", lambda u=user, c=channel: fake.slash(u, "ping", _channel=c, _wait=False)
             )
         clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
-        budget = Budget(args.actions)
-
-        async def user_loop(n: int) -> None:
-            user = world.players[n % len(world.players)]
-            channel = world.channels[n % len(world.channels)]
-            while budget.take():
-                await clicker.run(
-                    "ping",
-                    lambda: fake.slash(user, "ping", _channel=channel, _wait=False),
-                    expect="pong",
-                )
-
         if args.floor_gc_out is not None:
             bot.signal(signal.SIGUSR1)
         measure = Measure(fake, bot)
-        await asyncio.gather(*(user_loop(n) for n in range(args.concurrency)))
+        await closed_loop(
+            args,
+            world,
+            clicker,
+            "ping",
+            lambda user, channel: fake.slash(user, "ping", _channel=channel, _wait=False),
+            expect="pong",
+        )
         phase = measure.finish("floor", clicker.sent["ping"], lambda kind, name: "/ping")
         if args.floor_gc_out is not None:
             await bot.written([args.floor_gc_out])
@@ -559,20 +584,17 @@ async def run_table_floor(
             )
         custom = next(b["custom_id"] for b in _buttons_of(table) if not b.get("disabled"))
         clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
-        budget = Budget(args.actions)
-
-        async def user_loop(n: int) -> None:
-            user = world.players[n % len(world.players)]
-            channel = world.channels[n % len(world.channels)]
-            while budget.take():
-                await clicker.run(
-                    "click",
-                    lambda: fake.click(user, fake.public_message(channel), custom, _wait=False),
-                    redraws=True,
-                )
-
         measure = Measure(fake, bot)
-        await asyncio.gather(*(user_loop(n) for n in range(args.concurrency)))
+        await closed_loop(
+            args,
+            world,
+            clicker,
+            "click",
+            lambda user, channel: fake.click(
+                user, fake.public_message(channel), custom, _wait=False
+            ),
+            redraws=True,
+        )
         phase = measure.finish("table floor", clicker.sent["click"], lambda kind, name: "click")
         return phase, clicker, bot.log_errors()
     finally:
