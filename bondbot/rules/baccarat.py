@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bondbot.rules.cards import Card, cards_code, parse_cards
+from bondbot.rules.cards import Card, cards_code, cards_of, parse_cards
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe, ShoeEmpty
 
@@ -52,6 +52,11 @@ class Bet(StrEnum):
 def hand_value(cards: Iterable[Card]) -> int:
     """A hand's value: the units digit of the sum of its cards' values."""
     return sum(_RANK_VALUE[card.rank] for card in cards) % 10
+
+
+def codes_value(codes: Iterable[str]) -> int:
+    """The value of a hand kept as card codes in a table's state (`["Kh", "7s"]`: 7)."""
+    return hand_value(cards_of(codes))
 
 
 def banker_draws(banker_total: int, player_third: int | None) -> bool:

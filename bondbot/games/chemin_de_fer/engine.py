@@ -101,7 +101,7 @@ from bondbot.games.contract import (
     house_account,
     seat_account,
 )
-from bondbot.rules.baccarat import hand_value
+from bondbot.rules.baccarat import codes_value
 from bondbot.rules.cards import Card, cards_of
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -154,10 +154,6 @@ class Coup(BaseModel):
     banco: SeatKey | None = None
     ponte: list[str] = Field(default_factory=list)
     banker: list[str] = Field(default_factory=list)
-
-
-def _total(codes: Sequence[str]) -> int:
-    return hand_value(Card.parse(code) for code in codes)
 
 
 class ChemindeFer(Engine):
@@ -354,9 +350,9 @@ class ChemindeFer(Engine):
         if self.coup is None or self.phase not in ("ponte", "banker"):
             return None
         if self.phase == "ponte":
-            return ponte_recommendation(_total(self.coup.ponte))
+            return ponte_recommendation(codes_value(self.coup.ponte))
         third = Card.parse(self.coup.ponte[2]).baccarat_value if len(self.coup.ponte) > 2 else None
-        return recommendation(_total(self.coup.banker), third)
+        return recommendation(codes_value(self.coup.banker), third)
 
     # -- playing -------------------------------------------------------------------------
 
@@ -480,7 +476,7 @@ class ChemindeFer(Engine):
             CoupCovered(bank=bank, stakes=covers, holder=playing[0], banco=caller),
             Dealt(),
         ]
-        ponte_total, banker_total = _total(self.coup.ponte), _total(self.coup.banker)
+        ponte_total, banker_total = codes_value(self.coup.ponte), codes_value(self.coup.banker)
         if is_natural(ponte_total, 2) or is_natural(banker_total, 2):
             events.append(Abattage(ponte=tuple(self.coup.ponte), banker=tuple(self.coup.banker)))
             return self._settle(move, events)
@@ -530,7 +526,7 @@ class ChemindeFer(Engine):
     def _settle(self, move: Move, events: list[Event]) -> Record:
         coup, banker = self.coup, self.banker
         assert coup is not None and banker is not None
-        ponte_total, banker_total = _total(coup.ponte), _total(coup.banker)
+        ponte_total, banker_total = codes_value(coup.ponte), codes_value(coup.banker)
         winner: Winner = (
             "ponte"
             if ponte_total > banker_total

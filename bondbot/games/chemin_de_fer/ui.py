@@ -34,7 +34,7 @@ from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
 from bondbot.games.contract import Move, Record
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
-from bondbot.rules.baccarat import hand_value
+from bondbot.rules.baccarat import codes_value
 from bondbot.rules.cards import Card
 from bondbot.tables.service import TableSnapshot
 from bondbot.tables.state import SpendOffer
@@ -57,10 +57,6 @@ def when(deadline: str | None) -> str:
     if deadline is None:
         return "—"
     return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
-
-
-def total(codes: list[str] | tuple[str, ...]) -> int:
-    return hand_value(Card.parse(code) for code in codes)
 
 
 def shown(codes: list[str] | tuple[str, ...]) -> str:
@@ -295,7 +291,7 @@ class CheminDeFerUI:
         hand = coup.ponte if seat == coup.holder else coup.banker if seat == engine.banker else None
         if hand is None:
             return None
-        note = t("chemin_de_fer.note_total", lang, total=total(hand))
+        note = t("chemin_de_fer.note_total", lang, total=codes_value(hand))
         recommended = engine.advice()
         if recommended is None or engine.turn() != (seat,):
             return note

@@ -99,7 +99,7 @@ from bondbot.games.deux_tableaux.events import (
     TableResult,
     ThirdCard,
 )
-from bondbot.rules.baccarat import hand_value
+from bondbot.rules.baccarat import codes_value
 from bondbot.rules.cards import Card, cards_of
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -160,10 +160,6 @@ class Coup(BaseModel):
     hands: dict[Table, TableHand]
     banker: list[str] = Field(default_factory=list)
     waiting: Table | None = None  # the table whose hand-holder is choosing at 5
-
-
-def _total(codes: Sequence[str]) -> int:
-    return hand_value(Card.parse(code) for code in codes)
 
 
 def _winner(ponte_total: int, banker_total: int) -> Winner:
@@ -412,7 +408,7 @@ class DeuxTableaux(Engine):
         """Seed 004's advice for the banker on each table still in play, once he decides."""
         if self.coup is None or self.phase != "banker":
             return None
-        banker_total = _total(self.coup.banker)
+        banker_total = codes_value(self.coup.banker)
         draw: dict[Table, bool] = {}
         for table, hand in self.coup.hands.items():
             if hand.winner is None:
@@ -588,11 +584,11 @@ class DeuxTableaux(Engine):
                 hand.cards.append(self.shoe.deal().code)
             self.coup.banker.append(self.shoe.deal().code)
         events.append(Dealt(tables=tuple(hands)))
-        banker_total = _total(self.coup.banker)
+        banker_total = codes_value(self.coup.banker)
         if is_natural(banker_total, 2):
             events.append(Abattage(side="banker", cards=tuple(self.coup.banker)))
         for table, hand in hands.items():
-            total = _total(hand.cards)
+            total = codes_value(hand.cards)
             if is_natural(total, 2) or is_natural(banker_total, 2):
                 if is_natural(total, 2):
                     events.append(Abattage(side=table, cards=tuple(hand.cards)))
@@ -605,7 +601,7 @@ class DeuxTableaux(Engine):
         for table, hand in self.coup.hands.items():
             if hand.winner is not None or hand.done:
                 continue
-            rule = ponte_rule(_total(hand.cards))
+            rule = ponte_rule(codes_value(hand.cards))
             if rule == "choose":
                 self.coup.waiting = table
                 self.phase = "hands"
@@ -651,12 +647,12 @@ class DeuxTableaux(Engine):
     def _settle(self, move: Move, events: list[Event]) -> Record:
         coup, banker = self.coup, self.banker
         assert coup is not None and banker is not None
-        banker_total = _total(coup.banker)
+        banker_total = codes_value(coup.banker)
         results: list[TableResult] = []
         transfers: list[Transfer] = []
         lost: list[LostHand] = []
         for table, hand in coup.hands.items():
-            total = _total(hand.cards)
+            total = codes_value(hand.cards)
             winner = hand.winner or _winner(total, banker_total)
             stakes = []
             for item in hand.covers:
@@ -754,7 +750,7 @@ class DeuxTableaux(Engine):
             return Move(kind="pass", seat=seat)
         if self.phase == "hands":
             assert self.coup is not None and self.coup.waiting is not None
-            draw = ponte_recommendation(_total(self.coup.hands[self.coup.waiting].cards))
+            draw = ponte_recommendation(codes_value(self.coup.hands[self.coup.waiting].cards))
             return Move(kind="draw" if draw else "stand", seat=seat)
         return Move(kind="draw" if self.weighed_draw() else "stand", seat=seat)
 

@@ -31,7 +31,6 @@ from bondbot.games.chemin_de_fer.ui import (
     offer_text,
     shown,
     timed_out,
-    total,
     when,
 )
 from bondbot.games.contract import Record
@@ -47,6 +46,7 @@ from bondbot.games.deux_tableaux.events import (
 )
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
+from bondbot.rules.baccarat import codes_value
 from bondbot.rules.cards import Card
 from bondbot.tables.service import TableSnapshot
 from bondbot.tables.state import SpendOffer
@@ -275,13 +275,13 @@ class DeuxTableauxUI:
                 "deux_tableaux.note_table",
                 lang,
                 table=table_name(name, lang),
-                total=total(hand.cards),
+                total=codes_value(hand.cards),
             )
             for name, hand in coup.hands.items()
             if hand.holder == seat and hand.winner is None
         ]
         if seat == engine.banker:
-            notes.append(t("deux_tableaux.note_bank", lang, total=total(coup.banker)))
+            notes.append(t("deux_tableaux.note_bank", lang, total=codes_value(coup.banker)))
         if not notes or engine.turn() != (seat,):
             return "\n".join(notes) or None
         if engine.phase == "hands":
@@ -432,7 +432,7 @@ class DeuxTableauxUI:
                     )
                 if hand.winner is not None:  # a natural, shown at once (the banker's would
                     # have settled the coup with the deal)
-                    natural = {"cards": shown(hand.cards), "total": total(hand.cards)}
+                    natural = {"cards": shown(hand.cards), "total": codes_value(hand.cards)}
                     lines.append(t("deux_tableaux.abattage", lang, table=where, **natural))
                 elif len(hand.cards) > 2:
                     lines.append(
