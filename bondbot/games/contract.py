@@ -52,6 +52,10 @@ from bondbot.rules.cards import Card
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
+# The 007 RPG's highest skill level: an NPC's automatic play takes his Gambling level, 0
+# (a novice) to this (the strongest play the game affords).
+GAMBLING_MAX = 15
+
 SeatKey = str
 
 
@@ -247,8 +251,9 @@ class Engine(BaseModel):
         """The move made for `seat` when his turn timer runs out (the recommended play)."""
         return None
 
-    def npc_move(self, rng: random.Random) -> Move | None:
-        """The NPC's automatic play when it is the NPC's turn (None: nothing to decide)."""
+    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
+        """The NPC's automatic play when it is the NPC's turn (None: nothing to decide),
+        as well as a player of Gambling `level` (0, a novice, to GAMBLING_MAX) plays."""
         return None
 
     def won_back_pays(self, seat: SeatKey) -> dict[SeatKey, int] | None:

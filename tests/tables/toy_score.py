@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import TableActions
 from bondbot.games.contract import (
+    GAMBLING_MAX,
     Engine,
     LostHand,
     Move,
@@ -124,7 +125,7 @@ class ToyScore(Engine):
     def timeout_move(self, seat: SeatKey) -> Move | None:
         return Move(kind="call", seat=seat, amount=0)
 
-    def npc_move(self, rng: random.Random) -> Move | None:
+    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         return Move(kind="call", seat=self.npc, amount=1)
 
     def after_offers(self) -> Move | None:

@@ -87,6 +87,7 @@ from bondbot.games.chemin_de_fer.tableau import (
     recommendation,
 )
 from bondbot.games.contract import (
+    GAMBLING_MAX,
     Engine,
     Event,
     Frozen,
@@ -633,7 +634,7 @@ class ChemindeFer(Engine):
             return Move(kind="pass", seat=seat)
         return Move(kind="draw" if self.advice() else "stand", seat=seat)
 
-    def npc_move(self, rng: random.Random) -> Move | None:
+    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         if self.npc is None or self.npc not in self.turn():
             return None
         return npc_play.decide(self, self.npc)

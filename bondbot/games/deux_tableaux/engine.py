@@ -63,6 +63,7 @@ from bondbot.games.chemin_de_fer.tableau import (
     recommendation,
 )
 from bondbot.games.contract import (
+    GAMBLING_MAX,
     Engine,
     Event,
     Frozen,
@@ -754,7 +755,7 @@ class DeuxTableaux(Engine):
             return Move(kind="draw" if draw else "stand", seat=seat)
         return Move(kind="draw" if self.weighed_draw() else "stand", seat=seat)
 
-    def npc_move(self, rng: random.Random) -> Move | None:
+    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         if self.npc is None or self.npc not in self.turn():
             return None
         return npc_play.decide(self, self.npc)

@@ -67,6 +67,7 @@ from pokerkit import (
 from pydantic import Field, PrivateAttr, model_validator
 
 from bondbot.games.contract import (
+    GAMBLING_MAX,
     Engine,
     Event,
     Frozen,
@@ -546,7 +547,7 @@ class Holdem(Engine):
         kinds = {option.kind for option in self._player_options()}
         return Move(kind="check" if "check" in kinds else "fold", seat=seat, auto="timeout")
 
-    def npc_move(self, rng: random.Random) -> Move | None:
+    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         if self.npc is None or self.npc not in self.turn():
             return None
         return decide(self._situation(self.npc), rng)

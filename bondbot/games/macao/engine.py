@@ -53,6 +53,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bondbot.games.contract import (
+    GAMBLING_MAX,
     Engine,
     Event,
     Frozen,
@@ -374,7 +375,7 @@ class Macao(Engine):
             draws = recommended_banker_draw(self._total(self.bank_cards), self._third_values())
         return Move(kind="draw" if draws else "stand", seat=seat)
 
-    def npc_move(self, rng: random.Random) -> Move | None:
+    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         """The NPC draws as recommended; as a player it stakes the minimum on the best
         target for its cards (`npc.py`), or passes when it cannot."""
         if self.npc is None or self.npc not in self.turn():

@@ -42,6 +42,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from bondbot.games.contract import (
+    GAMBLING_MAX,
     Engine,
     Event,
     Frozen,
@@ -452,7 +453,7 @@ class Makao(Engine):
         trump = self.deals[-1].trump_suit
         return Move(kind="play", seat=seat, target=min(legal, key=lambda c: lowness(c, trump)))
 
-    def npc_move(self, rng: random.Random) -> Move | None:
+    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         return None if self.npc is None else self.auto_move(self.npc)
 
     def auto_move(self, seat: SeatKey) -> Move | None:

@@ -46,6 +46,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from bondbot.games.contract import (
+    GAMBLING_MAX,
     Engine,
     Event,
     Frozen,
@@ -476,7 +477,7 @@ class Michigan(Engine):
             return None
         return Move(kind="lead", seat=seat, target=best_lead(self.hands[seat], self.dead_cards()))
 
-    def npc_move(self, rng: random.Random) -> Move | None:
+    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         if self.npc is None:
             return None
         return self.timeout_move(self.npc)
