@@ -41,7 +41,13 @@ _EVAL7 = {card: eval7.Card(card.code) for card in Card.ALL}
 
 
 def eval7_cards(cards: Iterable[Card]) -> list[eval7.Card]:
+    """The evaluator's own cards, for `evaluate` (convert once, evaluate many times)."""
     return [_EVAL7[card] for card in cards]
+
+
+# The value of the best five of the evaluator's cards (from `eval7_cards`), as `strength`:
+# the one call a Monte Carlo makes in its loop.
+evaluate = eval7.evaluate
 
 
 _BY_CODE = {card.code: value for card, value in _EVAL7.items()}

@@ -21,10 +21,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import eval7
-
 from bondbot.games.contract import Move, Option
-from bondbot.games.holdem.names import eval7_cards
+from bondbot.games.holdem.names import eval7_cards, evaluate
 from bondbot.rules.cards import Card
 
 EVALUATIONS = 2400  # hand evaluations per decision: trials × (opponents + 1)
@@ -57,7 +55,6 @@ def equity(
     deck = eval7_cards(card for card in Card.ALL if card not in known)
     mine, shared = eval7_cards(hole), eval7_cards(board)
     missing = 5 - len(shared)
-    evaluate = eval7.evaluate
     won = 0.0
     for _ in range(trials):
         draw = rng.sample(deck, missing + 2 * opponents)
