@@ -159,7 +159,7 @@ class TableContext:
         for _ in range(AUTOMATIC_STEPS_MAX):
             step = engine.automation()
             if step is None and state.npc_auto and state.npc_key in engine.turn():
-                step = engine.npc_move(self.rng)
+                step = engine.npc_move(self.rng, level=state.npc_level)
                 step = None if step is None else step.model_copy(update={"auto": "npc"})
             if step is None:
                 break

@@ -68,6 +68,13 @@ class NpcControl(Played):
     auto: bool
 
 
+class NpcLevel(Event):
+    """The GM set the NPC's Gambling level for the evening (the automatic play's strength)."""
+
+    kind: Literal["npc_level"] = "npc_level"
+    level: int
+
+
 class ContestRolled(Event):
     kind: Literal["contest_rolled"] = "contest_rolled"
     character_id: int
@@ -99,6 +106,7 @@ __all__ = [
     "Joined",
     "Left",
     "NpcControl",
+    "NpcLevel",
     "Opened",
     "Paused",
     "Played",

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from bondbot.errors import Refusal
-from bondbot.games.contract import Event, Move, Record
+from bondbot.games.contract import GAMBLING_MAX, Event, Move, Record
 from bondbot.games.registry import NewTable, spec_for
 from bondbot.money import Cents
 from bondbot.rules import alternative
@@ -47,6 +47,7 @@ from bondbot.tables.events import (
     Joined,
     Left,
     NpcControl,
+    NpcLevel,
     Opened,
     Paused,
     Played,
@@ -255,6 +256,7 @@ class TableService:
             config=config,
             npc_id=npc.id,
             npc_name=npc.name,
+            npc_level=min(npc.gambling, GAMBLING_MAX),
             engine=engine,
             shoes=[ShoeRecord(commitment=shoe.commitment or "", packs=packs)],
             other_npcs=others,
@@ -352,10 +354,24 @@ class TableService:
             records: tuple[Record, ...] = ()
             engine = state.engine
             if auto and not state.paused and state.npc_key in engine.turn():
-                move = engine.npc_move(ctx.rng)
+                move = engine.npc_move(ctx.rng, level=state.npc_level)
                 if move is not None:
                     records = tuple(ctx.play(move.model_copy(update={"auto": "npc"})))
             return NpcControl(auto=auto, records=records)
+
+        return await self._mutate(table_id, actor_id, run)
+
+    async def set_npc_level(self, table_id: int, actor_id: int, level: int) -> TableSnapshot:
+        """The GM's override of the NPC's Gambling level for the evening: how well the
+        automatic play plays from the next decision on (the sheet is not changed)."""
+        if not 0 <= level <= GAMBLING_MAX:
+            raise Refusal("table.bad_npc_level", max=GAMBLING_MAX)
+
+        async def run(ctx: TableContext) -> Event:
+            if ctx.state.npc_level == level:
+                raise Refusal("table.npc_level_same", npc=ctx.state.npc_name, level=level)
+            ctx.state.npc_level = level
+            return NpcLevel(level=level)
 
         return await self._mutate(table_id, actor_id, run)
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializeAsAny, ValidationInfo, field_validator
 
-from bondbot.games.contract import Engine, Event
+from bondbot.games.contract import GAMBLING_MAX, Engine, Event
 from bondbot.games.registry import spec_for
 
 Choice = Literal["simulate", "rulebook"]
@@ -136,6 +136,12 @@ class TableState(BaseModel):
     paused: bool = False
     # The NPC's decisions: the bot's automatic play, or the GM with the same buttons.
     npc_auto: bool = True
+    # How well the automatic play plays (games/skill.py): the NPC's Gambling level read
+    # from his sheet at the opening, or the GM's override for the evening. A table saved
+    # before the field existed played its game's one fixed policy, which level 15 keeps
+    # (at least as strong): so it goes on facing the opponent it opened with, never a
+    # weaker one mid-evening; `/table npc level:` sets it.
+    npc_level: int = Field(default=GAMBLING_MAX, ge=0, le=GAMBLING_MAX)
     # What the table does by itself at `deadline`: the default moves of the seats whose
     # turn it is ("timeout"), the game's own delayed move ("scheduled", an auto-deal), or
     # its move for when the last hand's Hero Point offers have closed ("offers").

@@ -22,11 +22,11 @@ from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
-from bondbot.bot.tables.message import table_embed, table_view
+from bondbot.bot.tables.message import level_band, table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed
 from bondbot.errors import Refusal
-from bondbot.games.contract import ShownHand
+from bondbot.games.contract import GAMBLING_MAX, ShownHand
 from bondbot.games.registry import all_games
 from bondbot.i18n import t
 from bondbot.money import format_amount
@@ -366,16 +366,37 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         await self.service.pause(await self._table(interaction), interaction.user.id, paused)
         await (await reply_to(interaction)).say("table.paused_reply" if paused else "table.resumed")
 
-    @app_commands.command(name="npc", description="Who plays the NPC: the bot, or you (GM)")
-    @app_commands.describe(auto="True: the bot plays the NPC; false: you play it with the buttons")
+    @app_commands.command(
+        name="npc", description="Who plays the NPC (the bot, or you) and how well (GM)"
+    )
+    @app_commands.describe(
+        auto="True: the bot plays the NPC; false: you play it with the buttons",
+        level="The Gambling level the bot plays the NPC at tonight (0 novice to 15)",
+    )
     @app_commands.guild_only()
-    async def npc(self, interaction: discord.Interaction, auto: bool) -> None:
+    async def npc(
+        self,
+        interaction: discord.Interaction,
+        auto: bool | None = None,
+        level: app_commands.Range[int, 0, GAMBLING_MAX] | None = None,
+    ) -> None:
         await require_gm(interaction)
-        snapshot = await self.service.set_npc_auto(
-            await self._table(interaction), interaction.user.id, auto
-        )
-        key = "table.npc_auto_reply" if auto else "table.npc_gm_reply"
-        await (await reply_to(interaction)).say(key, npc=snapshot.state.npc_name)
+        if auto is None and level is None:
+            raise Refusal("table.npc_nothing")
+        table = await self._table(interaction)
+        reply = await reply_to(interaction)
+        lines = []
+        if level is not None:
+            snapshot = await self.service.set_npc_level(table, interaction.user.id, level)
+            band = reply.t(f"table.npc_band_{level_band(level)}")
+            npc = snapshot.state.npc_name
+            lines.append(reply.t("table.npc_level_reply", npc=npc, level=level, band=band))
+        # With a level, `auto` as it already is asks for nothing more (not a refusal).
+        if auto is not None and (level is None or snapshot.state.npc_auto != auto):
+            snapshot = await self.service.set_npc_auto(table, interaction.user.id, auto)
+            key = "table.npc_auto_reply" if auto else "table.npc_gm_reply"
+            lines.append(reply.t(key, npc=snapshot.state.npc_name))
+        await reply.send("\n".join(lines))
 
     @app_commands.command(name="history", description="The last hands of this channel's table")
     @app_commands.guild_only()

@@ -19,7 +19,7 @@ from bondbot.money import format_amount
 from bondbot.rules import gambling
 from bondbot.tables.context import iso
 from bondbot.tables.service import TableSnapshot
-from bondbot.tables.state import Pot, PotSettled, SpendOffer
+from bondbot.tables.state import Pot, PotSettled, SpendOffer, TableState
 
 MAX_SPEND_BUTTONS = 10
 SPEND_ROW = 3
@@ -73,6 +73,22 @@ def _pot(snapshot: TableSnapshot, pot: Pot, lang: Lang, money: str) -> str:
     return "\n".join(lines)
 
 
+# The words for a Gambling level, by the lowest level of each band (the GM sees what he
+# is up against): 0 is an NPC without the skill, 15 the strongest play the game affords.
+LEVEL_BANDS = ((15, "master"), (13, "formidable"), (10, "strong"), (5, "fair"), (1, "casual"))
+
+
+def level_band(level: int) -> str:
+    """The band of a Gambling level: the last part of its `table.npc_band_*` key."""
+    return next((band for low, band in LEVEL_BANDS if level >= low), "novice")
+
+
+def npc_level_line(state: TableState, lang: Lang) -> str:
+    """The NPC and his level in words, e.g. "Le Chiffre — Gambling 14: a formidable player"."""
+    band = t(f"table.npc_band_{level_band(state.npc_level)}", lang)
+    return t("table.npc_level", lang, npc=state.npc_name, level=state.npc_level, band=band)
+
+
 def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) -> discord.Embed:
     state = snapshot.state
     config = state.config
@@ -103,6 +119,8 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         packs=state.shoes[-1].packs if state.shoes else config.packs,
         bank=bank,
     )
+    if not state.rulebook_only:  # a rulebook table's NPCs roll the contest, they play no cards
+        limits += "\n" + npc_level_line(state, lang)
     if not state.npc_auto:
         limits += "\n" + t("table.npc_by_gm", lang, npc=state.npc_name)
     embed.add_field(name=t("table.limits", lang), value=limits, inline=False)

@@ -16,6 +16,7 @@ from discord import app_commands
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import reply_to
 from bondbot.bot.sheet_views import actor_of
+from bondbot.bot.tables.message import npc_level_line
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.tables.service import TableSnapshot
 
@@ -83,6 +84,7 @@ async def open_table(
         text = reply.t("table.opened_rulebook_only", count=len(others) + 1)
     else:
         text = reply.t("table.opened", commitment=snapshot.state.shoes[-1].commitment)
+        text += "\n" + npc_level_line(snapshot.state, reply.lang)
     if thread:  # where it plays: its thread, or the channel when no thread may be started
         await _first_post(interaction, snapshot.id)
         started = bot_of(interaction).services.tables.latest_thread(snapshot.id)
