@@ -60,6 +60,9 @@ async def seated(
     db: Database, clock: Clock, seed: bytes, bond_buy_in: int = BUY_IN
 ) -> tuple[TableService, int, dict[str, int]]:
     tables, table, ids = await open_table(db, clock, [seed], game="michigan")
+    # Le Chiffre's sheet says Gambling 12 (strong play mixed with a novice's by the table's
+    # generator): at 15 the GM makes him play the automatic lead the simulation plays.
+    await tables.set_npc_level(table, GM, 15)
     await tables.join(table, BOND_OWNER, ids["bond"], bond_buy_in)
     await tables.join(table, VESPER_OWNER, ids["vesper"], BUY_IN)
     await tables.choose(table, BOND_OWNER, "simulate")  # Gambling 8: 2 more Hero Points
@@ -75,7 +78,9 @@ async def lead_until_over(
     game = snapshot.state.engine
     while game.in_hand():
         (seat,) = game.turn()
-        suit = best_lead(game.hands[seat], game.dead_cards())
+        advice = game.timeout_move(seat)
+        assert advice is not None and advice.target is not None
+        suit = advice.target
         snapshot = await tables.act(
             table, owners[seat], "lead", target=suit, moves=snapshot.state.moves
         )

@@ -61,7 +61,8 @@ from bondbot.games.contract import (
     layout_account,
     seat_account,
 )
-from bondbot.games.michigan.npc import best_lead
+from bondbot.games.michigan.npc import View, look_ahead_lead, novice_lead
+from bondbot.games.skill import plays_strong
 from bondbot.rules.cards import RANKS, Card, cards_of
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -472,15 +473,31 @@ class Michigan(Engine):
             return (self.leader,)
         return ()
 
+    def view(self, seat: SeatKey) -> View:
+        """What `seat` sees when he leads: his hand, the cards out of play, the widow cards
+        still unseen, the pay cards' chips and how many cards the others hold."""
+        return View(
+            hand=frozenset(self.hands[seat]),
+            dead=frozenset(self.dead_cards()),
+            widow_hidden=len(self.widow) - len(self.shown),
+            layout=dict(self.layout),
+            opponents_cards=sum(len(h) for s, h in self.hands.items() if s != seat),
+        )
+
     def timeout_move(self, seat: SeatKey) -> Move | None:
+        """The strongest lead (level 15's): the advice, and what a timer plays."""
         if self.phase != "lead" or seat != self.leader:
             return None
-        return Move(kind="lead", seat=seat, target=best_lead(self.hands[seat], self.dead_cards()))
+        return Move(kind="lead", seat=seat, target=look_ahead_lead(self.view(seat)))
 
     def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
-        if self.npc is None:
+        """The NPC's lead at his Gambling level (games/skill.py): the lead that looks ahead,
+        or a novice's suit picked without a plan."""
+        if self.npc is None or self.phase != "lead" or self.leader != self.npc:
             return None
-        return self.timeout_move(self.npc)
+        if plays_strong(level, rng):
+            return self.timeout_move(self.npc)
+        return Move(kind="lead", seat=self.npc, target=novice_lead(self.hands[self.npc], rng))
 
     # -- what each seat may see ----------------------------------------------------------
 

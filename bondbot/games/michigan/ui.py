@@ -36,7 +36,7 @@ from bondbot.games.michigan.engine import (
     Stop,
     next_card,
 )
-from bondbot.games.michigan.npc import best_lead
+from bondbot.games.michigan.npc import look_ahead_lead
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
 from bondbot.rules.cards import SUITS, Card, cards_pretty
@@ -290,7 +290,7 @@ def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[B
     hand = game.hands.get(turn.seat, [])
     key = "michigan.panel_npc" if turn.for_npc else "michigan.panel"
     text = t(key, lang, name=turn.name, cards=cards_pretty([Card.parse(c) for c in hand]))
-    advised = best_lead(hand, game.dead_cards()) if hand else None
+    advised = look_ahead_lead(game.view(turn.seat)) if hand else None  # the timeout's lead
     buttons = []
     for suit in SUITS:
         held = [c for c in hand if c[1] == suit]

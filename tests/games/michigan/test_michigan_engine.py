@@ -496,9 +496,18 @@ def test_timeout_and_npc_lead_the_best_suit_only_on_their_turn() -> None:
     lead(game, "c")
     lead(game, "s")
     lead(game, "s")
-    # npc holds Qs Ks As (3 and the lead back, 4) and 2d-6d (5, 7d unknown to it).
+    # npc holds Qs Ks As (3 and the lead back, 4) and 2d-6d (5, 7d unknown to it): the
+    # greedy lead sheds the diamonds first; looking ahead, the spades keep the lead for
+    # sure and the diamonds then take him out: a certain win.
+    assert set(game.hands["npc"]) == {"Qs", "Ks", "As", "2d", "3d", "4d", "5d", "6d"}
+    assert best_lead(game.hands["npc"], game.dead_cards()) == "d"
     move = game.npc_move(random.Random(0))
-    assert move == Move(kind="lead", seat="npc", target="d")
+    assert move == Move(kind="lead", seat="npc", target="s")
+    while game.in_hand():
+        step = game.automation() or game.npc_move(random.Random(0))
+        assert step is not None, "the lead went to another seat"
+        game.apply(step)
+    assert game.last is not None and game.last.seat == "npc"  # out first
 
 
 def test_a_hand_replays_from_its_start_and_round_trips_through_json() -> None:
