@@ -5,7 +5,8 @@ and `play`s cards (target: a card code, only legal ones offered); the move that 
 last trick scores the deal. After the last deal of the cycle the table plays `end`, which
 pays the pot. The score sheet is `deals`: every deal's bids and tricks, from which every
 score is computed (`DealRecord.score`), so it can always be checked. `auto_move(seat)`
-is the automatic player (npc.py) for any seat: the NPC's `npc_move`, and the benchmark's.
+is the automatic player (npc.py) for any seat at a Gambling level: the NPC's `npc_move`,
+and the benchmark's; `baseline_move` the one before levels.
 
 Decisions where makao.md is silent:
 - `seats` are listed in the direction of play (to the right): the seat after the dealer
@@ -57,7 +58,15 @@ from bondbot.games.contract import (
     seat_account,
 )
 from bondbot.games.makao.cards import legal_cards, lowness, trick_winner
-from bondbot.games.makao.npc import choose_bid, choose_card
+from bondbot.games.makao.npc import (
+    choose_bid,
+    choose_card,
+    exact_card,
+    novice_bid,
+    novice_card,
+    strong_bid,
+)
+from bondbot.games.skill import plays_strong
 from bondbot.rules.cards import Card
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -454,10 +463,43 @@ class Makao(Engine):
         return Move(kind="play", seat=seat, target=min(legal, key=lambda c: lowness(c, trump)))
 
     def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
-        return None if self.npc is None else self.auto_move(self.npc)
+        return None if self.npc is None else self.auto_move(self.npc, level, rng)
 
-    def auto_move(self, seat: SeatKey) -> Move | None:
-        """The automatic player's move for `seat` on its turn (npc.py), from what it sees."""
+    def auto_move(
+        self, seat: SeatKey, level: int = GAMBLING_MAX, rng: random.Random | None = None
+    ) -> Move | None:
+        """The automatic player's move for `seat` on its turn, at Gambling `level`
+        (games/skill.py; `rng` is needed below 15): the exact bid and play (npc.py), or a
+        novice's. It sees only its hand, the turned card and the cards played."""
+        deal = self.current
+        if deal is None or seat not in (self.bidder(), self.player()):
+            return None
+        if rng is None and level < GAMBLING_MAX:
+            raise ValueError("a level below 15 draws from the table's generator")
+        strong = rng is None or plays_strong(level, rng)
+        hand = self.hands[seat]
+        if seat == self.bidder():
+            if strong:
+                bid = strong_bid(hand, deal.trump, len(deal.players))
+            else:
+                assert rng is not None
+                bid = novice_bid(hand, deal.trump, rng)
+            return Move(kind="bid", seat=seat, amount=bid)
+        legal = self.legal(seat)
+        trick = deal.tricks[-1]
+        need = deal.bids[seat] - deal.taken(seat)
+        if not strong:
+            return Move(kind="play", seat=seat, target=novice_card(legal, deal.trump_suit, need))
+        seen = {*hand, *(code for done in deal.tricks for code in done.cards)}
+        if deal.trump is not None:
+            seen.add(deal.trump)
+        last = len(trick.cards) == len(deal.players) - 1
+        card = exact_card(legal, trick.cards, deal.trump_suit, need, last, hand, seen)
+        return Move(kind="play", seat=seat, target=card)
+
+    def baseline_move(self, seat: SeatKey) -> Move | None:
+        """The automatic player before levels (a baseline for bench/): the bid rounded from
+        the expected tricks, win while short and shed once made (npc.py)."""
         deal = self.current
         if deal is None:
             return None
