@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from bondbot import background
 from bondbot.errors import Refusal
 from bondbot.games.contract import Event, Move, Record
 from bondbot.games.registry import NewTable, spec_for
@@ -845,7 +846,7 @@ class TableService:
         self.scheduler.at(
             key,
             datetime.fromisoformat(deadline),
-            lambda: asyncio.ensure_future(self.run_timer(snapshot.id, deadline)),
+            lambda: background.spawn(self.run_timer(snapshot.id, deadline)),
         )
 
     async def resume(self) -> list[TableSnapshot]:
