@@ -132,6 +132,9 @@ class ShownHand:
     whose: str
     cards: tuple[Card, ...]
     total: int | None = None  # the game's count of them, when it has one (a baccarat 7)
+    # The part a seat's row plays, when it plays one: "banker", "player", "right", "left",
+    # "dealer", "went_out" (the picture labels it "Le Chiffre · Banker").
+    role: str | None = None
 
 
 class Event(Frozen):

@@ -8,6 +8,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Coroutine, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import discord
@@ -25,13 +26,13 @@ from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed
+from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed, result_picture
 from bondbot.errors import Refusal
 from bondbot.games.contract import ShownHand
 from bondbot.games.registry import all_games
 from bondbot.i18n import t
 from bondbot.money import format_amount
-from bondbot.pictures.cards import drawn, hand_png, rows_png
+from bondbot.pictures.cards import drawn, hand_png, result_png
 from bondbot.pictures.chart import chips_chart
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
@@ -182,17 +183,20 @@ class TableMessages:
         async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
             try:
                 settings = await self.bot.services.guilds.get(snapshot.guild_id)
-                embed = result_embed(snapshot, rows, settings.locale)
+                picture = result_picture(snapshot, rows, settings.locale)
+                embed = result_embed(picture)
                 # On the loop: a result draws in about a millisecond (bench/pictures.py),
                 # and a thread would only take the GIL back and forth with the loop; but
                 # the first drawing of a card takes a few, so a picture with one goes to a
                 # thread (the first hands after a start, at every table at once).
                 cards = [row.cards for row in rows]
-                png = rows_png(cards) if drawn(cards) else await asyncio.to_thread(rows_png, cards)
+                draw = partial(result_png, cards, picture.labels, picture.heading)
+                png = draw() if drawn(cards) else await asyncio.to_thread(draw)
                 thread = self.bot.get_partial_messageable(
                     snapshot.thread_id, guild_id=snapshot.guild_id
                 )
-                await thread.send(embed=embed, file=discord.File(io.BytesIO(png), PICTURE))
+                file = discord.File(io.BytesIO(png), PICTURE, description=picture.alt)
+                await thread.send(embed=embed, file=file)
             except Exception:
                 log.exception(
                     "table %s: could not post the picture of hand %s in thread %s",

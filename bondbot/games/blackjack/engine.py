@@ -438,7 +438,7 @@ class BlackjackEngine(Engine):
         if not isinstance(last, Settled):
             return ()
         dealer = self.npc if self.npc is not None else "banker"
-        rows = [ShownHand(dealer, tuple(parse_cards(last.dealer)), last.dealer_total)]
+        rows = [ShownHand(dealer, tuple(parse_cards(last.dealer)), last.dealer_total, "dealer")]
         rows += [
             ShownHand(line.seat, tuple(parse_cards(line.cards)), line.total)
             for line in last.results

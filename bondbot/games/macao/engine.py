@@ -441,7 +441,7 @@ class Macao(Engine):
         rows: list[ShownHand] = []
         if self.bank_shown and self.banker is not None:
             cards = tuple(self.bank_cards)
-            rows.append(ShownHand(self.banker, cards, self._total(cards)))
+            rows.append(ShownHand(self.banker, cards, self._total(cards), "banker"))
         for hand in self.players:
             if hand.shown:
                 rows.append(ShownHand(hand.seat, tuple(hand.cards), self._total(hand.cards)))
