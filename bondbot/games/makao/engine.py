@@ -204,6 +204,10 @@ class Makao(Engine):
         needed = number * len(self.seats) + (number < self.cycle)
         return self.shoe_used or self.shoe.remaining < needed
 
+    def least_stack(self) -> int:
+        """The stake (the first deal is refused while a stack cannot cover it)."""
+        return max(self.settings.stake, 1)
+
     def current_shoe(self) -> Shoe:
         return self.shoe
 
