@@ -276,6 +276,11 @@ class Engine(BaseModel):
         bankroll must cover it)."""
         return 0
 
+    def least_stack(self) -> int:
+        """The fewest chips a seat needs to play a hand (one smallest wager, an ante, a
+        stake): the table refuses a buy-in below it. 1: any chips at all."""
+        return 1
+
     # -- the shoe ------------------------------------------------------------------------
 
     def current_shoe(self) -> Shoe | None:

@@ -386,6 +386,9 @@ class BlackjackEngine(Engine):
 
     # -- money the table checks ----------------------------------------------------------
 
+    def least_stack(self) -> int:
+        return self.min_bet
+
     def committed(self, seat: SeatKey) -> int:
         """What the seat has on the table this round and could still lose."""
         game = self.game

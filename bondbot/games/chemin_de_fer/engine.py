@@ -691,6 +691,9 @@ class ChemindeFer(Engine):
             self.refused.remove(seat)
         super().stand_up(seat)
 
+    def least_stack(self) -> int:
+        return self.settings.min_stake  # a ponte's smallest stake
+
     def current_shoe(self) -> Shoe:
         return self.shoe
 

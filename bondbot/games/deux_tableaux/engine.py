@@ -827,6 +827,9 @@ class DeuxTableaux(Engine):
             self.banco_loser = None
         super().stand_up(seat)
 
+    def least_stack(self) -> int:
+        return self.settings.min_stake  # a ponte's smallest stake
+
     def current_shoe(self) -> Shoe:
         return self.shoe
 

@@ -391,6 +391,9 @@ class Macao(Engine):
 
     # -- money the table checks ---------------------------------------------------------
 
+    def least_stack(self) -> int:
+        return self.rules.min_stake
+
     def committed(self, seat: SeatKey) -> int:
         """The most this seat may still pay on the coup's open wagers: a player his wager's
         worst loss, the banker what he would owe every player in the worst case."""

@@ -171,6 +171,10 @@ class Michigan(Engine):
     def needs_new_shoe(self) -> bool:
         return self.shoe.remaining < PACK
 
+    def least_stack(self) -> int:
+        """A player's ante: a chip on each pay card."""
+        return PLAYER_ANTE * len(PAY_CARDS) * self.settings.chip
+
     def current_shoe(self) -> Shoe:
         return self.shoe
 
