@@ -50,9 +50,7 @@ def test_the_bots_share_one_database_and_split_the_shards() -> None:
         assert "@postgres/" in env[DATABASE_ENV]  # the compose file's PostgreSQL service
     assert len({env[DATABASE_ENV] for env in bots.values()}) == 1
     # Each bot's shards, as BondBot reads them from its environment.
-    shards = [
-        load_settings(None, environ={TOKEN_ENV: "t", **env}).shards for env in bots.values()
-    ]
+    shards = [load_settings(None, environ={TOKEN_ENV: "t", **env}).shards for env in bots.values()]
     counts = {s.count for s in shards}
     assert len(counts) == 1 and None not in counts, "every process has the same shard_count"
     (count,) = counts
@@ -70,5 +68,5 @@ def test_the_image_is_built_with_the_postgresql_extra() -> None:
 
 
 def test_the_reader_reads_environments() -> None:
-    text = "services:\n  a:\n    environment:\n      X_Y: \"1\"\n  b:\n    image: z\n"
+    text = 'services:\n  a:\n    environment:\n      X_Y: "1"\n  b:\n    image: z\n'
     assert services(text) == {"a": {"X_Y": "1"}, "b": {}}
