@@ -4,9 +4,11 @@ started again.
 
 Each process is `python -m bondbot run` as an operator starts it, pointed at the fake
 Discord in this process (which sends each guild's events to the connection of its shard).
-Nothing the killed process answered is lost (its table is found as it was, and every coup
-dealt is counted), the other process's table answers all along, including while the first
-is down, neither process touches the other's table, and the money adds up at the end.
+The first process is killed a few milliseconds after the GM's Deal was sent to it:
+nothing it answered is lost (an answered Deal is on disk; an unanswered one is on disk or
+not, and the GM deals again after the restart), its table is found as it was left, every
+coup dealt is counted once, the other process's table answers all along, including while
+the first is down, neither process touches the other's table, and the money adds up.
 
 It runs on SQLite (a file both processes lock), and on PostgreSQL as well when
 BONDBOT_TEST_POSTGRES holds a URL (the other storage backend; skipped otherwise).
@@ -17,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import signal
 import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord
@@ -244,6 +248,11 @@ async def table_rows(target: str | Path) -> dict[int, stored.TableRow]:
     return {row.guild_id: row for row in rows if row is not None}
 
 
+def hand_no(row: stored.TableRow) -> int:
+    """How many coups the table has dealt."""
+    return TableState.model_validate_json(row.state).hand_no
+
+
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord(token=TOKEN, shard_count=SHARDS) as running:
@@ -276,25 +285,39 @@ async def test_two_processes_share_the_database_and_survive_a_kill(
             await close(fake, second)
             return coups
 
-        async def first_evening() -> dict[str, stored.TableRow]:
-            seen: dict[str, stored.TableRow] = {}
-            for coup in range(COUPS):
+        async def first_evening() -> dict[str, Any]:
+            seen: dict[str, Any] = {}
+            coup = 0
+            while coup < COUPS:
                 await bet(fake, first)
-                if coup == KILL_AFTER:  # mid-evening, a wager answered, not yet dealt
-                    seen["before"] = (await table_rows(shared_database))[guilds[0]]
-                    await processes[0].kill()
-                    down.append(time.monotonic())
-                    await asyncio.sleep(1.0)  # the other table plays on meanwhile
-                    seen["while_down"] = (await table_rows(shared_database))[guilds[0]]
-                    await processes[0].start()
-                    down.append(time.monotonic())
-                    seen["after"] = (await table_rows(shared_database))[guilds[0]]
+                if coup != KILL_AFTER or seen:
+                    await deal(fake, first)
+                    coup += 1
+                    continue
+                # Mid-evening, a wager answered: the GM's Deal is on its way when the
+                # process is killed, a few milliseconds after it was sent.
+                in_flight = await fake.click(
+                    first.gm, first.table_message(fake), first.button(fake, "deal"), _wait=False
+                )
+                await asyncio.sleep(random.Random(7).uniform(0.0, 0.03))
+                await processes[0].kill()
+                down.append(time.monotonic())
+                seen["answered"] = in_flight.interaction.acknowledged
+                seen["killed"] = (await table_rows(shared_database))[guilds[0]]
+                await asyncio.sleep(1.0)  # the other table plays on meanwhile
+                seen["while_down"] = (await table_rows(shared_database))[guilds[0]]
+                await processes[0].start()
+                down.append(time.monotonic())
+                seen["restarted"] = (await table_rows(shared_database))[guilds[0]]
+                seen["landed"] = hand_no(seen["killed"]) == KILL_AFTER + 1
+                if seen["landed"]:  # dealt before the kill; the restart redraws its result
+                    coup += 1
+                else:  # not dealt: the wager still waits, and the GM deals again
                     await fake.wait_until(
                         lambda: "on Player: $10" in str(first.table_message(fake).embeds),
                         timeout=10,
                         what="the table redrawn with the wager it had",
                     )
-                await deal(fake, first)
             await close(fake, first)
             first_done.set()
             return seen
@@ -303,15 +326,16 @@ async def test_two_processes_share_the_database_and_survive_a_kill(
     finally:
         await asyncio.gather(*(p.stop() for p in processes))
 
-    # Nothing the killed process had answered was lost, and nobody touched its table
-    # while it was down (the other process does not resume or time it).
-    assert seen["while_down"] == seen["before"] == seen["after"]
-    assert TableState.model_validate_json(seen["before"].state).hand_no == KILL_AFTER
+    # Nothing the killed process had answered was lost (a Deal answered is on disk), and
+    # nobody touched its table while it was down (the other does not resume or time it).
+    assert seen["landed"] or not seen["answered"]
+    assert hand_no(seen["killed"]) in (KILL_AFTER, KILL_AFTER + 1)
+    assert seen["killed"] == seen["while_down"] == seen["restarted"]
     # The other process answered all along, also while the first was down.
     killed, back = down
     assert any(killed < at < back for at in second.answered), "no answer while one was down"
     rows = await table_rows(shared_database)
-    dealt = {g: TableState.model_validate_json(rows[g].state).hand_no for g in guilds}
+    dealt = {g: hand_no(rows[g]) for g in guilds}
     assert dealt == {guilds[0]: COUPS, guilds[1]: second_coups}
     assert all(rows[g].status == "closed" for g in guilds)
     db = await open_database(shared_database)
