@@ -49,6 +49,10 @@ def test_the_bots_share_one_database_and_split_the_shards() -> None:
         assert env[DATABASE_ENV].startswith("postgresql://")
         assert "@postgres/" in env[DATABASE_ENV]  # the compose file's PostgreSQL service
     assert len({env[DATABASE_ENV] for env in bots.values()}) == 1
+    # One service migrates the same database before the bots start (never two at once).
+    assert found["migrate"][DATABASE_ENV] == next(iter(bots.values()))[DATABASE_ENV]
+    assert 'command: ["bondbot", "migrate"]' in text
+    assert "condition: service_completed_successfully" in text
     # Each bot's shards, as BondBot reads them from its environment.
     shards = [load_settings(None, environ={TOKEN_ENV: "t", **env}).shards for env in bots.values()]
     counts = {s.count for s in shards}
