@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bondbot.config import ConfigError, load_settings
+from bondbot.bot.client import BondBot
+from bondbot.config import ConfigError, Settings, load_settings
+from bondbot.services import Services
 from bondbot.shards import Shards, cluster_shards, shard_of
+from bondbot.storage.db import Database
 
 
 def _settings(tmp_path: Path, toml: str = "", **environ: str) -> Shards:
@@ -80,3 +83,18 @@ def test_a_guild_is_owned_by_the_one_process_of_its_shard() -> None:
     for guild_id in (0, 1 << 22, 2 << 22, 175928847299117063, 2**62 + 12345):
         owners = [p for p in processes if p.owns(guild_id)]
         assert owners == [processes[shard_of(guild_id, 3)]]
+
+
+async def test_the_bot_runs_the_configured_shards_and_its_tables_serve_them(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(token="t", database=tmp_path / "b.sqlite3", shard_count=4, shard_ids=(1, 3))
+    bot = BondBot(settings, freeze_gc=False)
+    assert (bot.shard_count, bot.shard_ids) == (4, [1, 3])
+    db = await Database.open(settings.database)
+    try:
+        assert Services(db, settings).tables.shards == Shards(4, (1, 3))
+    finally:
+        await db.close()
+    single = BondBot(Settings(token="t"), freeze_gc=False)
+    assert (single.shard_count, single.shard_ids) == (None, None)  # Discord's recommendation
