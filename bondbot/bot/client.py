@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bondbot import background
 from bondbot.bot.context import answer_error, lang_for, send
 from bondbot.bot.deliveries import Deliveries
 from bondbot.bot.router import Router
@@ -205,8 +206,8 @@ async def serve(bot: BondBot, token: str) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     async with bot:
-        running = asyncio.create_task(bot.start(token), name="bondbot")
-        stopping = asyncio.create_task(stop.wait(), name="bondbot-stop")
+        running = background.spawn(bot.start(token), name="bondbot")
+        stopping = background.spawn(stop.wait(), name="bondbot-stop")
         done, _ = await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
         if running in done:

@@ -132,6 +132,9 @@ class ShownHand:
     whose: str
     cards: tuple[Card, ...]
     total: int | None = None  # the game's count of them, when it has one (a baccarat 7)
+    # The part a seat's row plays, when it plays one: "banker", "player", "right", "left",
+    # "dealer", "went_out" (the picture labels it "Le Chiffre · Banker").
+    role: str | None = None
 
 
 class Event(Frozen):
@@ -272,6 +275,11 @@ class Engine(BaseModel):
         """The most the NPC could have to pay on the stakes accepted so far (a limited
         bankroll must cover it)."""
         return 0
+
+    def least_stack(self) -> int:
+        """The fewest chips a seat needs to play a hand (one smallest wager, an ante, a
+        stake): the table refuses a buy-in below it. 1: any chips at all."""
+        return 1
 
     # -- the shoe ------------------------------------------------------------------------
 

@@ -16,11 +16,11 @@ import io
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bondbot.money import format_amount
+from bondbot.pictures.fonts import font
 
 log = logging.getLogger(__name__)
 Point = tuple[int, Mapping[str, int]]  # (hand number, {name: chips after that hand})
@@ -50,7 +50,6 @@ AXIS: RGB = (90, 90, 90)
 TEXT: RGB = (30, 30, 30)
 _SCALE = 2
 _COLOURS = 64
-FONT = "DejaVuSans.ttf"  # found in the system's font folders by Pillow
 
 
 def chips_chart(
@@ -74,7 +73,7 @@ def chips_chart(
     s = _SCALE
     picture = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
     draw = ImageDraw.Draw(picture)
-    small, big = _font(11 * s), _font(16 * s)
+    small, big = font(11 * s), font(16 * s)
     labels = [(value, amount(value)) for value in range(low, high + 1, step)]
     left = max(draw.textlength(text, font=small) for _, text in labels) + 12 * s
     box = (left, PLOT_TOP * s, (WIDTH - 16) * s, PLOT_BOTTOM * s)
@@ -153,12 +152,3 @@ def _hand_ticks(first: int, last: int) -> list[int]:
     step = next(m for m in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000) if span / m <= 10)
     start = math.ceil(first / step) * step
     return sorted({first, *range(start, last + 1, step), last})
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.truetype(FONT, size)
-    except OSError:
-        log.warning("font %s not found (Debian: fonts-dejavu-core): accents show as boxes", FONT)
-        return ImageFont.load_default(size)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from bondbot import background
 from bondbot.errors import Refusal
 from bondbot.games.contract import Event, Move, Record
 from bondbot.games.registry import NewTable, spec_for
@@ -417,6 +418,9 @@ class TableService:
                 raise Refusal(
                     "table.buy_in_outside", min=Cents(config.min_bet), max=Cents(config.max_bet)
                 )
+            least = self._least_buy_in(ctx.state, character_id)
+            if buy_in < least:
+                raise Refusal("table.buy_in_below_minimum", min=Cents(least))
             async with self.db.read() as conn:
                 await ctx.money.include(conn, character_id)
             ctx.move(
@@ -439,6 +443,14 @@ class TableService:
             return Joined(character_id=character_id, buy_in=buy_in)
 
         return await self._mutate(table_id, user_id, run)
+
+    @staticmethod
+    def _least_buy_in(state: TableState, character_id: int) -> int:
+        """What a buy-in must cover: a hand of the game (its smallest wager, an ante, a
+        stake), or the table's smallest wager for who plays the rulebook's contest."""
+        if state.rulebook_only or state.chosen.get(character_id) == "rulebook":
+            return state.config.min_bet
+        return state.engine.least_stack()
 
     async def leave(
         self, table_id: int, user_id: int, *, character_id: int | None = None
@@ -876,7 +888,7 @@ class TableService:
         self.scheduler.at(
             key,
             datetime.fromisoformat(deadline),
-            lambda: asyncio.ensure_future(self.run_timer(snapshot.id, deadline)),
+            lambda: background.spawn(self.run_timer(snapshot.id, deadline)),
         )
 
     async def resume(self) -> list[TableSnapshot]:

@@ -132,7 +132,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
             "½ pot: $25",
             "Pot: $35",
             "All-in $300",
-            "Sit out / back",
+            "Sit out",
             "NPC's cards (GM)",
             "My cards",
             "Automatic NPC",

@@ -6,14 +6,16 @@ import asyncio
 import io
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bondbot import background
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
@@ -24,13 +26,13 @@ from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed
+from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed, result_picture
 from bondbot.errors import Refusal
 from bondbot.games.contract import ShownHand
 from bondbot.games.registry import all_games
 from bondbot.i18n import t
 from bondbot.money import format_amount
-from bondbot.pictures.cards import drawn, hand_png, rows_png
+from bondbot.pictures.cards import drawn, hand_png, result_png
 from bondbot.pictures.chart import chips_chart
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
@@ -80,12 +82,12 @@ class TableMessages:
                 await self.changed(snapshot)
                 await asyncio.sleep(1 / RESUMED_PER_SECOND)
 
-        self._resuming = asyncio.create_task(pace())
+        self._resuming = background.spawn(pace())
 
     async def changed(self, snapshot: TableSnapshot) -> None:
         self._dirty.add(snapshot.id)
         if snapshot.id not in self._running:
-            self._running[snapshot.id] = asyncio.create_task(self._refresh(snapshot.id))
+            self._running[snapshot.id] = background.spawn(self._refresh(snapshot.id))
 
     async def _refresh(self, table_id: int) -> None:
         try:
@@ -168,7 +170,12 @@ class TableMessages:
         if not rows or not snapshot.thread_id or self._pictured.get(snapshot.id, -1) >= hand:
             return
         self._pictured[snapshot.id] = hand
-        task = asyncio.create_task(self._post_result(snapshot, rows))
+        self.start(self._post_result(snapshot, rows))
+
+    def start(self, post: Coroutine[Any, Any, None]) -> None:
+        """A post in a table's channel or thread, the bot's own work after an answer: a
+        task of its own (`background`), waited for at shutdown."""
+        task = background.spawn(post)
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
 
@@ -176,17 +183,20 @@ class TableMessages:
         async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
             try:
                 settings = await self.bot.services.guilds.get(snapshot.guild_id)
-                embed = result_embed(snapshot, rows, settings.locale)
+                picture = result_picture(snapshot, rows, settings.locale)
+                embed = result_embed(picture)
                 # On the loop: a result draws in about a millisecond (bench/pictures.py),
                 # and a thread would only take the GIL back and forth with the loop; but
                 # the first drawing of a card takes a few, so a picture with one goes to a
                 # thread (the first hands after a start, at every table at once).
                 cards = [row.cards for row in rows]
-                png = rows_png(cards) if drawn(cards) else await asyncio.to_thread(rows_png, cards)
+                draw = partial(result_png, cards, picture.labels, picture.heading)
+                png = draw() if drawn(cards) else await asyncio.to_thread(draw)
                 thread = self.bot.get_partial_messageable(
                     snapshot.thread_id, guild_id=snapshot.guild_id
                 )
-                await thread.send(embed=embed, file=discord.File(io.BytesIO(png), PICTURE))
+                file = discord.File(io.BytesIO(png), PICTURE, description=picture.alt)
+                await thread.send(embed=embed, file=file)
             except Exception:
                 log.exception(
                     "table %s: could not post the picture of hand %s in thread %s",
@@ -209,7 +219,7 @@ class TableMessages:
             scheduler.cancel(key)
             return
         when = datetime.fromisoformat(min(deadlines)) + timedelta(milliseconds=50)
-        scheduler.at(key, when, lambda: asyncio.ensure_future(self.changed(snapshot)))
+        scheduler.at(key, when, lambda: background.spawn(self.changed(snapshot)))
 
     async def stop(self) -> None:
         """Let edits already under way finish (the service's scheduler holds the timers)."""
@@ -400,14 +410,19 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         if len(shoes) > 1:  # each earlier seed was shown on the table when its shoe was replaced
             text += "\n" + reply.t("table.closed_shoes", count=len(shoes))
         await reply.send(text)
-        try:
-            await self._post_summary(snapshot)
-        except Exception:  # the table is closed and cashed out: the story is a bonus
-            log.exception("could not post the summary of table %s", snapshot.id)
+        self.messages.start(self._post_summary(snapshot))
 
     async def _post_summary(self, snapshot: TableSnapshot) -> None:
         """The evening's story in the table's channel: each PC's result, Hero Points, hands
-        won back, the biggest hand, a chart of the chips, and the shoe's seed."""
+        won back, the biggest hand, a chart of the chips, and the shoe's seed. The bot's own
+        work after the GM is answered; the table is closed and cashed out, so a failure
+        loses nothing but the story."""
+        try:
+            await self._tell_the_story(snapshot)
+        except Exception:
+            log.exception("could not post the summary of table %s", snapshot.id)
+
+    async def _tell_the_story(self, snapshot: TableSnapshot) -> None:
         settings = await self.bot.services.guilds.get(snapshot.guild_id)
         lang = settings.locale
 

@@ -95,12 +95,15 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         else format_amount(snapshot.bank, money)
     )
     buy_in = spec_for(config.game).buy_in_limits
+    packs = state.shoes[-1].packs if state.shoes else config.packs
+    # A game where nobody holds a bank (Michigan, Makao) says its limits its own way.
+    line = f"{config.game}.limits_value"
     limits = t(
-        "table.limits_buy_in" if buy_in else "table.limits_value",
+        "table.limits_buy_in" if buy_in else line if has(line) else "table.limits_value",
         lang,
         min=format_amount(config.min_bet, money),
         max=format_amount(config.max_bet, money),
-        packs=state.shoes[-1].packs if state.shoes else config.packs,
+        packs=t("table.packs_one" if packs == 1 else "table.packs_many", lang, count=packs),
         bank=bank,
     )
     if not state.npc_auto:
