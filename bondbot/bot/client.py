@@ -57,8 +57,13 @@ class BondTree(app_commands.CommandTree):
         await answer_error(interaction, error.original if hasattr(error, "original") else error)
 
 
-class BondBot(commands.Bot):
-    """The real bot; tests start this same object against the fake Discord."""
+class BondBot(commands.AutoShardedBot):
+    """The real bot; tests start this same object against the fake Discord.
+
+    Sharded even as the single process: unconfigured, it runs every shard Discord
+    recommends (one for a small bot); with `shard_count`/`shard_ids` it runs its own part
+    and serves only their guilds (bondbot/shards.py).
+    """
 
     def __init__(
         self,
@@ -78,6 +83,8 @@ class BondBot(commands.Bot):
             tree_cls=BondTree,
             allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
+            shard_count=settings.shards.count,
+            shard_ids=None if settings.shards.ids is None else list(settings.shards.ids),
         )
         self.settings = settings
         self.message_interval = message_interval  # the least time between two table edits
@@ -96,6 +103,7 @@ class BondBot(commands.Bot):
         if applied:
             log.info("applied migrations %s", applied)
         self.services = Services(self.db, self.settings, **self._services_options)
+        log.info("serving %s", self.settings.shards.describe())
         if self.settings.discord_api_base:  # a test double: its gateway, not Discord's
             _, url, _ = await self.http.get_bot_gateway()
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)

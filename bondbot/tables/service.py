@@ -34,6 +34,7 @@ from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import SEED_BYTES
 from bondbot.scheduler import Scheduler
+from bondbot.shards import Shards, shard_of
 from bondbot.storage import ledger
 from bondbot.storage import tables as stored
 from bondbot.storage.conn import Connection
@@ -141,8 +142,11 @@ class TableService:
         rng: random.Random | None = None,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
         scheduler: Scheduler | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.db = db
+        # The guilds whose tables are this process's; another process runs the others'.
+        self.shards = shards or Shards()
         self.seed_source = seed_source
         self.clock = clock
         self._guild_settings = guild_settings
@@ -181,17 +185,42 @@ class TableService:
         return snapshot
 
     def _remember(self, snapshot: TableSnapshot) -> None:
-        if snapshot.open:
+        if snapshot.open and self.shards.owns(snapshot.guild_id):
             self._latest[snapshot.id] = snapshot
         else:
             self._latest.pop(snapshot.id, None)
 
     async def open_tables(self) -> list[TableSnapshot]:
         async with self.db.read() as conn:
-            ids = await stored.open_ids(conn)
+            ids = await stored.open_ids(conn, **self._filter)
         found = [await self.snapshot(table_id) for table_id in ids]
         self._all_loaded = True
         return found
+
+    @property
+    def _filter(self) -> dict[str, Any]:
+        """The storage filter keeping this process's guilds' tables."""
+        if self.shards.everything:
+            return {}
+        return {"shard_count": self.shards.count, "shard_ids": self.shards.ids}
+
+    def _refuse_foreign(self, guild_id: int, table_id: int | None = None) -> None:
+        """A table of a guild on another process's shard is never touched here: two
+        processes acting on one table would race for it (its version check would refuse
+        one, but its timers and messages would run twice). Discord does not send such a
+        guild's events here; if one comes anyway, the shard settings disagree."""
+        if self.shards.owns(guild_id):
+            return
+        assert self.shards.count is not None
+        log.warning(
+            "refused: table %s of guild %s is on shard %s, not one of this process's %s;"
+            " check that every process has the same shard_count",
+            "(new)" if table_id is None else table_id,
+            guild_id,
+            shard_of(guild_id, self.shards.count),
+            self.shards.describe(),
+        )
+        raise Refusal("table.other_process")
 
     # -- opening and closing ---------------------------------------------------------------
 
@@ -212,6 +241,7 @@ class TableService:
         thread: bool = True,
     ) -> TableSnapshot:
         """Open a table; with other NPCs besides the bank's, only the rulebook is played."""
+        self._refuse_foreign(guild_id)
         spec = spec_for(game)
         packs = spec.default_packs if packs is None else packs
         if packs not in spec.packs_allowed:
@@ -774,6 +804,7 @@ class TableService:
                 )
                 state = cached.take_state()
                 money = cached.money.copy()
+            self._refuse_foreign(row.guild_id, table_id)
             settings = await self._guild_settings(row.guild_id)
             ctx = TableContext(
                 db=self.db,
@@ -848,12 +879,12 @@ class TableService:
 
     def arm(self, snapshot: TableSnapshot) -> None:
         """Schedule the table's pending timed move, replacing any older one."""
-        state = snapshot.state
         key = ("move", snapshot.id)
-        if not snapshot.open or state.deadline is None:
+        owned = snapshot.open and self.shards.owns(snapshot.guild_id)  # its process arms it
+        deadline = snapshot.state.deadline if owned else None
+        if deadline is None:
             self.scheduler.cancel(key)
             return
-        deadline = state.deadline
         self.scheduler.at(
             key,
             datetime.fromisoformat(deadline),
@@ -861,13 +892,14 @@ class TableService:
         )
 
     async def resume(self) -> list[TableSnapshot]:
-        """At start: every open table, with its timers armed again, and every closed table
-        whose message was not yet redrawn closed (the bot stopped in between)."""
+        """At start: every open table of this process's guilds (shards), with its timers
+        armed again, and every closed table whose message was not yet redrawn closed (the
+        bot stopped in between). Another process's tables are its own to resume."""
         snapshots = await self.open_tables()
         for snapshot in snapshots:
             self.arm(snapshot)
         async with self.db.read() as conn:
-            closed = await stored.closed_undrawn(conn)
+            closed = await stored.closed_undrawn(conn, **self._filter)
         return snapshots + [await self.snapshot(table_id) for table_id in closed]
 
     async def closed_drawn(self, table_id: int) -> None:
