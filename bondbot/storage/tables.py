@@ -95,6 +95,17 @@ async def open_in_channel(conn: Connection, channel_id: int) -> int | None:
     return None if row is None else int(row[0])
 
 
+async def latest_in_channel(conn: Connection, channel_id: int) -> int | None:
+    """The channel's open table, or else the last one closed there (None: never one)."""
+    cursor = await conn.execute(
+        "SELECT id FROM card_tables WHERE channel_id = ?"
+        " ORDER BY status = 'open' DESC, id DESC LIMIT 1",
+        (channel_id,),
+    )
+    row = await cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
 async def closed_undrawn(conn: Connection) -> list[int]:
     """Closed tables whose message may still show them open (see `mark_drawn`)."""
     cursor = await conn.execute(

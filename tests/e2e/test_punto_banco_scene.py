@@ -192,13 +192,18 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         left = await fake.slash(world.player, "table leave")
         assert left.content == "You leave the table with $250."
 
+        last_coup = str(table_message(fake).embeds)
         closed = await fake.slash(world.gm, "table close")
         seed = re.search(r"seed: `([0-9a-f]{64})`", closed.content).group(1)
         shoe = verify(seed, commitment, 8)  # the seed is the one committed to
         player_hand = cards_pretty([shoe[0], shoe[2]])  # dealt P, B, P, B from the top
-        assert f"Player {player_hand}" in str(table_message(fake).embeds)
+        assert f"Player {player_hand}" in last_coup
         await wait_table(fake, "This table is closed.")
-        assert table_message(fake).components == []
+        # The closed table keeps one button, the shoes' proof, answered privately.
+        assert [b["custom_id"].split(":")[3] for b in table_message(fake).buttons()] == ["verify"]
+        proof = await fake.click(world.player_fr, table_message(fake), button_id(fake, "verify"))
+        assert proof.ephemeral and f"Graine : `{seed}`" in str(proof.embeds)
+        assert f"bondbot verify {seed} {commitment} --packs 8" in str(proof.embeds)
 
     cash, hero = (await balances(bot_env, ids))["bond"]
     assert (cash, hero) == (100_000 + 5_000, 0)
