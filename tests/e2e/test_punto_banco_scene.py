@@ -15,6 +15,7 @@ import asyncio
 import re
 
 from e2e_env import BotEnv
+from evening_end import the_end
 from fakediscord import FakeMessage
 from table_flow import (
     balances,
@@ -134,7 +135,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
 
     assert (await balances(bot_env, ids))["bond"] == (100_000 - 20_000, 3)
 
-    async with bot_env.run():  # a restart: new bot object, same database
+    async with bot_env.run() as bot:  # a restart: new bot object, same database
         spend_bond = button_id(fake, "spend", 1)  # offers are numbered in seat order of the wagers
         stolen = await fake.click(world.player_fr, table_message(fake), spend_bond)
         assert stolen.ephemeral and stolen.content == "Ce bouton appartient à un autre joueur."
@@ -204,6 +205,14 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         proof = await fake.click(world.player_fr, table_message(fake), button_id(fake, "verify"))
         assert proof.ephemeral and f"Graine : `{seed}`" in str(proof.embeds)
         assert f"bondbot verify {seed} {commitment} --packs 8" in str(proof.embeds)
+
+        # The closed table and the summary: everyone by name, Bond too, who left before
+        # the close; the NPC's result; the chart counts the hands the summary counts.
+        end = await the_end(
+            fake, bot, 1, ["James Bond", "René Mathis", "Felix Leiter"], "Le Chiffre"
+        )
+        assert "🥇 **James Bond**: +$50" in end.closed
+        assert end.chart_hands == list(range(end.hands + 1))
 
     cash, hero = (await balances(bot_env, ids))["bond"]
     assert (cash, hero) == (100_000 + 5_000, 0)
