@@ -28,6 +28,7 @@ from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed
 from bondbot.bot.tables.story import (
     CHART,
+    SHOES_IN_HISTORY,
     closed_embed,
     closed_view,
     read_story,
@@ -622,7 +623,7 @@ async def _show_history(reply: Reply, table: int, page: int, *, edit: bool) -> N
             disabled=page >= pages - 1,
         ),
     ]
-    shoes, _ = verify_answer(snapshot, reply.lang)  # the shoes' proof under the hands
+    shoes, _ = verify_answer(snapshot, reply.lang, SHOES_IN_HISTORY)  # the latest shoes
     if edit:
         await reply.interaction.response.edit_message(embeds=[embed, shoes], view=view_of(buttons))
     else:

@@ -28,6 +28,7 @@ from bondbot.tables.summary import Evening, evening, evening_text, npc_result, p
 
 SHORT_HASH = 8  # characters of a commitment on the table message
 SHOES_SHOWN = 8  # shoes written out in the Verify answer; all of them in its file
+SHOES_IN_HISTORY = 2  # under /table history's page of hands (an answer's embeds share 6,000)
 CHART = "evening.png"
 SHOES_FILE = "shoes.txt"
 
@@ -119,21 +120,25 @@ def _shoe_text(number: int, shoe: ShoeRecord, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def verify_answer(snapshot: TableSnapshot, lang: Lang) -> tuple[discord.Embed, list[discord.File]]:
+def verify_answer(
+    snapshot: TableSnapshot, lang: Lang, shown: int = SHOES_SHOWN
+) -> tuple[discord.Embed, list[discord.File]]:
     """Every shoe of the table: its full commitment and, once revealed, its seed and the
-    command that checks them; the last SHOES_SHOWN written out, all of them in a file
-    when there are more."""
+    command that checks them; the last `shown` written out, all of them in a file when
+    there are more."""
     shoes = snapshot.state.shoes
-    first = max(0, len(shoes) - SHOES_SHOWN)
+    first = max(0, len(shoes) - shown)
     parts = [_shoe_text(i + 1, shoe, lang) for i, shoe in enumerate(shoes) if i >= first]
+    in_file = shown == SHOES_SHOWN  # the Verify answer attaches them; the history does not
     intro = t("table.verify_intro", lang)
     if first:
-        intro += "\n" + t("table.verify_more", lang, count=first, file=SHOES_FILE)
+        more = "table.verify_more" if in_file else "table.verify_more_elsewhere"
+        intro += "\n" + t(more, lang, count=first, file=SHOES_FILE)
     embed = discord.Embed(
         title=t("table.verify_title", lang), description="\n\n".join([intro, *parts])[:4096]
     )
     files = []
-    if first:
+    if first and in_file:
         text = "\n\n".join(_shoe_text(i + 1, shoe, lang) for i, shoe in enumerate(shoes))
         files.append(discord.File(io.BytesIO(text.replace("`", "").encode()), SHOES_FILE))
     return embed, files
