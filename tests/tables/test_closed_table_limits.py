@@ -9,7 +9,15 @@ import re
 
 import pytest
 from fakediscord.validation import DiscordAPIError, validate_message
-from table_helpers import GM, Clock, make_character, open_table, seeds_where
+from table_helpers import (
+    BOND_OWNER,
+    GM,
+    VESPER_OWNER,
+    Clock,
+    make_character,
+    open_table,
+    seeds_where,
+)
 
 from bondbot.bot.tables.common import names, short
 from bondbot.bot.tables.story import (
@@ -82,3 +90,21 @@ async def test_the_end_of_a_full_table_fits_and_names_everyone(db: Database, lan
     every = files[0].fp.read().decode()
     assert all(f"{n:064x}" in every for n in range(13))  # every shoe is in the file
     assert proof.description.count("bondbot verify") == SHOES_SHOWN  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("game", ["macao", "makao"])
+async def test_a_game_closed_before_its_first_hand_names_no_winner(db: Database, game: str) -> None:
+    """Nobody has won yet: the closed table says so by naming nobody, not everyone."""
+    clock = Clock()
+    tables, table, ids = await open_table(db, clock, [bytes(32)], game=game)
+    await tables.join(table, BOND_OWNER, ids["bond"], 5_000)
+    await tables.join(table, VESPER_OWNER, ids["vesper"], 5_000)
+    for owner in (BOND_OWNER, VESPER_OWNER):
+        await tables.choose(table, owner, "simulate")
+    closed = await tables.close(table, GM)
+    assert closed.state.engine.winners()  # the engine ties everyone at nothing
+    async with db.read() as conn:
+        told = await read_story(conn, closed)
+    assert told.winners == []
+    text = str(closed_embed(closed, told, "en", "$", game).to_dict())
+    assert "Winner" not in text and "James Bond" in text and "Vesper Lynd" in text

@@ -57,8 +57,13 @@ async def read_story(conn: Connection, snapshot: TableSnapshot) -> Story:
 
 
 def winners(state: TableState) -> list[int]:
-    """The game's own winners (Michigan, Makao, Macao), as character ids."""
-    return [int(seat) for seat in state.engine.winners() if str(seat).isdigit()]
+    """The game's own winners (Michigan, Makao, Macao), as character ids: none before a
+    hand was played, nor when every seat ties (nobody won)."""
+    engine = state.engine
+    found = [int(seat) for seat in engine.winners() if str(seat).isdigit()]
+    if state.hand_no == 0 or len(found) >= len(engine.seats):
+        return []
+    return found
 
 
 # -- the closed table ------------------------------------------------------------------
