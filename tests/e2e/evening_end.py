@@ -21,9 +21,9 @@ from bondbot.bot.client import BondBot
 from bondbot.bot.tables.story import read_story
 
 # A "?" alone where a name goes: a line starting "?", "**?**", "Winner: ?", "?, ?",
-# "— ?"; not a question's mark ("Prendre encore ?": a word before it), nor a hidden
-# total "(?)".
-NAME_AS_QUESTION_MARK = re.compile(r"(?:^|(?<=\*\*)|(?<=[:,(—] ))\?(?![)\w])", re.M)
+# "— ?"; not a question's mark ("Prendre encore ?", "Delete **James Bond**?": a word
+# before it), nor a hidden total "(?)".
+NAME_AS_QUESTION_MARK = re.compile(r"(?<=\*\*)\?(?=\*\*)|(?:^|(?<=[:,(—→] ))\?(?![)\w])", re.M)
 HASH = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
 TEXT_KEYS = ("content", "title", "description", "name", "value", "text", "label", "placeholder")
 LOBBY = ("Nobody is seated yet.", "bank $0", "Bets are open", "(0 placed)", "the GM deals")

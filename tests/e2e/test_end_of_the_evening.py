@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from e2e_env import BotEnv
-from evening_end import HASH, the_end
+from evening_end import HASH, NAME_AS_QUESTION_MARK, the_end
 from table_flow import (
     bond,
     button_id,
@@ -156,3 +156,23 @@ async def test_a_blackjack_evening_ends_with_its_scores_and_its_story(bot_env: B
     word = "richer" if npc > 0 else "lighter"
     if npc:
         assert f"Le Chiffre leaves {format_amount(abs(npc))} {word}." in end.closed
+
+
+def test_the_scan_finds_a_question_mark_where_a_name_goes_and_only_there() -> None:
+    standing_for_a_name = [
+        "Winner: ?",
+        "?: +$31",
+        "? hits: 3♥ (15).",
+        "Winner: **?**",
+        "**?**, **?**",
+        "Main pot $300 → ?, Le Chiffre",
+        "Dealer — ?",
+    ]
+    questions = [
+        "Delete **James Bond**? The sheet disappears",
+        "Prendre encore ?",
+        "Shows 8♣ 🂠 (?)",
+        "Votre annonce : combien des 3 plis ferez-vous exactement ?",
+    ]
+    assert [t for t in standing_for_a_name if not NAME_AS_QUESTION_MARK.search(t)] == []
+    assert [t for t in questions if NAME_AS_QUESTION_MARK.search(t)] == []
