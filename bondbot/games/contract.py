@@ -316,6 +316,12 @@ class Engine(BaseModel):
         never a card that stayed private (a hand folded or mucked unseen)."""
         return ()
 
+    def winners(self) -> tuple[SeatKey, ...]:
+        """The seats the game itself declares winners (a game over, a score sheet, the
+        evening's chips), for the closed table and the summary; () for a game without a
+        winner of its own (a bank game: its players' results say who did best)."""
+        return ()
+
     # -- seats between hands -------------------------------------------------------------
 
     def in_hand(self) -> bool:

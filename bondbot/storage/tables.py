@@ -105,6 +105,17 @@ def _of_shards(shard_count: int | None, shard_ids: Sequence[int] | None) -> tupl
     return f" AND (guild_id >> 22) % ? IN ({marks})", [shard_count, *shard_ids]
 
 
+async def latest_in_channel(conn: Connection, channel_id: int) -> int | None:
+    """The channel's open table, or else the last one closed there (None: never one)."""
+    cursor = await conn.execute(
+        "SELECT id FROM card_tables WHERE channel_id = ?"
+        " ORDER BY status = 'open' DESC, id DESC LIMIT 1",
+        (channel_id,),
+    )
+    row = await cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
 async def closed_undrawn(
     conn: Connection, *, shard_count: int | None = None, shard_ids: Sequence[int] | None = None
 ) -> list[int]:

@@ -170,6 +170,15 @@ class TableService:
             raise Refusal("table.none_here")
         return table_id
 
+    async def latest_in_channel(self, channel_id: int) -> int:
+        """The channel's open table, or else its last closed one (its history and shoes
+        stay readable); refuses when the channel never had one."""
+        async with self.db.read() as conn:
+            table_id = await stored.latest_in_channel(conn, channel_id)
+        if table_id is None:
+            raise Refusal("table.none_here")
+        return table_id
+
     async def snapshot(self, table_id: int, *, fresh: bool = False) -> TableSnapshot:
         """The table as it stands (from memory unless `fresh`: Hero Points may have moved
         elsewhere, through the GM or a roll)."""
@@ -438,6 +447,7 @@ class TableService:
                     choice=choice,
                 )
             )
+            ctx.state.sat[character_id] = person.name
             if choice == "simulate":
                 self._sit(ctx, character_id)
             return Joined(character_id=character_id, buy_in=buy_in)
@@ -584,6 +594,7 @@ class TableService:
                 raise Refusal("table.not_your_button")
             if offer.spent:
                 raise Refusal("table.already_spent")
+            ctx.money.hand = offer.hand  # the spend's rows tell which hand it won back
             ctx.spend_hero_point(offer.character_id, "spend.win_hand")
             pay = self._pay_won_back(ctx, offer)
             offer.spent = True  # paid: no longer owed by the bank
@@ -819,6 +830,7 @@ class TableService:
                 rng=self.rng,
             )
             ctx.fresh_shoe = self._fresh_shoe
+            money.hand = state.hand_no  # until a move says otherwise (TableContext._apply)
             event = await run(ctx)
             saved = state.model_dump_json()
 

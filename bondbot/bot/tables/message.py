@@ -13,6 +13,7 @@ import discord
 from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.tables.common import AREA, add_lines, fit, names, quality, short, table_button
 from bondbot.bot.tables.games import ui_for
+from bondbot.bot.tables.story import shoe_line
 from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang, has, t
 from bondbot.money import format_amount
@@ -153,13 +154,8 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             for o in offers
         ]
         add_lines(embed, t("table.offers", lang), lines, more)
-    if state.shoes:
-        footer = t("table.commitment", lang, commitment=state.shoes[-1].commitment)
-        revealed = [s for s in state.shoes if s.seed]
-        if revealed:
-            last = revealed[-1]
-            footer += "\n" + t("table.revealed", lang, seed=last.seed, commitment=last.commitment)
-        embed.set_footer(text=footer)
+    if state.shoes:  # the proof itself is behind /table verify and /table history
+        embed.set_footer(text=shoe_line(state, lang))
     return fit(embed)
 
 
