@@ -13,7 +13,7 @@ import discord
 from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.tables.common import AREA, add_lines, fit, names, quality, short, table_button
 from bondbot.bot.tables.games import ui_for
-from bondbot.bot.tables.story import shoe_line
+from bondbot.bot.tables.story import shoe_line, table_title
 from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang, has, t
 from bondbot.money import format_amount
@@ -78,11 +78,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     state = snapshot.state
     config = state.config
     game = ui_for(config.game)
-    # A game where the NPC holds no bank (hold'em) names its table its own way.
-    title = f"{config.game}.title" if has(f"{config.game}.title") else "table.title"
-    embed = discord.Embed(
-        title=t(title, lang, game=t(f"games.{config.game}", lang), npc=state.npc_name)
-    )
+    embed = discord.Embed(title=table_title(state, lang))
     if not snapshot.open:
         embed.description = t("table.closed_banner", lang)
     elif state.paused:

@@ -191,7 +191,8 @@ def summary_chart(
 
 
 def table_title(state: TableState, lang: Lang) -> str:
-    """The table's title, as its message shows it while open."""
+    """The table's title, open or closed; a game where the NPC holds no bank (hold'em,
+    Michigan) names its table its own way."""
     game = state.config.game
     key = f"{game}.title" if has(f"{game}.title") else "table.title"
     return t(key, lang, game=t(f"games.{game}", lang), npc=state.npc_name)
