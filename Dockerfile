@@ -9,6 +9,9 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bondbot ./bondbot
 RUN pip install --no-cache-dir .
+# Optional extras, e.g. --build-arg EXTRAS=postgres (docker-compose.yml): PostgreSQL's driver.
+ARG EXTRAS=""
+RUN if [ -n "$EXTRAS" ]; then pip install --no-cache-dir ".[$EXTRAS]"; fi
 
 USER bondbot
 WORKDIR /data
