@@ -37,13 +37,44 @@ def _parser() -> argparse.ArgumentParser:
         "--config", type=Path, help="configuration file (default: ./config.toml)", default=None
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="start the bot")
-    sub.add_parser("migrate", help="create or upgrade the database")
-    backup = sub.add_parser("backup", help="copy the live database to PATH (online backup)")
-    backup.add_argument("path", type=Path)
-    check = sub.add_parser("verify", help="check a revealed shoe seed against its commitment")
-    check.add_argument("seed", help="the revealed seed (hex)")
-    check.add_argument("commitment", help="the SHA-256 commitment shown when the shoe opened")
+    sub.add_parser(
+        "run",
+        help="start the bot",
+        description="Start the bot: create or upgrade the database (config.toml's `database`, "
+        "default ./bondbot.sqlite3), check that it can be written, then connect to Discord "
+        "with the token from BONDBOT_TOKEN (or config.toml's `token`) and run until stopped "
+        "(Ctrl-C, SIGTERM, docker stop: clicks under way finish first).",
+    )
+    sub.add_parser(
+        "migrate",
+        help="create or upgrade the database",
+        description="Create the database (config.toml's `database`, default ./bondbot.sqlite3) "
+        "or apply the migrations it lacks, print which, and exit. `run` does this too; "
+        "migrate prepares a database, or upgrades one, without starting the bot.",
+    )
+    backup = sub.add_parser(
+        "backup",
+        help="copy the live database to PATH (online backup)",
+        description="Copy the database to PATH with SQLite's online backup: safe while the bot "
+        "runs. It never creates the database it copies: run it where config.toml is, or pass "
+        "--config. To restore, stop the bot and copy the backup over the database file.",
+    )
+    backup.add_argument(
+        "path",
+        type=Path,
+        metavar="PATH",
+        help="the backup file to write (its folder must exist; not the database itself)",
+    )
+    check = sub.add_parser(
+        "verify",
+        help="check a revealed shoe seed against its commitment",
+        description="Check the seed a table revealed when its shoe ended against the commitment "
+        "it showed when the shoe opened, and print the shoe, top card first.",
+    )
+    check.add_argument("seed", help="the revealed seed: 64 hexadecimal digits (32 bytes)")
+    check.add_argument(
+        "commitment", help="the SHA-256 commitment shown when the shoe opened (64 hex digits)"
+    )
     check.add_argument(
         "--packs",
         type=_packs,

@@ -28,6 +28,15 @@ from bondbot.storage.repeats import REPEAT_WINDOW
 from bondbot.storage.writer import deadline_after
 
 log = logging.getLogger(__name__)
+
+
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    """discord.py warns at every start that PyNaCl and davey (voice) are missing: the bot
+    speaks no voice, so an operator would only wonder what to install."""
+    return not str(record.msg).endswith("is not installed, voice will NOT be supported")
+
+
+logging.getLogger("discord.client").addFilter(_not_about_voice)
 # What a shutdown gives the interactions in flight: `docker stop` kills after 10 s.
 DRAIN_TIMEOUT_S = 8.0
 
