@@ -1,4 +1,4 @@
-"""`bondbot run | migrate | backup PATH | verify SEED COMMITMENT`: the operator's commands."""
+"""`bondbot run | migrate | backup PATH | health | verify SEED COMMITMENT`: operator commands."""
 
 from __future__ import annotations
 
@@ -64,6 +64,13 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="PATH",
         help="the backup file to write (its folder must exist; not the database itself)",
+    )
+    sub.add_parser(
+        "health",
+        help="exit 0 while the running bot is connected to Discord",
+        description="Exit 0 while the bot running on this configuration's database is "
+        "connected to Discord (it touches a file beside the database every 30 s), else say "
+        "why in one line and exit 1: the Docker image's HEALTHCHECK.",
     )
     check = sub.add_parser(
         "verify",
@@ -159,6 +166,12 @@ def main(argv: list[str] | None = None) -> int:
             print(cards_code(cards))
             return 0
         settings = _settings(args, need_token=args.command == "run")
+        if args.command == "health":
+            from bondbot.bot.health import heartbeat_path, problem
+
+            said = problem(heartbeat_path(settings.database))
+            print(said or "health: connected to Discord", file=sys.stderr if said else sys.stdout)
+            return 1 if said else 0
         if args.command == "migrate":
             applied = asyncio.run(_migrate(settings))
             print(f"database {settings.database}: applied migrations {applied or 'none'}")

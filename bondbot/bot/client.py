@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bondbot.bot import health
 from bondbot.bot.context import answer_error, lang_for, send
 from bondbot.bot.deliveries import Deliveries
 from bondbot.bot.router import Router
@@ -97,6 +98,7 @@ class BondBot(commands.Bot):
         self.draining = False  # shutting down: no new interaction is taken
         self.db: Database | None = None
         self.services: Services
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
@@ -122,6 +124,9 @@ class BondBot(commands.Bot):
                 ) from None
         else:
             await self.tree.sync()
+        self._heartbeat = asyncio.create_task(
+            health.beat(self, health.heartbeat_path(self.settings.database)), name="health"
+        )
         if self.freeze_gc:
             # What start-up built (cogs, commands, tables, catalogs) lives as long as the
             # bot: out of the collector's reach, its full passes walk only what play makes
@@ -171,6 +176,11 @@ class BondBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        if self._heartbeat is not None:  # a stopped bot is not healthy: its file goes
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
         if self.db is not None:
             await self.db.close()
             self.db = None
