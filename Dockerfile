@@ -12,13 +12,19 @@ RUN useradd --create-home --uid 1000 bondbot \
 
 WORKDIR /app
 # Dependencies first, from pyproject.toml alone: a change to the code reuses this layer.
-# eval7 (the `fast` extra, a C hand evaluator) has wheels for x86_64 only; elsewhere
-# (ARM) the bot's pure-Python evaluator stands in, with no compiler needed.
+# Optional extras, e.g. --build-arg EXTRAS=postgres (docker-compose.yml): PostgreSQL's
+# driver; several: EXTRAS=a,b. eval7 (the `fast` extra, a C hand evaluator) has wheels
+# for x86_64 only; elsewhere (ARM) the bot's pure-Python evaluator stands in, with no
+# compiler needed.
+ARG EXTRAS=""
 COPY pyproject.toml ./
-RUN python -c "import platform, tomllib; \
+RUN python -c "import os, platform, tomllib; \
 project = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
-fast = project['optional-dependencies']['fast'] if platform.machine() == 'x86_64' else []; \
-print('\n'.join(project['dependencies'] + fast))" > /tmp/requirements.txt \
+extras = [name for name in os.environ.get('EXTRAS', '').split(',') if name.strip()]; \
+extras += ['fast'] if platform.machine() == 'x86_64' else []; \
+optional = project.get('optional-dependencies', {}); \
+wanted = [line for name in extras for line in optional.get(name.strip(), [])]; \
+print('\n'.join(project['dependencies'] + wanted))" > /tmp/requirements.txt \
     && pip install --no-cache-dir -r /tmp/requirements.txt && rm /tmp/requirements.txt
 COPY README.md LICENSE ./
 COPY bondbot ./bondbot

@@ -3,6 +3,7 @@
     python bench/load.py [--tables 50] [--actions 3000] [--concurrency C] [--spend-rate 0.5]
                          [--seed N] [--timeout 900] [--in-channel] [--lock S]
                          [--table-floor] [--profile FILE] [--trace] [--gc TUNE]
+                         [--processes N] [--database URL]
 
 The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1 with one guild,
 one channel per table, a GM (GM role) and three players per table; the database (a temp
@@ -25,6 +26,11 @@ each in its own process (bench/load_bot.py) against a fresh fake of the same wor
   message again in place (as the game answers a deal) with nothing behind it: what
   discord.py alone costs to answer a click on the table.
 
+- processes (`--processes N`): the game bot runs as N processes, each on one of N
+  shards (`shard_count`, `shard_ids`), on one database; the fake has a guild on each
+  shard, sends each guild's events to its shard's process, and the tables are shared out
+  between the guilds. `--database URL` puts the game on another database (PostgreSQL).
+
 Game actions, what actions/s counts, are the interactions that do game work in the bot:
 wager submits, deals and spends. The bet buttons that only open a modal are
 interactions (in the latency figures) but not actions. `concurrency` (default: 3 per
@@ -35,7 +41,8 @@ Latency is the fake's own record: INTERACTION_CREATE dispatch to the accepted ca
 (the first response). A miss is an interaction never acknowledged within Discord's 3 s
 or whose callback came too late (10062). Peak memory is the bot process's VmHWM. CPU is
 the bot process's, this process's (the fake and its users) and every other process's
-CPU time over the measured phase, in % of one core: the machine has 2 cores, so other
+CPU time over the measured phase, in % of one core (CPU/action: the bot processes' CPU
+time per game action, or per ping): the machine has 2 cores, so other
 busy processes lower the figures (a warning says so). Targets (exit 1 if one fails, after printing
 everything): game actions/s >= 25% of the floor's rate; game p99 < 100 ms; no miss.
 The REST calls the bot made during each phase are counted too (interaction callbacks,
@@ -103,13 +110,24 @@ Starter = Callable[[], Awaitable[InteractionResult]]
 class BotProcess:
     """bench/load_bot.py in a child process, with its config, log and /proc figures."""
 
-    def __init__(self, kind: str, fake: BenchFake, guild_id: int, workdir: Path) -> None:
+    def __init__(
+        self,
+        kind: str,
+        fake: BenchFake,
+        guild_id: int,
+        workdir: Path,
+        *,
+        shard: tuple[int, int] | None = None,
+        database: str | Path | None = None,
+    ) -> None:
         self.kind = kind
         self.fake = fake
         self.workdir = workdir
-        self.config = workdir / f"{kind}.toml"
-        self.log = workdir / f"{kind}.log"
-        self.database = workdir / "bondbot.sqlite3"
+        self.shard = shard  # (shard id, shard count): one of several processes
+        name = kind if shard is None else f"{kind}-shard{shard[0]}"
+        self.config = workdir / f"{name}.toml"
+        self.log = workdir / f"{name}.log"
+        self.database = database or workdir / "bondbot.sqlite3"
         self.guild_id = guild_id
         self.proc: asyncio.subprocess.Process | None = None
         self._identified = self._synced = 0
@@ -128,7 +146,12 @@ class BotProcess:
             'default_locale = "en"\n'
             f"dev_guild_id = {self.guild_id}\n"
             'log_level = "WARNING"\n'
-            f"discord_api_base = {json.dumps(self.fake.api_base)}\n",
+            f"discord_api_base = {json.dumps(self.fake.api_base)}\n"
+            + (
+                ""
+                if self.shard is None
+                else f"shard_count = {self.shard[1]}\nshard_ids = [{self.shard[0]}]\n"
+            ),
             encoding="utf-8",
         )
         env = {**os.environ, "BONDBOT_TOKEN": TOKEN, "BENCH_GATEWAY_URL": self.fake.gateway_url}
@@ -167,11 +190,16 @@ class BotProcess:
         """Until the bot synced its commands, identified and holds a gateway connection."""
         fake = self.fake
 
+        shard = None if self.shard is None else list(self.shard)
+
         def connected() -> bool:
             return (
                 len(fake.command_syncs) > self._synced
                 and fake.identify_count > self._identified
-                and any(s.connection is not None for s in fake.sessions.values())
+                and any(
+                    s.connection is not None and (shard is None or s.shard == shard)
+                    for s in fake.sessions.values()
+                )
             )
 
         async with asyncio.timeout(timeout):
@@ -341,18 +369,19 @@ REBET_RATE = 0.5  # how often a player repeats his last wager rather than choosi
 # -- the database -----------------------------------------------------------------------------
 
 
-async def seed_database(path: Path, world: World, tables: int) -> list[Table]:
+async def seed_database(path: str | Path, world: World, tables: int) -> list[Table]:
     """One NPC per table, one PC per player (his active character), the GM role."""
-    guild_id = world.guild.id
-    db = await Database.open(path)
+    db = await Database.open(path)  # type: ignore[arg-type]  # a URL on PostgreSQL
     try:
         await db.migrate()
         async with db.transaction() as conn:
-            await update_settings(
-                conn, guild_id, default_locale="en", gm_role_id=world.gm_role.id, locale="en"
-            )
+            for guild, role in zip(world.guilds, world.gm_roles, strict=True):
+                await update_settings(
+                    conn, guild.id, default_locale="en", gm_role_id=role.id, locale="en"
+                )
             cast = []
             for index in range(tables):
+                guild_id = world.guild_of(index).id
                 npc = f"Le Chiffre {index + 1:02d}"
                 sheet = {"name": npc, "kind": "NPC", "skills": {"gambling": 12}}
                 await characters.create_character(
@@ -434,22 +463,26 @@ class Measure:
     (the fake keeps every payload) do not show up as the bot's latency.
     """
 
-    def __init__(self, fake: BenchFake, bot: BotProcess) -> None:
+    def __init__(self, fake: BenchFake, bot: BotProcess | list[BotProcess]) -> None:
         gc.collect()
         gc.disable()
-        self.fake, self.bot = fake, bot
+        self.fake, self.bots = fake, bot if isinstance(bot, list) else [bot]
         self.machine_cpu = machine_busy_seconds()
         self.first_latency = len(fake.latencies)
         self.first_interaction = len(fake.interactions)
         self.first_request = len(fake.requests)
-        self.bot_cpu = bot.cpu_seconds()
+        self.bot_cpu = self._bots_cpu()
         self.bench_cpu = time.process_time()
         self.started = time.monotonic()
+
+    def _bots_cpu(self) -> float:
+        """The bot processes' CPU time so far, all of them together."""
+        return sum(bot.cpu_seconds() for bot in self.bots)
 
     def finish(self, name: str, actions: int, classify: Callable[[str, str], str]) -> Phase:
         seconds = time.monotonic() - self.started
         gc.enable()
-        bot_cpu = self.bot.cpu_seconds() - self.bot_cpu
+        bot_cpu = self._bots_cpu() - self.bot_cpu
         bench_cpu = time.process_time() - self.bench_cpu
         others = machine_busy_seconds() - self.machine_cpu - bot_cpu - bench_cpu
         records = self.fake.latencies[self.first_latency :]
@@ -475,7 +508,7 @@ class Measure:
             bot_cpu=bot_cpu / seconds,
             bench_cpu=bench_cpu / seconds,
             others_cpu=max(0.0, others / seconds),
-            peak_rss_mib=self.bot.peak_rss_mib(),
+            peak_rss_mib=sum(bot.peak_rss_mib() for bot in self.bots),
             by_kind=by_kind,
             rest=rest,
         )
@@ -798,14 +831,26 @@ class LockElsewhere:
 async def run_game(
     args: argparse.Namespace, workdir: Path
 ) -> tuple[Phase, Clicker, list[str], float, LockElsewhere | None]:
-    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
-    world = World(fake, args.tables)
-    tables = await seed_database(workdir / "bondbot.sqlite3", world, args.tables)
+    n = args.processes
+    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S, shard_count=n)
+    world = World(fake, args.tables, shards=n)
+    database = args.database or workdir / "bondbot.sqlite3"
+    tables = await seed_database(database, world, args.tables)
     await fake.start()
-    bot = BotProcess("bondbot", fake, world.guild.id, workdir)
+    if n == 1:
+        bots = [BotProcess("bondbot", fake, world.guild.id, workdir, database=database)]
+    else:  # one process per shard, each syncing its commands to its own guild
+        bots = [
+            BotProcess(
+                "bondbot", fake, world.guilds[k].id, workdir, shard=(k, n), database=database
+            )
+            for k in range(n)
+        ]
+    bot = bots[0]
     try:
-        await bot.start(args.profile, args.trace, args.gc_out, args.gc_tune)
-        await bot.wait_connected()
+        for each in bots:
+            await each.start(args.profile, args.trace, args.gc_out, args.gc_tune)
+            await each.wait_connected()
         setup = Clicker(fake, asyncio.Semaphore(args.concurrency))
         started = time.monotonic()
         await asyncio.gather(
@@ -823,7 +868,7 @@ async def run_game(
         written = [p for p in (args.trace, args.gc_out, args.profile) if p is not None]
         if written:
             bot.signal(signal.SIGUSR1)
-        measure = Measure(fake, bot)
+        measure = Measure(fake, bots)
         if lock is not None:
             lock.start()
         await asyncio.gather(
@@ -848,9 +893,11 @@ async def run_game(
             await lock.finish(tables, time.monotonic() - measure.started)
         if written:
             await bot.written(written)
-        return phase, clicker, bot.log_errors(), setup_seconds, lock
+        errors = [line for each in bots for line in each.log_errors()]
+        return phase, clicker, errors, setup_seconds, lock
     finally:
-        await bot.stop()
+        for each in bots:
+            await each.stop()
         await fake.stop()
 
 
@@ -887,6 +934,7 @@ def report(
         "misses",
         "in flight",
         "bot CPU",
+        "CPU/action",
         "bench CPU",
         "others CPU",
         "bot peak RSS",
@@ -907,6 +955,7 @@ def report(
                 str(phase.misses),
                 f"{sum(phase.latencies) / phase.seconds:.1f}",
                 f"{100 * phase.bot_cpu:.0f}%",
+                f"{1000 * phase.bot_cpu * phase.seconds / max(1, phase.actions):.2f} ms",
                 f"{100 * phase.bench_cpu:.0f}%",
                 f"{100 * phase.others_cpu:.0f}%",
                 f"{phase.peak_rss_mib:.1f} MiB",
@@ -1096,6 +1145,12 @@ async def main_async(args: argparse.Namespace) -> int:
                     args, workdir / "table-floor", args.drawn_table
                 )
         where = "in their channels" if args.in_channel else "each in its thread"
+        if args.processes > 1:
+            where += (
+                f", the game bot as {args.processes} processes (one shard each, a guild on"
+                f" each shard, one database: {args.database or 'SQLite'}); CPU is theirs"
+                " together, RSS their sum; the floor is one process"
+            )
         print(
             f"BondBot load: {args.tables} punto banco tables (GM, 3 PCs, an NPC each) {where},"
             f" {args.actions} actions per run, at most {args.concurrency} interactions in "
@@ -1162,9 +1217,29 @@ def main(argv: list[str] | None = None) -> int:
         " default, freeze, freeze-late, threshold=A,B,C, or joined by +:"
         " freeze+threshold=A,B,C (the floor bot's loop is watched too, with Python's GC)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="the game bot as N processes, one shard each, on one database (a guild per"
+        " shard, the tables shared out between them)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="the game's database (default: a temp SQLite file); a postgresql:// URL of an"
+        " empty database needs BondBot's PostgreSQL backend",
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.actions < 1:
         parser.error("--tables and --actions must be at least 1")
+    if args.processes < 1 or args.processes > args.tables:
+        parser.error("--processes must be between 1 and --tables")
+    watching = args.profile or args.trace_flag or args.gc_tune is not None or args.lock
+    if args.processes > 1 and watching:
+        parser.error("--profile, --trace, --gc and --lock watch one process: not with --processes")
+    if args.database and args.lock:
+        parser.error("--lock takes a SQLite file's lock: not with --database")
     args.concurrency = args.concurrency or 3 * args.tables
     args.trace = None
     args.gc_out = args.floor_gc_out = None

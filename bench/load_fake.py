@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fakediscord import FakeDiscord
 from fakediscord.client import FakeInteraction, InteractionRejected, InteractionResult
-from fakediscord.models import FakeChannel, FakeMessage, FakeRole, FakeUser
+from fakediscord.models import FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser
 from fakediscord.server import ApiCall
 
 
@@ -108,17 +108,45 @@ __all__ = [
 
 
 class World:
-    """One guild, `tables` channels, a GM with the GM role and three players per table."""
+    """One guild, `tables` channels, a GM with the GM role and three players per table.
 
-    def __init__(self, fake: BenchFake, tables: int) -> None:
+    With `shards` > 1 (the fake's shard count), one guild on each shard instead, each with
+    its GM role: table n plays in guild n % shards, its players members there, the GM in
+    every guild.
+    """
+
+    def __init__(self, fake: BenchFake, tables: int, shards: int = 1) -> None:
         self.fake = fake
-        self.guild = fake.add_guild("Universal Exports", locale="en-US")
-        self.channels: list[FakeChannel] = [
-            fake.add_channel(f"table-{n:02d}", guild=self.guild) for n in range(1, tables + 1)
+        self.guilds: list[FakeGuild] = [
+            fake.add_guild(
+                "Universal Exports" if shards == 1 else f"Universal Exports {shard}",
+                id=None if shards == 1 else fake.guild_id_on_shard(shard, shards),
+                locale="en-US",
+            )
+            for shard in range(shards)
         ]
-        self.gm_role: FakeRole = fake.add_role("GM", guild=self.guild, mentionable=True)
+        self.guild = self.guilds[0]
+        self.channels: list[FakeChannel] = [
+            fake.add_channel(f"table-{n:02d}", guild=self.guilds[(n - 1) % shards])
+            for n in range(1, tables + 1)
+        ]
+        self.gm_roles: list[FakeRole] = [
+            fake.add_role("GM", guild=guild, mentionable=True) for guild in self.guilds
+        ]
+        self.gm_role = self.gm_roles[0]
         self.gm: FakeUser = fake.add_user(None, "gm", global_name="Q", roles=[self.gm_role])
+        for guild, role in zip(self.guilds[1:], self.gm_roles[1:], strict=True):
+            fake.add_user(self.gm.id, "gm", global_name="Q", roles=[role], guild=guild)
         self.players: list[FakeUser] = [
-            fake.add_user(None, f"agent{n:03d}", global_name=f"Agent {n:03d}")
+            fake.add_user(
+                None,
+                f"agent{n:03d}",
+                global_name=f"Agent {n:03d}",
+                guild=self.guilds[((n - 1) // 3) % shards],
+            )
             for n in range(1, 3 * tables + 1)
         ]
+
+    def guild_of(self, table: int) -> FakeGuild:
+        """The guild table number `table` (from 0) plays in."""
+        return self.guilds[table % len(self.guilds)]

@@ -8,7 +8,7 @@ ledger) and then the measured one: `--pcs` PCs buy in, each of `--hands` hands s
 every PC's wager against the NPC in one action (blackjack-like), a third of the lost ones
 are won back with a Hero Point, then everyone cashes out. Times, median and worst of
 `--repeat` runs: the storage query (`ledger.table_entries`, on the bot's read connection),
-the pure summary (`tables.summary.evening`), its text and its chart (`chips_chart`).
+the pure summary (`tables.summary.evening`), its text and its chart (`evening_chart`).
 Target: query and summary together under 50 ms.
 """
 
@@ -29,29 +29,35 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
 from bondbot.money import format_amount
-from bondbot.pictures.chart import chips_chart
+from bondbot.pictures.chart import evening_chart
 from bondbot.storage import ledger
 from bondbot.storage.db import Database
 from bondbot.tables import accounts
+from bondbot.tables.money import hand_note
 from bondbot.tables.summary import evening, evening_text
 
 TARGET_MS = 50.0
 GUILD = 1
-Row = tuple[str, int, str | None, str | None, str, int, int | None, str]
+Row = tuple[str, int, str | None, str | None, str, int, int | None, str, str]
 
 
 def one_evening(table: int, pcs: list[int], hands: int, rng: random.Random) -> list[Row]:
-    """(kind, amount, src, dst, reason, table, actor, created_at) of one evening."""
+    """(kind, amount, src, dst, reason, table, actor, created_at, note) of one evening; the
+    note says the table's hand, as a table writes it (`tables.money.hand_note`)."""
     rows: list[Row] = []
     second = 0
+    hand = 0
+
+    def note() -> str:
+        return hand_note(hand)
 
     def at() -> str:
         return f"2026-11-21T{20 + second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}"
 
     for pc in pcs:
         second += 1
-        rows.append(("cash", 500_000, None, f"sheet:{pc}", "gm.grant", None, 99, at()))
-        rows.append(("hero", 100, None, f"sheet:{pc}", "gm.grant", None, 99, at()))
+        rows.append(("cash", 500_000, None, f"sheet:{pc}", "gm.grant", None, 99, at(), note()))
+        rows.append(("hero", 100, None, f"sheet:{pc}", "gm.grant", None, 99, at(), note()))
         rows.append(
             (
                 "cash",
@@ -62,11 +68,13 @@ def one_evening(table: int, pcs: list[int], hands: int, rng: random.Random) -> l
                 table,
                 pc,
                 at(),
+                note(),
             )
         )
-        rows.append(("hero", 2, None, f"sheet:{pc}", "award.simulate", table, pc, at()))
+        rows.append(("hero", 2, None, f"sheet:{pc}", "award.simulate", table, pc, at(), note()))
     bank = accounts.bank(table)
     for _ in range(hands):
+        hand += 1
         second += 5
         lost = []
         for pc in pcs:
@@ -83,13 +91,14 @@ def one_evening(table: int, pcs: list[int], hands: int, rng: random.Random) -> l
                     table,
                     None,
                     at(),
+                    note(),
                 )
             )
             if net < 0:
                 lost.append((pc, -net))
         for pc, stake in lost[: len(lost) // 3]:
             second += 1
-            rows.append(("hero", 1, f"sheet:{pc}", None, "spend.win_hand", table, pc, at()))
+            rows.append(("hero", 1, f"sheet:{pc}", None, "spend.win_hand", table, pc, at(), note()))
             rows.append(
                 (
                     "cash",
@@ -100,6 +109,7 @@ def one_evening(table: int, pcs: list[int], hands: int, rng: random.Random) -> l
                     table,
                     pc,
                     at(),
+                    note(),
                 )
             )
     return rows
@@ -110,12 +120,12 @@ def load(conn: sqlite3.Connection, rows: list[Row], tables: set[int]) -> None:
         ledger.mark_unlimited(conn, accounts.bank(table), "cash")
     conn.executemany(
         "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, table_id, actor_id,"
-        " created_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " created_at, note) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
 
 
-def close_rows(conn: sqlite3.Connection, table: int, pcs: list[int]) -> None:
+def close_rows(conn: sqlite3.Connection, table: int, pcs: list[int], hands: int) -> None:
     """Everyone cashes out what the ledger says he holds."""
     for pc in pcs:
         held = conn.execute(
@@ -125,9 +135,9 @@ def close_rows(conn: sqlite3.Connection, table: int, pcs: list[int]) -> None:
         if held:
             conn.execute(
                 "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason, table_id,"
-                " actor_id, created_at) VALUES (1, 'cash', ?, ?, ?, 'table.cash_out', ?, ?,"
-                " '2026-11-22T03:00:00')",
-                (held, accounts.chips(table, pc), f"sheet:{pc}", table, pc),
+                " actor_id, created_at, note) VALUES (1, 'cash', ?, ?, ?, 'table.cash_out', ?,"
+                " ?, '2026-11-22T03:00:00', ?)",
+                (held, accounts.chips(table, pc), f"sheet:{pc}", table, pc, hand_note(hands)),
             )
 
 
@@ -158,7 +168,7 @@ async def main() -> int:
             for table in range(1, measured + 1):
                 rows = one_evening(table, pcs, args.hands, rng)
                 await db.submit(lambda conn, r=rows, t=table: load(conn, r, {t}))
-                await db.submit(lambda conn, t=table: close_rows(conn, t, pcs))
+                await db.submit(lambda conn, t=table: close_rows(conn, t, pcs, args.hands))
             async with db.read() as conn:
                 total = (await conn.execute_fetchall("SELECT COUNT(*) FROM ledger"))[0][0]
 
@@ -169,25 +179,27 @@ async def main() -> int:
             query_ms, rows = await timed(args.repeat, query)
 
             async def summarise() -> Any:
-                return evening(rows, measured)
+                return evening(rows, measured, hands_played=args.hands)
 
             summary_ms, summary = await timed(args.repeat, summarise)
             names = {pc: f"Agent {pc:03d}" for pc in pcs}
 
             async def text() -> str:
-                return evening_text(summary, names, "fr", format_amount, hands_played=args.hands)
+                return evening_text(
+                    summary, names, "fr", format_amount, hands_played=args.hands, npc="Le Chiffre"
+                )
 
             text_ms, _ = await timed(args.repeat, text)
 
             async def chart() -> bytes:
-                return chips_chart(summary.chart_points(names), title="Soirée")
+                return evening_chart(summary.chart(names, "Le Chiffre"), title="Soirée")
 
             chart_ms, png = await timed(max(args.repeat // 4, 1), chart)
         finally:
             await db.close()
     print(
         f"ledger: {total} rows in all; the evening: {len(rows)} rows, {args.pcs} PCs,"
-        f" {summary.hands} hands that moved chips"
+        f" {summary.hands} hands"
     )
     both = [q + s for q, s in zip(query_ms, summary_ms, strict=True)]
     for name, times in (
@@ -195,7 +207,7 @@ async def main() -> int:
         ("summary (evening)", summary_ms),
         ("query + summary", both),
         ("text (evening_text)", text_ms),
-        ("chart (chips_chart)", chart_ms),
+        ("chart (evening_chart)", chart_ms),
     ):
         print(f"{name:24s} median {statistics.median(times):7.2f} ms, worst {max(times):7.2f} ms")
     print(f"chart PNG: {len(png)} B")

@@ -10,11 +10,29 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from bondbot.shards import Shards, cluster_shards
 
 TOKEN_ENV = "BONDBOT_TOKEN"
+# The shard settings may come from the environment: one config file for every process,
+# each started with its own shards (docker-compose.yml).
+SHARD_ENV = {
+    "BONDBOT_SHARD_COUNT": "shard_count",
+    "BONDBOT_SHARD_IDS": "shard_ids",
+    "BONDBOT_CLUSTER_INDEX": "cluster_index",
+    "BONDBOT_CLUSTER_SIZE": "cluster_size",
+}
+MAX_SHARDS = 65_536
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -34,6 +52,70 @@ class Settings(BaseModel):
     dev_guild_id: int | None = Field(default=None, gt=0, le=2**63 - 1)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     discord_api_base: str | None = None
+    # Several processes: Discord's shards and which of them this process runs (or its
+    # place in a cluster of processes, which derives them); unset, one process runs all.
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
+    shard_ids: tuple[int, ...] | None = Field(default=None, min_length=1)
+    cluster_index: int | None = Field(default=None, ge=0)
+    cluster_size: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: object) -> object:
+        """`"0,1,4-7"` (an environment variable) as well as a TOML list."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (value,)
+        if not isinstance(value, str):
+            return value
+        ids: list[int] = []
+        for part in value.replace(" ", "").split(","):
+            first, dash, last = part.partition("-")
+            if not first.isdigit() or (dash and not last.isdigit()):
+                raise ValueError(f"cannot read {part!r}")
+            ids.extend(range(int(first), int(last if dash else first) + 1))
+        return tuple(ids)
+
+    @model_validator(mode="after")
+    def _shards_agree(self) -> Self:
+        count, ids = self.shard_count, self.shard_ids
+        index, size = self.cluster_index, self.cluster_size
+        if (index is None) != (size is None):
+            raise ValueError("`cluster_index` and `cluster_size` go together: set both or neither")
+        if index is not None and size is not None:
+            if ids is not None:
+                raise ValueError(
+                    "set either `shard_ids` or `cluster_index`/`cluster_size`, not both"
+                )
+            if index >= size:
+                raise ValueError(
+                    f"`cluster_index` is {index}: it counts from 0, so must be below"
+                    f" `cluster_size` ({size})"
+                )
+            if count is not None and count < size:
+                raise ValueError(
+                    f"`shard_count` ({count}) is below `cluster_size` ({size}):"
+                    " every process needs at least one shard"
+                )
+        elif ids is not None:
+            if count is None:
+                raise ValueError("`shard_ids` needs `shard_count`, the total over all processes")
+            wrong = sorted({i for i in ids if not 0 <= i < count})
+            if wrong:
+                raise ValueError(
+                    f"`shard_ids` {wrong} out of range: shards are 0 to {count - 1}"
+                    f" when `shard_count` is {count}"
+                )
+            if len(set(ids)) != len(ids):
+                raise ValueError("`shard_ids` names a shard twice")
+        return self
+
+    @property
+    def shards(self) -> Shards:
+        """The shards this process runs, derived from whichever settings were given."""
+        if self.cluster_index is not None and self.cluster_size is not None:
+            count = self.shard_count or self.cluster_size
+            return Shards(count, cluster_shards(count, self.cluster_index, self.cluster_size))
+        return Shards(self.shard_count, self.shard_ids)
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -80,6 +162,10 @@ _HINTS = {
     "dev_guild_id": "the numeric id of your test server (Developer Mode → Copy Server ID)",
     "log_level": 'one of "DEBUG", "INFO", "WARNING", "ERROR"',
     "discord_api_base": "no value: leave it unset (the test suite sets it)",
+    "shard_count": "a whole number of shards, 1 or more (the same in every process)",
+    "shard_ids": 'this process\'s shards, e.g. shard_ids = [0, 1] (or "0-1")',
+    "cluster_index": "this process's number, 0 for the first",
+    "cluster_size": "how many processes share the shards, 1 or more",
 }
 
 
@@ -87,11 +173,14 @@ def _describe(error: ValidationError) -> str:
     lines = []
     for item in error.errors():
         name = ".".join(str(part) for part in item["loc"]) or "config"
+        if not item["loc"]:  # settings that disagree: the message names them
+            lines.append(f"config: {item['msg'].removeprefix('Value error, ')}")
+            continue
         if item["type"] == "extra_forbidden":
             lines.append(f"config: unknown setting `{name}` (see config.example.toml)")
             continue
         message = item["msg"].removeprefix("Value error, ")
-        hint = _HINTS.get(name)
+        hint = _HINTS.get(str(item["loc"][0]))
         lines.append(f"config: `{name}`: {message}" + (f" — expected {hint}" if hint else ""))
     return "\n".join(lines)
 
@@ -124,6 +213,7 @@ def load_settings(
             raise ConfigError(f"config: {path} does not exist")
     if environ.get(TOKEN_ENV):
         data["token"] = environ[TOKEN_ENV]
+    data.update({key: environ[env] for env, key in SHARD_ENV.items() if environ.get(env)})
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:

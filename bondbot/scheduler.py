@@ -5,7 +5,8 @@ Each job has a key (a table and what for); scheduling a key again replaces its j
 table never has two timers for the same thing. A job does what its key and time say, so
 scheduling a key again for the same time keeps the timer it has: a table re-arms its
 timers after every action, and most actions leave them where they were. Jobs are plain
-callbacks on the event loop; what they do is the caller's (they usually start a task).
+callbacks on the event loop, run in a context of their own (`background`: never the
+interaction that armed them); what they do is the caller's (they usually start a task).
 Nothing here is saved: the table service and the table messages re-arm their jobs from
 the tables' state when the bot starts.
 """
@@ -15,6 +16,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Hashable
 from datetime import datetime
+
+from bondbot import background
 
 
 class Scheduler:
@@ -29,13 +32,12 @@ class Scheduler:
             return
         self.cancel(key)
         delay = max((when - self.clock()).total_seconds(), 0.0)
-        loop = asyncio.get_running_loop()
 
         def run() -> None:
             self._jobs.pop(key, None)
             job()
 
-        self._jobs[key] = (when, loop.call_later(delay, run))
+        self._jobs[key] = (when, background.call_later(delay, run))
 
     def cancel(self, key: Hashable) -> None:
         if (old := self._jobs.pop(key, None)) is not None:

@@ -64,21 +64,24 @@ def test_the_dependencies_install_before_the_code_is_copied() -> None:
     assert "--no-deps" in steps[_index("RUN", "pip install --no-cache-dir --no-deps .")][1]
 
 
-def test_the_dependency_step_lists_pyproject_s_dependencies(tmp_path: Path) -> None:
+@pytest.mark.parametrize("extras", ["", "test"])
+def test_the_dependency_step_lists_pyproject_s_dependencies(tmp_path: Path, extras: str) -> None:
     """The step's own shell command, run here: the requirements it writes are pyproject's
-    dependencies (eval7 only on x86_64, where it has a wheel)."""
+    dependencies, the extras named by the EXTRAS build argument, and eval7 (`fast`) only
+    on x86_64, where it has a wheel."""
     step = _instructions()[_index("RUN", "pip install --no-cache-dir -r")][1]
     listing = step.split(" && pip install")[0].replace("/tmp/requirements.txt", "requirements")
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     python = Path(sys.executable).parent
-    env = {**os.environ, "PATH": f"{python}:{os.environ.get('PATH', '')}"}
+    env = {**os.environ, "PATH": f"{python}:{os.environ.get('PATH', '')}", "EXTRAS": extras}
     subprocess.run(["sh", "-c", listing], cwd=tmp_path, env=env, check=True)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    expected = project["dependencies"] + (
-        project["optional-dependencies"]["fast"] if os.uname().machine == "x86_64" else []
-    )
+    optional = project["optional-dependencies"]
+    expected = project["dependencies"] + (optional[extras] if extras else [])
+    expected += optional["fast"] if os.uname().machine == "x86_64" else []
     assert (tmp_path / "requirements").read_text().splitlines() == expected
     assert not any(line.startswith("eval7") for line in project["dependencies"])
+    assert _index("ARG", "EXTRAS") < _index("RUN", "pip install --no-cache-dir -r")
 
 
 def test_the_health_check_asks_the_bot() -> None:

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bondbot import background
 from bondbot.bot import health
 from bondbot.bot.context import answer_error, lang_for, send
 from bondbot.bot.deliveries import Deliveries
@@ -66,8 +67,13 @@ class BondTree(app_commands.CommandTree):
         await answer_error(interaction, error.original if hasattr(error, "original") else error)
 
 
-class BondBot(commands.Bot):
-    """The real bot; tests start this same object against the fake Discord."""
+class BondBot(commands.AutoShardedBot):
+    """The real bot; tests start this same object against the fake Discord.
+
+    Sharded even as the single process: unconfigured, it runs every shard Discord
+    recommends (one for a small bot); with `shard_count`/`shard_ids` it runs its own part
+    and serves only their guilds (bondbot/shards.py).
+    """
 
     def __init__(
         self,
@@ -87,6 +93,8 @@ class BondBot(commands.Bot):
             tree_cls=BondTree,
             allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
+            shard_count=settings.shards.count,
+            shard_ids=None if settings.shards.ids is None else list(settings.shards.ids),
         )
         self.settings = settings
         self.message_interval = message_interval  # the least time between two table edits
@@ -106,6 +114,7 @@ class BondBot(commands.Bot):
         if applied:
             log.info("applied migrations %s", applied)
         self.services = Services(self.db, self.settings, **self._services_options)
+        log.info("serving %s", self.settings.shards.describe())
         if self.settings.discord_api_base:  # a test double: its gateway, not Discord's
             _, url, _ = await self.http.get_bot_gateway()
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
@@ -124,7 +133,7 @@ class BondBot(commands.Bot):
                 ) from None
         else:
             await self.tree.sync()
-        self._heartbeat = asyncio.create_task(
+        self._heartbeat = background.spawn(
             health.beat(self, health.heartbeat_path(self.settings.database)), name="health"
         )
         if self.freeze_gc:
@@ -216,8 +225,8 @@ async def serve(bot: BondBot, token: str) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     async with bot:
-        running = asyncio.create_task(bot.start(token), name="bondbot")
-        stopping = asyncio.create_task(stop.wait(), name="bondbot-stop")
+        running = background.spawn(bot.start(token), name="bondbot")
+        stopping = background.spawn(stop.wait(), name="bondbot-stop")
         done, _ = await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
         if running in done:

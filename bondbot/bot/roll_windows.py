@@ -8,7 +8,6 @@ window outlives the token, the first click after the window removes the button.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from bondbot import background
 from bondbot.bot.roll_views import roll_embed
 from bondbot.i18n import Lang
 from bondbot.services.rolls import Roll
@@ -106,5 +106,5 @@ class RollWindows:
         self.bot.services.scheduler.at(
             _KEY,
             closes_at + timedelta(milliseconds=50),
-            lambda: asyncio.ensure_future(self.close_due()),
+            lambda: background.spawn(self.close_due()),
         )

@@ -104,17 +104,22 @@ class Router:
         self._handlers[area] = handler
 
     def resolve(self, interaction: discord.Interaction) -> tuple[Handler, list[str]] | None:
+        """The handler of a component's area; for one that belongs to no area (an old
+        button of an area an upgrade removed, a forged id), the handler that answers it
+        does not exist any more. None for what is not a component (slash commands)."""
         if interaction.type not in _ROUTED or not interaction.data:
             return None
-        parsed = parse_custom_id(str(interaction.data.get("custom_id", "")))
-        if parsed is None:
-            return None
-        area, args = parsed
-        handler = self._handlers.get(area)
-        if handler is None:
-            log.warning("no handler for component %s", interaction.data.get("custom_id"))
-            return None
-        return handler, args
+        custom = str(interaction.data.get("custom_id", ""))
+        parsed = parse_custom_id(custom)
+        handler = None if parsed is None else self._handlers.get(parsed[0])
+        if parsed is None or handler is None:
+            log.info("no handler for component %.100s", custom)
+            return _gone, []
+        return handler, parsed[1]
+
+
+async def _gone(interaction: discord.Interaction, args: list[str]) -> None:
+    raise Refusal("errors.unknown_action")
 
 
 ActionHandler = Callable[..., Awaitable[None]]

@@ -132,6 +132,9 @@ class ShownHand:
     whose: str
     cards: tuple[Card, ...]
     total: int | None = None  # the game's count of them, when it has one (a baccarat 7)
+    # The part a seat's row plays, when it plays one: "banker", "player", "right", "left",
+    # "dealer", "went_out" (the picture labels it "Le Chiffre · Banker").
+    role: str | None = None
 
 
 class Event(Frozen):
@@ -273,6 +276,11 @@ class Engine(BaseModel):
         bankroll must cover it)."""
         return 0
 
+    def least_stack(self) -> int:
+        """The fewest chips a seat needs to play a hand (one smallest wager, an ante, a
+        stake): the table refuses a buy-in below it. 1: any chips at all."""
+        return 1
+
     # -- the shoe ------------------------------------------------------------------------
 
     def current_shoe(self) -> Shoe | None:
@@ -306,6 +314,12 @@ class Engine(BaseModel):
         """The last finished hand's cards that everyone has seen, row by row as the
         picture of its result shows them (posted in the table's thread when a hand ends):
         never a card that stayed private (a hand folded or mucked unseen)."""
+        return ()
+
+    def winners(self) -> tuple[SeatKey, ...]:
+        """The seats the game itself declares winners (a game over, a score sheet, the
+        evening's chips), for the closed table and the summary; () for a game without a
+        winner of its own (a bank game: its players' results say who did best)."""
         return ()
 
     # -- seats between hands -------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Playing cards drawn with Pillow: a hand of cards (or backs) as one small PNG.
 
-The suits are drawn as shapes, not as font glyphs: the font Pillow ships (`load_default`)
+A result picture labels its rows in DejaVu Sans (`fonts`). The suits are drawn as shapes,
+not as font glyphs: the font Pillow ships (`load_default`)
 has no ♠♥♦♣, and the bot must not depend on fonts installed on its host. Each card is
 drawn once, four times larger and scaled down (smooth edges), then mapped onto one small
 palette shared by every card, so a hand is pasted together in palette mode and its PNG
@@ -13,10 +14,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bondbot.pictures.fonts import Font, fitted, font
 from bondbot.rules.cards import Card
 
 CARD_W, CARD_H = 72, 102  # one card, in pixels
@@ -68,6 +71,43 @@ def row_origin(row: int, position: int) -> tuple[int, int]:
     return x, y + row * (CARD_H + GAP)
 
 
+# A result picture says what each row is: a heading on top ("Coup 12") and a label above
+# each row ("Le Chiffre · Banker (7)"), white on the felt, cut short with an ellipsis.
+HEADING_H, LABEL_H = 30, 24  # the strips' heights
+HEADING_SIZE, LABEL_SIZE = 19, 15  # their type sizes
+LABELLED_MIN_W = 400  # the least width of a labelled picture: room for a long name's start
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a labelled result picture puts its heading, each row's label and cards."""
+
+    counts: tuple[int, ...]  # cards in each row
+    heading: bool
+
+    @property
+    def size(self) -> tuple[int, int]:
+        width = max(rows_size(self.counts)[0], LABELLED_MIN_W)
+        rows = len(self.counts)
+        height = 2 * MARGIN + self._top + rows * (LABEL_H + CARD_H) + (rows - 1) * GAP
+        return width, height
+
+    @property
+    def _top(self) -> int:
+        return HEADING_H if self.heading else 0
+
+    def heading_box(self) -> tuple[int, int, int, int]:
+        return MARGIN, MARGIN, self.size[0] - MARGIN, MARGIN + HEADING_H
+
+    def label_box(self, row: int) -> tuple[int, int, int, int]:
+        """The strip above `row` (left, top, right, bottom) that names it."""
+        top = MARGIN + self._top + row * (LABEL_H + CARD_H + GAP)
+        return MARGIN, top, self.size[0] - MARGIN, top + LABEL_H
+
+    def card_origin(self, row: int, position: int) -> tuple[int, int]:
+        return MARGIN + position * (CARD_W + GAP), self.label_box(row)[3]
+
+
 def hand_png(cards: Iterable[Shown]) -> bytes:
     """The PNG of these cards side by side on felt, left to right (None: face down)."""
     return rows_png([cards])
@@ -79,17 +119,83 @@ def rows_png(rows: Iterable[Iterable[Shown]]) -> bytes:
     return _rows_png(tuple(tuple(_code(card) for card in row) for row in rows))
 
 
+# A row's label: who holds it (a name, cut short when long) and what the row is (its
+# role and total, kept whole): ("Le Chiffre", "Banker (7)"). Either may be "".
+Label = tuple[str, str]
+SEPARATOR = " · "
+
+
+def result_png(
+    rows: Iterable[Iterable[Shown]], labels: Sequence[Label], heading: str | None = None
+) -> bytes:
+    """A hand's result: each row of cards under its label, the whole under `heading`."""
+    codes = tuple(tuple(_code(card) for card in row) for row in rows)
+    if len(labels) != len(codes):
+        raise ValueError("one label a row")
+    return _result_png(codes, tuple(labels), heading)
+
+
 @lru_cache(maxsize=HAND_CACHE)
-def _rows_png(rows: tuple[tuple[str, ...], ...]) -> bytes:
-    palette = _palette()
-    picture = Image.new("P", rows_size([len(row) for row in rows]), 0)  # palette's first: felt
-    picture.putpalette(palette.getpalette() or [])
-    for row, codes in enumerate(rows):
+def _result_png(
+    rows: tuple[tuple[str, ...], ...], labels: tuple[Label, ...], heading: str | None
+) -> bytes:
+    layout = Layout(tuple(len(row) for row in rows), heading is not None)
+    picture = _felt(layout.size)
+    if heading is not None:
+        _write(picture, layout.heading_box(), heading, HEADING_SIZE)
+    for row, (codes, label) in enumerate(zip(rows, labels, strict=True)):
+        _write(picture, layout.label_box(row), label, LABEL_SIZE)
         for position, code in enumerate(codes):
-            picture.paste(_card_paletted(code), row_origin(row, position))
+            picture.paste(_card_paletted(code), layout.card_origin(row, position))
+    return _png(picture)
+
+
+def text_strip(label: Label | str, width: int, height: int, size: int) -> Image.Image:
+    """A label (or a heading) in white on the felt, within `width` pixels, centred in
+    `height` (RGB); a name too long is cut short, what the row is stays whole."""
+    face = font(size)
+    shown = label_text(label, face, width)
+    strip = Image.new("RGB", (width, height), FELT)
+    ImageDraw.Draw(strip).text((0, height // 2), shown, font=face, fill=PAPER, anchor="lm")
+    return strip
+
+
+def label_text(label: Label | str, face: Font, width: float) -> str:
+    """The words of a label within `width` pixels: "Le Chiffre · Banker (7)", the name
+    cut short with an ellipsis when the whole would not fit."""
+    who, what = (label, "") if isinstance(label, str) else label
+    if who and what:
+        return fitted(who, face, width - face.getlength(SEPARATOR + what)) + SEPARATOR + what
+    return fitted(who or what, face, width)
+
+
+def _write(
+    picture: Image.Image, box: tuple[int, int, int, int], text: Label | str, size: int
+) -> None:
+    left, top, right, bottom = box
+    strip = text_strip(text, right - left, bottom - top, size)
+    picture.paste(strip.quantize(palette=_palette(), dither=Image.Dither.NONE), (left, top))
+
+
+def _felt(size: tuple[int, int]) -> Image.Image:
+    picture = Image.new("P", size, 0)  # the palette's first colour: felt
+    picture.putpalette(_palette().getpalette() or [])
+    return picture
+
+
+def _png(picture: Image.Image) -> bytes:
     out = io.BytesIO()
     picture.save(out, format="PNG")
     return out.getvalue()
+
+
+@lru_cache(maxsize=HAND_CACHE)
+def _rows_png(rows: tuple[tuple[str, ...], ...]) -> bytes:
+    picture = _felt(rows_size([len(row) for row in rows]))
+    for row, codes in enumerate(rows):
+        for position, code in enumerate(codes):
+            picture.paste(_card_paletted(code), row_origin(row, position))
+    return _png(picture)
 
 
 def drawn(rows: Iterable[Iterable[Shown]]) -> bool:

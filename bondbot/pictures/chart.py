@@ -1,5 +1,10 @@
 """The evening's chart: each PC's chips hand after hand, one line each, as a PNG.
 
+Each line has its colour, marker and dash (`line_styles`), so two PCs whose results
+coincide both stay visible (lines equal all along also sit a few pixels apart); the NPC
+has a line of its own (`npc_style`); a Hero Point that won a hand back is marked on its
+line (`ChartSpec.marks`).
+
 Drawn with Pillow (already there for the cards; a plotting library would bring far more
 than one line chart needs). Drawn twice as large and scaled down, so lines are smooth,
 then mapped onto a small palette: a few tens of kilobytes at most. The words (title,
@@ -16,11 +21,13 @@ import io
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from dataclasses import dataclass
+from itertools import pairwise
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bondbot.money import format_amount
+from bondbot.pictures.fonts import font
 
 log = logging.getLogger(__name__)
 Point = tuple[int, Mapping[str, int]]  # (hand number, {name: chips after that hand})
@@ -29,6 +36,7 @@ RGB = tuple[int, int, int]
 WIDTH, HEIGHT = 640, 360
 PLOT_TOP = 44  # the plot's top edge; its bottom leaves room for hands and two legend rows
 PLOT_BOTTOM = HEIGHT - 80
+LEGEND_ROW = 18  # three legend rows below the plot: ten PCs, the NPC and the Hero Point mark
 MAX_SERIES = 10  # a table seats at most ten: more lines would repeat colours
 NAME_MAX = 20
 # Tableau 10: told apart by most people, colour-blind ones included.
@@ -48,9 +56,78 @@ BACKGROUND: RGB = (255, 255, 255)
 GRID: RGB = (225, 225, 225)
 AXIS: RGB = (90, 90, 90)
 TEXT: RGB = (30, 30, 30)
+NPC_COLOUR: RGB = (70, 70, 70)
+MARK_COLOUR: RGB = (230, 170, 0)  # a Hero Point: gold
+MARKERS = ("circle", "square", "triangle", "diamond", "cross")
+DASHES: tuple[tuple[int, int] | None, ...] = (None, (10, 5))  # solid, dashed (on, off)
+OFFSET_STEP = 3  # pixels between lines that coincide all along
+MARKERS_MAX = 40  # more points than this: a marker every few points
 _SCALE = 2
 _COLOURS = 64
-FONT = "DejaVuSans.ttf"  # found in the system's font folders by Pillow
+
+
+@dataclass(frozen=True)
+class LineStyle:
+    """How one line is drawn: its colour, marker, dash (on, off pixels; None: solid), and
+    how many pixels it sits below (positive) or above where its values put it."""
+
+    colour: RGB
+    marker: str = ""
+    dash: tuple[int, int] | None = None
+    offset: int = 0
+    width: int = 3
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """Everything the chart shows: the points, each name's style, and (name, hand) where
+    a Hero Point won that hand back."""
+
+    points: Sequence[Point]
+    styles: Mapping[str, LineStyle]
+    marks: Sequence[tuple[str, int]] = ()
+
+
+def line_styles(
+    names: Sequence[str], series: Mapping[str, Sequence[int | None]] | None = None
+) -> dict[str, LineStyle]:
+    """A style each, in order: a colour, and markers and dashes that cycle so no two of
+    ten share both; names whose `series` are equal all along are spread a few pixels
+    apart, so none hides another."""
+    styles = {}
+    together: dict[tuple[int | None, ...], int] = {}
+    for i, name in enumerate(names[:MAX_SERIES]):
+        values = tuple(series.get(name, ())) if series else (i,)
+        rank = together.get(values, 0)
+        together[values] = rank + 1
+        offset = OFFSET_STEP * ((rank + 1) // 2) * (1 if rank % 2 else -1) if rank else 0
+        styles[name] = LineStyle(
+            SERIES_COLOURS[i], MARKERS[i % len(MARKERS)], DASHES[i % len(DASHES)], offset
+        )
+    return styles
+
+
+def npc_style() -> LineStyle:
+    """The NPC's line: dark grey, short dashes, thinner, no marker."""
+    return LineStyle(NPC_COLOUR, "", (4, 4), 0, 2)
+
+
+def evening_chart(
+    spec: ChartSpec,
+    *,
+    title: str,
+    amount: Callable[[int], str] = format_amount,
+    mark_label: str = "Hero Point",
+) -> bytes:
+    """The PNG of `spec` (see `chips_chart`); `mark_label` names the Hero Point mark."""
+    return chips_chart(
+        spec.points,
+        title=title,
+        amount=amount,
+        styles=spec.styles,
+        marks=spec.marks,
+        mark_label=mark_label,
+    )
 
 
 def chips_chart(
@@ -58,23 +135,30 @@ def chips_chart(
     *,
     title: str,
     amount: Callable[[int], str] = format_amount,
+    styles: Mapping[str, LineStyle] | None = None,
+    marks: Sequence[tuple[str, int]] = (),
+    mark_label: str = "Hero Point",
 ) -> bytes:
     """A PNG of each name's chips (cents) over the hands of `points`, in hand order.
 
     A name missing from a point (he had not sat down yet, or had left) breaks his line
-    there. `amount` writes the axis's amounts (default: dollars).
+    there. `amount` writes the axis's amounts (default: dollars); `styles` (default:
+    `line_styles` in order of appearance) says how each line is drawn; `marks` are
+    (name, hand) to mark on the lines.
     """
     if not points:
         raise ValueError("a chart needs at least one hand")
     points = sorted(points, key=lambda point: point[0])
-    names = list(dict.fromkeys(name for _, chips in points for name in chips))[:MAX_SERIES]
+    if styles is None:
+        styles = line_styles(list(dict.fromkeys(name for _, chips in points for name in chips)))
+    names = list(styles)
     values = [chips[name] for _, chips in points for name in names if name in chips] or [0]
     low, high, step = _ticks(min(values), max(values))
     first, last = points[0][0], points[-1][0]
     s = _SCALE
     picture = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
     draw = ImageDraw.Draw(picture)
-    small, big = _font(11 * s), _font(16 * s)
+    small, big = font(11 * s), font(16 * s)
     labels = [(value, amount(value)) for value in range(low, high + 1, step)]
     left = max(draw.textlength(text, font=small) for _, text in labels) + 12 * s
     box = (left, PLOT_TOP * s, (WIDTH - 16) * s, PLOT_BOTTOM * s)
@@ -95,18 +179,31 @@ def chips_chart(
     for hand in _hand_ticks(first, last):
         draw.text((x_of(hand), box[3] + 6 * s), str(hand), font=small, fill=TEXT, anchor="mt")
     draw.line((box[0], box[1], box[0], box[3], box[2], box[3]), fill=AXIS, width=s)
-    for colour, name in zip(SERIES_COLOURS, names, strict=False):
+    every = max(1, math.ceil(len(points) / MARKERS_MAX))
+    at: dict[tuple[str, int], tuple[float, float]] = {}
+    for name in reversed(names):  # the first names on top
+        style = styles[name]
         run: list[tuple[float, float]] = []
-        for hand, chips in [*points, (None, {})]:
+        for index, (hand, chips) in enumerate([*points, (None, {})]):
             if name in chips and hand is not None:
-                run.append((x_of(hand), y_of(chips[name])))
+                xy = (x_of(hand), y_of(chips[name]) + style.offset * s)
+                run.append(xy)
+                at[(name, hand)] = xy
+                if style.marker and (index % every == 0 or index == len(points) - 1):
+                    _marker(draw, style.marker, xy, style.colour)
                 continue
             if len(run) > 1:
-                draw.line(run, fill=colour, width=3 * s, joint="curve")
-            for x, y in run if len(run) == 1 else ():
-                draw.ellipse((x - 3 * s, y - 3 * s, x + 3 * s, y + 3 * s), fill=colour)
+                _line(draw, run, style)
+            for x, y in run if len(run) == 1 and not style.marker else ():
+                draw.ellipse((x - 3 * s, y - 3 * s, x + 3 * s, y + 3 * s), fill=style.colour)
             run = []
-    _legend(draw, names, small, box[0], (PLOT_BOTTOM + 26) * s)
+    for mark in marks:
+        if mark in at:
+            _marker(draw, "diamond", at[mark], MARK_COLOUR, size=7, outline=TEXT)
+    entries = [(name, styles[name]) for name in names]
+    if any(mark in at for mark in marks):
+        entries.append((mark_label, LineStyle(MARK_COLOUR, "diamond", None, 0, 0)))
+    _legend(draw, entries, small, box[0], (PLOT_BOTTOM + 26) * s)
     out = io.BytesIO()
     small_picture = picture.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
     small_picture.quantize(_COLOURS, dither=Image.Dither.NONE).save(out, format="PNG")
@@ -115,21 +212,79 @@ def chips_chart(
 
 def _legend(
     draw: ImageDraw.ImageDraw,
-    names: list[str],
+    entries: list[tuple[str, LineStyle]],
     font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
     left: float,
     top: int,
 ) -> None:
-    """A swatch and a name for each line, five a row."""
+    """A sample of each line (its dash and marker) and a name, five a row."""
     s = _SCALE
     column = ((WIDTH - 16) * s - left) / 5
-    for i, (colour, name) in enumerate(zip(SERIES_COLOURS, names, strict=False)):
-        x, y = left + column * (i % 5), top + 22 * s * (i // 5)
-        draw.rectangle((x, y - 5 * s, x + 14 * s, y + 5 * s), fill=colour)
+    for i, (name, style) in enumerate(entries):
+        x, y = left + column * (i % 5), top + LEGEND_ROW * s * (i // 5)
+        if style.width:
+            _line(draw, [(x, y), (x + 22 * s, y)], style)
+        if style.marker:
+            _marker(draw, style.marker, (x + 11 * s, y), style.colour, outline=None)
         shown = name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
-        while draw.textlength(shown, font=font) > column - 22 * s and len(shown) > 2:
+        while draw.textlength(shown, font=font) > column - 30 * s and len(shown) > 2:
             shown = shown[:-2] + "…"
-        draw.text((x + 20 * s, y), shown, font=font, fill=TEXT, anchor="lm")
+        draw.text((x + 28 * s, y), shown, font=font, fill=TEXT, anchor="lm")
+
+
+def _line(draw: ImageDraw.ImageDraw, run: list[tuple[float, float]], style: LineStyle) -> None:
+    """A polyline, solid or dashed (the dash runs on across its corners)."""
+    s = _SCALE
+    width = style.width * s
+    if style.dash is None:
+        draw.line(run, fill=style.colour, width=width, joint="curve")
+        return
+    on, off = style.dash[0] * s, style.dash[1] * s
+    phase = 0.0  # how far into the current on+off period
+    for (x0, y0), (x1, y1) in pairwise(run):
+        length = math.hypot(x1 - x0, y1 - y0)
+        done = 0.0
+        while done < length:
+            period_left = (on - phase) if phase < on else (on + off - phase)
+            step = min(period_left, length - done)
+            if phase < on:
+                a, b = done / length, (done + step) / length
+                dx, dy = x1 - x0, y1 - y0
+                ends = (x0 + dx * a, y0 + dy * a, x0 + dx * b, y0 + dy * b)
+                draw.line(ends, fill=style.colour, width=width)
+            done += step
+            phase = (phase + step) % (on + off)
+
+
+def _marker(
+    draw: ImageDraw.ImageDraw,
+    shape: str,
+    xy: tuple[float, float],
+    colour: RGB,
+    *,
+    size: int = 4,
+    outline: RGB | None = BACKGROUND,
+) -> None:
+    """A marker centred on `xy`: circle, square, triangle, diamond or cross."""
+    s = _SCALE
+    r = size * s
+    x, y = xy
+    if shape == "circle":
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=outline, width=s)
+    elif shape == "square":
+        draw.rectangle((x - r, y - r, x + r, y + r), fill=colour, outline=outline, width=s)
+    elif shape == "triangle":
+        draw.polygon(
+            [(x, y - r - s), (x + r + s, y + r), (x - r - s, y + r)],
+            fill=colour,
+            outline=outline,
+        )
+    elif shape == "diamond":
+        d = r + s
+        draw.polygon([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], fill=colour, outline=outline)
+    elif shape == "cross":
+        draw.line((x - r, y - r, x + r, y + r), fill=colour, width=2 * s)
+        draw.line((x - r, y + r, x + r, y - r), fill=colour, width=2 * s)
 
 
 def _ticks(low: int, high: int) -> tuple[int, int, int]:
@@ -153,12 +308,3 @@ def _hand_ticks(first: int, last: int) -> list[int]:
     step = next(m for m in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000) if span / m <= 10)
     start = math.ceil(first / step) * step
     return sorted({first, *range(start, last + 1, step), last})
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.truetype(FONT, size)
-    except OSError:
-        log.warning("font %s not found (Debian: fonts-dejavu-core): accents show as boxes", FONT)
-        return ImageFont.load_default(size)

@@ -49,5 +49,6 @@ class Services:
             guild_settings=self.guilds.get,
             rng=rng,
             scheduler=self.scheduler,
+            shards=settings.shards,
             **extra,
         )

@@ -2,14 +2,16 @@
 
 Grants and takes are one ledger row each, from or to outside the game (`src`/`dst`
 NULL), with the GM's free-text reason in the row's note. Taking more than a character
-holds is refused and writes nothing.
+holds is refused and writes nothing. Identical grants in flight at once are one intent
+(`GmService.grant`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -48,6 +50,21 @@ class Movement:
     entry_id: int
     note: str
     at: str  # when the ledger row was written
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What one `/gm hero|cash` did: `moved`, applied now; or nothing, and `earlier` is the
+    same intent already applied, for the GM to be asked about. `concurrent`: that one was
+    in flight at the same moment (not a retry after a lost answer)."""
+
+    moved: Movement | None
+    earlier: Movement | None = None
+    concurrent: bool = False
+
+
+# An intent: guild, character, kind, give, amount, reason (the GM who sends it aside).
+_Intent = tuple[int, int, str, bool, int, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +112,8 @@ class GmService:
         self.db = db
         self.guilds = guilds
         self.clock = clock
+        # The grants being made and answered now, by intent: what identical ones wait on.
+        self._in_flight: dict[_Intent, asyncio.Future[Grant | None]] = {}
 
     def now(self) -> str:
         return self.clock().isoformat(timespec="milliseconds")
@@ -126,6 +145,55 @@ class GmService:
         async with self.db.transaction() as conn:
             character = await _living(conn, actor.guild_id, character_id)
             return await self._apply(conn, actor, character, kind, amount, give, note)
+
+    @contextlib.asynccontextmanager
+    async def grant(
+        self,
+        actor: Actor,
+        character_id: int,
+        kind: Kind,
+        amount: int,
+        *,
+        give: bool,
+        reason: str,
+        delivered: Callable[[int], bool],
+    ) -> AsyncIterator[Grant]:
+        """A GM's grant or take as one intent, answered inside the block.
+
+        The check for a repeated intent reads what is written, so identical grants sent at
+        once (same character, kind, give or take, amount and reason, by one GM or several)
+        would all pass it: the first one holds the intent until the block that answers it
+        ends, and the others wait for it, then are told what it did (`concurrent`) and do
+        nothing. One that failed wrote nothing: the next waiting one tries afresh. After
+        that, `earlier_same_move` decides as before: the same GM's identical grant whose
+        answer did not reach him (`delivered(entry_id)` false) is asked about.
+        """
+        _require_gm(actor)
+        _check_amount(kind, amount)
+        note = _reason(reason)
+        intent: _Intent = (actor.guild_id, character_id, kind, give, amount, note)
+        while (running := self._in_flight.get(intent)) is not None:
+            done = await asyncio.shield(running)
+            if done is None:
+                continue
+            yield Grant(None, done.moved or done.earlier, concurrent=done.moved is not None)
+            return
+        mine: asyncio.Future[Grant | None] = asyncio.get_running_loop().create_future()
+        self._in_flight[intent] = mine
+        outcome: Grant | None = None
+        try:
+            earlier = await self.earlier_same_move(
+                actor, character_id, kind, amount, give=give, reason=reason
+            )
+            if earlier is not None and not delivered(earlier.entry_id):
+                outcome = Grant(None, earlier)
+            else:
+                moved = await self.move(actor, character_id, kind, amount, give=give, reason=reason)
+                outcome = Grant(moved)
+            yield outcome
+        finally:
+            del self._in_flight[intent]
+            mine.set_result(outcome)
 
     async def _apply(
         self,

@@ -9,6 +9,7 @@ the reads run on the read-only connection.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bondbot.errors import Refusal
@@ -95,10 +96,34 @@ async def open_in_channel(conn: Connection, channel_id: int) -> int | None:
     return None if row is None else int(row[0])
 
 
-async def closed_undrawn(conn: Connection) -> list[int]:
-    """Closed tables whose message may still show them open (see `mark_drawn`)."""
+def _of_shards(shard_count: int | None, shard_ids: Sequence[int] | None) -> tuple[str, list[int]]:
+    """The condition (and its values) keeping the tables of these shards' guilds: Discord's
+    `(guild_id >> 22) % shard_count` (bondbot/shards.py); none when every shard is here."""
+    if shard_count is None or shard_ids is None:
+        return "", []
+    marks = ", ".join("?" for _ in shard_ids)
+    return f" AND (guild_id >> 22) % ? IN ({marks})", [shard_count, *shard_ids]
+
+
+async def latest_in_channel(conn: Connection, channel_id: int) -> int | None:
+    """The channel's open table, or else the last one closed there (None: never one)."""
     cursor = await conn.execute(
-        "SELECT id FROM card_tables WHERE status = 'closed' AND closed_drawn = 0"
+        "SELECT id FROM card_tables WHERE channel_id = ?"
+        " ORDER BY status = 'open' DESC, id DESC LIMIT 1",
+        (channel_id,),
+    )
+    row = await cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+async def closed_undrawn(
+    conn: Connection, *, shard_count: int | None = None, shard_ids: Sequence[int] | None = None
+) -> list[int]:
+    """Closed tables whose message may still show them open (see `mark_drawn`), of the
+    guilds of these shards (all without a filter)."""
+    where, values = _of_shards(shard_count, shard_ids)
+    cursor = await conn.execute(
+        "SELECT id FROM card_tables WHERE status = 'closed' AND closed_drawn = 0" + where, values
     )
     return [int(row[0]) for row in await cursor.fetchall()]
 
@@ -108,6 +133,10 @@ def mark_drawn(conn: sqlite3.Connection, table_id: int) -> None:
     conn.execute("UPDATE card_tables SET closed_drawn = 1 WHERE id = ?", (table_id,))
 
 
-async def open_ids(conn: Connection) -> list[int]:
-    cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'")
+async def open_ids(
+    conn: Connection, *, shard_count: int | None = None, shard_ids: Sequence[int] | None = None
+) -> list[int]:
+    """The open tables of the guilds of these shards (all without a filter)."""
+    where, values = _of_shards(shard_count, shard_ids)
+    cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'" + where, values)
     return [int(row[0]) for row in await cursor.fetchall()]

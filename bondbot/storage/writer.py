@@ -63,6 +63,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bondbot import background
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -213,7 +215,7 @@ class Writer:
         self._pending: set[_Job] = set()  # submitted, not yet answered
         self._watchdog: asyncio.TimerHandle | None = None  # at the earliest pending deadline
         self._watchdog_due = 0.0
-        self._task = asyncio.create_task(self._drain(), name="bondbot-writer")
+        self._task = background.spawn(self._drain(), name="bondbot-writer")
 
     @classmethod
     async def open(
@@ -311,9 +313,10 @@ class Writer:
             if self._watchdog_due <= deadline:
                 return
             self._watchdog.cancel()
-        loop = asyncio.get_running_loop()
         self._watchdog_due = deadline
-        self._watchdog = loop.call_later(max(0.0, deadline - time.monotonic()), self._expire_due)
+        self._watchdog = background.call_later(
+            max(0.0, deadline - time.monotonic()), self._expire_due
+        )
 
     def _expire_due(self) -> None:
         self._watchdog = None

@@ -185,6 +185,7 @@ class TableContext:
             record = engine.apply(move)
         except IllegalAction as illegal:
             raise self.refusal(illegal) from None
+        self.money.hand = engine.hand  # its rows belong to the hand it played in (or dealt)
         self.money.settle(record.transfers)
         for seat in engine.seats:
             if seat != self.state.npc_key and engine.committed(seat) > self.chips(int(seat)):
@@ -213,8 +214,8 @@ class TableContext:
         params = dict(illegal.params)
         seat = params.pop("seat", None)
         if seat is not None:
-            found = self.state.seat_of_character(int(seat))
-            params["name"] = found.name if found else self.state.npc_name
+            found = self.state.name_of(int(seat)) if str(seat).isdigit() else None
+            params["name"] = found or self.state.npc_name
         return Refusal(illegal.code, **params)
 
     def _time_turn(self, turn_before: tuple[str, ...], *, decided: bool) -> None:

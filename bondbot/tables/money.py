@@ -45,6 +45,13 @@ class Row:
     src: str | None
     dst: str | None
     reason: str
+    hand: int | None = None  # the table's hand it belongs to (the row's note: "hand 7")
+
+
+def hand_note(hand: int) -> str:
+    """The note of a table's ledger row: which of the table's hands it belongs to, so the
+    evening's story counts hands as the table does (`tables.summary`)."""
+    return f"hand {hand}"
 
 
 @dataclass
@@ -54,6 +61,9 @@ class TableMoney:
     balances: dict[Key, int] = field(default_factory=dict)
     unlimited: set[Key] = field(default_factory=set)
     rows: list[Row] = field(default_factory=list)
+    # The table's hand the next rows belong to: set by the action (`TableContext`) to the
+    # hand a move was played in, or the hand a Hero Point spend wins back.
+    hand: int | None = None
 
     @classmethod
     async def load(
@@ -161,7 +171,7 @@ class TableMoney:
             self.balances[(src, kind)] = self.balance(src, kind) - amount
         if dst is not None:
             self.balances[(dst, kind)] = self.balance(dst, kind) + amount
-        self.rows.append(Row(kind, amount, src, dst, reason))
+        self.rows.append(Row(kind, amount, src, dst, reason, self.hand))
 
     def transfer(self, transfer: Transfer) -> None:
         if transfer.src.startswith("house:"):
@@ -228,6 +238,7 @@ class TableMoney:
                 reason=row.reason,
                 table_id=self.table_id,
                 actor_id=actor_id,
+                note=None if row.hand is None else hand_note(row.hand),
                 now=now,
             )
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from bondbot import background
 from bondbot.errors import Refusal
 from bondbot.games.contract import Event, Move, Record
 from bondbot.games.registry import NewTable, spec_for
@@ -33,6 +34,7 @@ from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import SEED_BYTES
 from bondbot.scheduler import Scheduler
+from bondbot.shards import Shards, shard_of
 from bondbot.storage import ledger
 from bondbot.storage import tables as stored
 from bondbot.storage.conn import Connection
@@ -140,8 +142,11 @@ class TableService:
         rng: random.Random | None = None,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
         scheduler: Scheduler | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.db = db
+        # The guilds whose tables are this process's; another process runs the others'.
+        self.shards = shards or Shards()
         self.seed_source = seed_source
         self.clock = clock
         self._guild_settings = guild_settings
@@ -165,6 +170,15 @@ class TableService:
             raise Refusal("table.none_here")
         return table_id
 
+    async def latest_in_channel(self, channel_id: int) -> int:
+        """The channel's open table, or else its last closed one (its history and shoes
+        stay readable); refuses when the channel never had one."""
+        async with self.db.read() as conn:
+            table_id = await stored.latest_in_channel(conn, channel_id)
+        if table_id is None:
+            raise Refusal("table.none_here")
+        return table_id
+
     async def snapshot(self, table_id: int, *, fresh: bool = False) -> TableSnapshot:
         """The table as it stands (from memory unless `fresh`: Hero Points may have moved
         elsewhere, through the GM or a roll)."""
@@ -180,17 +194,42 @@ class TableService:
         return snapshot
 
     def _remember(self, snapshot: TableSnapshot) -> None:
-        if snapshot.open:
+        if snapshot.open and self.shards.owns(snapshot.guild_id):
             self._latest[snapshot.id] = snapshot
         else:
             self._latest.pop(snapshot.id, None)
 
     async def open_tables(self) -> list[TableSnapshot]:
         async with self.db.read() as conn:
-            ids = await stored.open_ids(conn)
+            ids = await stored.open_ids(conn, **self._filter)
         found = [await self.snapshot(table_id) for table_id in ids]
         self._all_loaded = True
         return found
+
+    @property
+    def _filter(self) -> dict[str, Any]:
+        """The storage filter keeping this process's guilds' tables."""
+        if self.shards.everything:
+            return {}
+        return {"shard_count": self.shards.count, "shard_ids": self.shards.ids}
+
+    def _refuse_foreign(self, guild_id: int, table_id: int | None = None) -> None:
+        """A table of a guild on another process's shard is never touched here: two
+        processes acting on one table would race for it (its version check would refuse
+        one, but its timers and messages would run twice). Discord does not send such a
+        guild's events here; if one comes anyway, the shard settings disagree."""
+        if self.shards.owns(guild_id):
+            return
+        assert self.shards.count is not None
+        log.warning(
+            "refused: table %s of guild %s is on shard %s, not one of this process's %s;"
+            " check that every process has the same shard_count",
+            "(new)" if table_id is None else table_id,
+            guild_id,
+            shard_of(guild_id, self.shards.count),
+            self.shards.describe(),
+        )
+        raise Refusal("table.other_process")
 
     # -- opening and closing ---------------------------------------------------------------
 
@@ -211,6 +250,7 @@ class TableService:
         thread: bool = True,
     ) -> TableSnapshot:
         """Open a table; with other NPCs besides the bank's, only the rulebook is played."""
+        self._refuse_foreign(guild_id)
         spec = spec_for(game)
         packs = spec.default_packs if packs is None else packs
         if packs not in spec.packs_allowed:
@@ -387,6 +427,9 @@ class TableService:
                 raise Refusal(
                     "table.buy_in_outside", min=Cents(config.min_bet), max=Cents(config.max_bet)
                 )
+            least = self._least_buy_in(ctx.state, character_id)
+            if buy_in < least:
+                raise Refusal("table.buy_in_below_minimum", min=Cents(least))
             async with self.db.read() as conn:
                 await ctx.money.include(conn, character_id)
             ctx.move(
@@ -404,11 +447,20 @@ class TableService:
                     choice=choice,
                 )
             )
+            ctx.state.sat[character_id] = person.name
             if choice == "simulate":
                 self._sit(ctx, character_id)
             return Joined(character_id=character_id, buy_in=buy_in)
 
         return await self._mutate(table_id, user_id, run)
+
+    @staticmethod
+    def _least_buy_in(state: TableState, character_id: int) -> int:
+        """What a buy-in must cover: a hand of the game (its smallest wager, an ante, a
+        stake), or the table's smallest wager for who plays the rulebook's contest."""
+        if state.rulebook_only or state.chosen.get(character_id) == "rulebook":
+            return state.config.min_bet
+        return state.engine.least_stack()
 
     async def leave(
         self, table_id: int, user_id: int, *, character_id: int | None = None
@@ -542,6 +594,7 @@ class TableService:
                 raise Refusal("table.not_your_button")
             if offer.spent:
                 raise Refusal("table.already_spent")
+            ctx.money.hand = offer.hand  # the spend's rows tell which hand it won back
             ctx.spend_hero_point(offer.character_id, "spend.win_hand")
             pay = self._pay_won_back(ctx, offer)
             offer.spent = True  # paid: no longer owed by the bank
@@ -762,6 +815,7 @@ class TableService:
                 )
                 state = cached.take_state()
                 money = cached.money.copy()
+            self._refuse_foreign(row.guild_id, table_id)
             settings = await self._guild_settings(row.guild_id)
             ctx = TableContext(
                 db=self.db,
@@ -776,6 +830,7 @@ class TableService:
                 rng=self.rng,
             )
             ctx.fresh_shoe = self._fresh_shoe
+            money.hand = state.hand_no  # until a move says otherwise (TableContext._apply)
             event = await run(ctx)
             saved = state.model_dump_json()
 
@@ -836,26 +891,27 @@ class TableService:
 
     def arm(self, snapshot: TableSnapshot) -> None:
         """Schedule the table's pending timed move, replacing any older one."""
-        state = snapshot.state
         key = ("move", snapshot.id)
-        if not snapshot.open or state.deadline is None:
+        owned = snapshot.open and self.shards.owns(snapshot.guild_id)  # its process arms it
+        deadline = snapshot.state.deadline if owned else None
+        if deadline is None:
             self.scheduler.cancel(key)
             return
-        deadline = state.deadline
         self.scheduler.at(
             key,
             datetime.fromisoformat(deadline),
-            lambda: asyncio.ensure_future(self.run_timer(snapshot.id, deadline)),
+            lambda: background.spawn(self.run_timer(snapshot.id, deadline)),
         )
 
     async def resume(self) -> list[TableSnapshot]:
-        """At start: every open table, with its timers armed again, and every closed table
-        whose message was not yet redrawn closed (the bot stopped in between)."""
+        """At start: every open table of this process's guilds (shards), with its timers
+        armed again, and every closed table whose message was not yet redrawn closed (the
+        bot stopped in between). Another process's tables are its own to resume."""
         snapshots = await self.open_tables()
         for snapshot in snapshots:
             self.arm(snapshot)
         async with self.db.read() as conn:
-            closed = await stored.closed_undrawn(conn)
+            closed = await stored.closed_undrawn(conn, **self._filter)
         return snapshots + [await self.snapshot(table_id) for table_id in closed]
 
     async def closed_drawn(self, table_id: int) -> None:

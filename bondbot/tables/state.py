@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SerializeAsAny, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializeAsAny,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from bondbot.games.contract import Engine, Event
 from bondbot.games.registry import spec_for
@@ -120,6 +127,10 @@ class TableState(BaseModel):
     npc_id: int
     npc_name: str
     seats: list[Seat] = Field(default_factory=list)
+    # Everyone who ever sat here, by character id: a seat is gone once its PC is cashed
+    # out, but his name stays for what the table still tells of him (the last hand, the
+    # game's winner, the closed table's scores, the history).
+    sat: dict[int, str] = Field(default_factory=dict)
     # Each PC's choice is final for the table: it outlives his leaving, so coming back
     # neither earns the award twice nor changes sides.
     chosen: dict[int, Choice] = Field(default_factory=dict)
@@ -150,6 +161,24 @@ class TableState(BaseModel):
         if isinstance(value, Engine):
             return value
         return spec_for(info.data["config"].game).engine.model_validate(value)
+
+    @model_validator(mode="after")
+    def _seated_have_sat(self) -> TableState:
+        """A state saved before `sat` existed: its seats at least are known."""
+        for seat in self.seats:
+            self.sat.setdefault(seat.character_id, seat.name)
+        return self
+
+    def name_of(self, character_id: int) -> str | None:
+        """The name of anyone at this table, now or earlier, the NPCs included."""
+        if character_id == self.npc_id:
+            return self.npc_name
+        seat = self.seat_of_character(character_id)
+        if seat is not None:
+            return seat.name
+        if character_id in self.sat:
+            return self.sat[character_id]
+        return next((n.name for n in self.other_npcs if n.id == character_id), None)
 
     @property
     def rulebook_only(self) -> bool:

@@ -1,5 +1,6 @@
 """The evening's story, from a table's ledger rows alone: what each PC won or lost, his Hero
-Points, the hands he won back, the biggest hand, and each PC's result hand after hand.
+Points, the hands he won back (and which), the NPC's result, the biggest hand, and each
+one's result hand after hand.
 
 Pure: it reads rows (`storage.ledger.table_entries`) and knows the ledger's accounts and
 reasons, nothing of games, Discord or the clock. So it works for every game, today's and
@@ -9,14 +10,18 @@ How rows are read:
 - A PC's result is every cash row between his own accounts (`sheet:{pc}`, `chips:{t}:{pc}`)
   and anything else: buying in and cashing out move money between his own two accounts,
   so they cancel, and a pot won after he left (paid to his sheet) still counts.
-- Rows of one action share its time (to the millisecond) and actor, and come one after
-  another (a table runs one action at a time); an action whose rows settle something (a
-  game's reason, paying chips somewhere other than a pot or the layout) ends a hand. Bets
-  that only feed a pot (hold'em) belong to the hand that pays the pot. The ledger holds
-  no hand numbers, so "hands" here are the hands that moved chips, in order: a push or a
-  coup nobody bet on is not one, and a game that pays during a hand (Michigan's pay
-  cards) shows each payment as one. The table knows how many hands it dealt
-  (`evening_text`'s `hands_played`).
+- Hands: a table's row carries the hand it belongs to in its note ("hand 7",
+  `tables.money.hand_note`): the hand its move was played in, the hand a Hero Point
+  spend won back. So the story counts hands as the table does: a push is a hand, and a
+  Michigan round whose pay cards were paid one lead at a time is one hand. Rows written
+  before notes existed (and a table that never dealt, where only rulebook contests move
+  chips) are grouped the old way: rows of one action share its time and actor, and an
+  action whose rows settle something (a game's reason, paying chips somewhere other than
+  a pot or the layout) ends a hand; bets that only feed a pot belong to the hand that
+  pays it.
+- The NPC's result is what its bank (`bank:{t}`) gained or lost, bookkeeping aside; a
+  rulebook pot's NPC stakes and winnings (rows to and from outside the game with a `pot.`
+  reason) are the NPC's own.
 - Reasons starting `table.`, `spend.` and `award.` are the table's own bookkeeping (buy-in,
   bankroll, Hero Points), never a hand's result; `pot.stake`/`pot.npc_stake` are stakes.
 - A Hero Point spend wins back the hand just played (offers close at the next deal), so
@@ -25,11 +30,13 @@ How rows are read:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
 from bondbot.i18n import Lang, t
+from bondbot.pictures.chart import ChartSpec, LineStyle, line_styles, npc_style
 from bondbot.storage.ledger import LedgerEntry
 
 WON_BACK = "spend.win_hand"
@@ -37,6 +44,9 @@ BOOKKEEPING = ("table.", "spend.", "award.")
 STAKES = frozenset({"pot.stake", "pot.npc_stake"})
 TEXT_MAX = 4096  # an embed's description
 LINES_MAX = 20  # PCs listed by name; the others are counted
+MOMENTS_MAX = 12  # Hero Points told one by one; the others are counted
+MEDALS = ("🥇", "🥈", "🥉")
+_HAND = re.compile(r"hand (\d+)")
 
 
 @dataclass
@@ -55,16 +65,29 @@ class PcEvening:
 class BiggestHand:
     character_id: int
     won: int  # what he won on it (net of his stakes)
+    hand: int | None = field(default=None, compare=False)  # which hand (None: not known)
+
+
+@dataclass(frozen=True)
+class WonBack:
+    """A Hero Point that won a hand back: whose, which hand, what it paid him."""
+
+    character_id: int
+    hand: int
+    pay: int
 
 
 @dataclass
 class Evening:
     pcs: list[PcEvening]  # the biggest winner first
-    hands: int  # hands that moved chips
+    hands: int  # hands counted: the table's hands (the x axis of the chart runs 0..hands)
     biggest: BiggestHand | None
-    # Each PC's result after each hand that moved chips, from 0 (before the first): a PC
-    # appears from the hand he sat down after, and leaves the series once he cashed out.
+    # Each PC's result after each hand, from 0 (before the first): a PC appears from the
+    # hand he sat down in (or after), and leaves the series once he cashed out.
     series: list[tuple[int, dict[int, int]]] = field(default_factory=list)
+    npc_net: int = 0  # what the NPC won (positive) or lost
+    npc_series: list[int] = field(default_factory=list)  # its result at each point of `series`
+    won_backs: list[WonBack] = field(default_factory=list)  # in the order they were spent
 
     def chart_points(self, names: Mapping[int, str]) -> list[tuple[int, dict[str, int]]]:
         """The series by name, for `pictures.chart.chips_chart`."""
@@ -73,73 +96,179 @@ class Evening:
             for hand, values in self.series
         ]
 
+    def chart(self, names: Mapping[int, str], npc: str | None = None) -> ChartSpec:
+        """What the evening's chart draws: a line per PC (each its own colour, marker and
+        dash, so lines that coincide stay visible), the NPC's line, and a mark where a
+        Hero Point won a hand back."""
+        points = self.chart_points(names)
+        pcs = list(dict.fromkeys(name for _, values in points for name in values))
+        series = {name: [v.get(name) for _, v in points] for name in pcs}
+        styles: dict[str, LineStyle] = line_styles(pcs, series)
+        if npc is not None and self.npc_series:
+            for (_, values), value in zip(points, self.npc_series, strict=True):
+                values[npc] = value
+            styles[npc] = npc_style()
+        marks = [(_name(names, w.character_id), w.hand) for w in self.won_backs]
+        return ChartSpec(points=points, styles=styles, marks=marks)
 
-def evening(rows: Iterable[LedgerEntry], table_id: int) -> Evening:
-    """The evening of table `table_id` from its ledger rows, oldest first."""
-    chips_prefix = f"chips:{table_id}:"
-    pcs: dict[int, PcEvening] = {}
-    chips: dict[int, int] = {}  # each PC's stack, to see when he has left
-    at_table: set[int] = set()
-    in_hand: dict[int, int] = {}  # each PC's result in the hand under way
-    series: list[tuple[int, dict[int, int]]] = [(0, {})]
-    hands = 0
-    biggest: BiggestHand | None = None
 
-    def pc_of(account: str | None) -> int | None:
+def hand_of(row: LedgerEntry) -> int | None:
+    """The table's hand a row belongs to, from its note (None: not noted)."""
+    found = _HAND.fullmatch(row.note or "")
+    return int(found.group(1)) if found else None
+
+
+class _Book:
+    """Each PC's and the NPC's accounts, row by row (shared by both ways of counting)."""
+
+    def __init__(self, table_id: int) -> None:
+        self.chips_prefix = f"chips:{table_id}:"
+        self.bank = f"bank:{table_id}"
+        self.pcs: dict[int, PcEvening] = {}
+        self.chips: dict[int, int] = {}  # each PC's stack, to see when he has left
+        self.at_table: set[int] = set()
+        self.in_hand: dict[int, int] = {}  # each PC's result in the hand under way
+        self.npc = 0
+        self.biggest: BiggestHand | None = None
+        self.won_backs: list[WonBack] = []
+
+    def pc_of(self, account: str | None) -> int | None:
         if account is None:
             return None
         if account.startswith("sheet:"):
             return int(account[6:])
-        if account.startswith(chips_prefix):
-            return int(account[len(chips_prefix) :])
+        if account.startswith(self.chips_prefix):
+            return int(account[len(self.chips_prefix) :])
         return None
 
-    def pc(character_id: int) -> PcEvening:
-        return pcs.setdefault(character_id, PcEvening(character_id))
+    def pc(self, character_id: int) -> PcEvening:
+        return self.pcs.setdefault(character_id, PcEvening(character_id))
 
+    def _npc_side(self, account: str | None, reason: str) -> bool:
+        return account == self.bank or (account is None and reason.startswith("pot."))
+
+    def read(self, row: LedgerEntry, hand: int) -> None:
+        """Book one row of hand `hand`."""
+        src, dst = self.pc_of(row.src), self.pc_of(row.dst)
+        if row.kind == "hero":
+            if dst is not None:
+                self.pc(dst).hero_earned += row.amount
+            if src is not None:
+                self.pc(src).hero_spent += row.amount
+                if row.reason == WON_BACK:
+                    self.pc(src).hands_won_back += 1
+                    self.won_backs.append(WonBack(src, hand, 0))
+            return
+        if not row.reason.startswith("table."):
+            into, out = self._npc_side(row.dst, row.reason), self._npc_side(row.src, row.reason)
+            self.npc += row.amount * (into - out)
+        for end, sign in ((src, -1), (dst, 1)):
+            account = row.src if sign < 0 else row.dst
+            if end is not None and account is not None and account.startswith(self.chips_prefix):
+                self.chips[end] = self.chips.get(end, 0) + sign * row.amount
+                self.at_table.add(end)
+        if src is not None and src == dst:  # buy-in, cash-out: his own money moves
+            if self.chips.get(src, 0) == 0:
+                self.at_table.discard(src)
+            return
+        for end, sign in ((src, -1), (dst, 1)):
+            if end is None:
+                continue
+            self.pc(end).net += sign * row.amount
+            if row.reason == WON_BACK:
+                self.pc(end).won_back += sign * row.amount
+                if sign > 0:
+                    self._paid_back(end, hand, row.amount)
+            elif not row.reason.startswith(BOOKKEEPING):
+                self.in_hand[end] = self.in_hand.get(end, 0) + sign * row.amount
+
+    def _paid_back(self, character_id: int, hand: int, amount: int) -> None:
+        """What the spend on that hand paid him (its Hero Point row comes first)."""
+        for index in range(len(self.won_backs) - 1, -1, -1):
+            spend = self.won_backs[index]
+            if spend.character_id == character_id and spend.hand == hand:
+                self.won_backs[index] = WonBack(character_id, hand, spend.pay + amount)
+                return
+
+    def end_hand(self, hand: int) -> None:
+        for character_id, won in self.in_hand.items():
+            if won > 0 and (self.biggest is None or won > self.biggest.won):
+                self.biggest = BiggestHand(character_id, won, hand)
+        self.in_hand = {}
+
+    def point(self, values: dict[int, int], *, unsettled: bool) -> None:
+        """Bring a point of the series up to date: each PC at the table (or already on it)."""
+        for character_id in self.at_table | values.keys():
+            pending = self.in_hand.get(character_id, 0) if unsettled else 0
+            values[character_id] = self.pc(character_id).net - pending
+
+    def evening(
+        self, hands: int, series: list[tuple[int, dict[int, int]]], npc: list[int]
+    ) -> Evening:
+        ranked = sorted(self.pcs.values(), key=lambda p: (-p.net, p.character_id))
+        return Evening(ranked, hands, self.biggest, series, self.npc, npc, list(self.won_backs))
+
+
+def evening(
+    rows: Iterable[LedgerEntry], table_id: int, *, hands_played: int | None = None
+) -> Evening:
+    """The evening of table `table_id` from its ledger rows, oldest first; `hands_played`
+    (the table's count) extends the series over hands at its end that moved nothing."""
+    rows = list(rows)
+    if any((hand_of(row) or 0) > 0 for row in rows):
+        return _by_hand(rows, table_id, hands_played)
+    return _by_action(rows, table_id)
+
+
+def _by_hand(rows: list[LedgerEntry], table_id: int, hands_played: int | None) -> Evening:
+    """Rows noted with their hand: a point of the series for every hand of the table."""
+    book = _Book(table_id)
+    series: list[tuple[int, dict[int, int]]] = [(0, {})]
+    npc = [0]
+    current = 0
+    for row in rows:
+        hand = hand_of(row)
+        if hand is not None and hand > current:
+            book.end_hand(current)
+            for passed in range(current + 1, hand + 1):  # hands that moved nothing too
+                series.append((passed, {}))
+                npc.append(book.npc)
+                book.point(series[-1][1], unsettled=False)
+            current = hand
+        book.read(row, current if hand is None else min(hand, current))
+        book.point(series[-1][1], unsettled=False)
+        npc[-1] = book.npc
+    book.end_hand(current)
+    for passed in range(current + 1, (hands_played or 0) + 1):
+        series.append((passed, dict(series[-1][1])))
+        npc.append(book.npc)
+    return book.evening(series[-1][0], series, npc)
+
+
+def _by_action(rows: list[LedgerEntry], table_id: int) -> Evening:
+    """Rows without hands: an action that settles something ends a hand."""
+    book = _Book(table_id)
+    series: list[tuple[int, dict[int, int]]] = [(0, {})]
+    npc = [0]
+    hands = 0
     for _, action in groupby(rows, key=lambda row: (row.created_at, row.actor_id)):
         settles = False
+        npc_before = book.npc
         for row in action:
-            src, dst = pc_of(row.src), pc_of(row.dst)
-            if row.kind == "hero":
-                if dst is not None:
-                    pc(dst).hero_earned += row.amount
-                if src is not None:
-                    pc(src).hero_spent += row.amount
-                    pc(src).hands_won_back += row.reason == WON_BACK
-                continue
-            for end, sign in ((src, -1), (dst, 1)):
-                if end is None:
-                    continue
-                account = row.src if sign < 0 else row.dst
-                if account is not None and account.startswith(chips_prefix):
-                    chips[end] = chips.get(end, 0) + sign * row.amount
-                    at_table.add(end)
-            if src is not None and src == dst:  # buy-in, cash-out: his own money moves
-                if chips.get(src, 0) == 0:
-                    at_table.discard(src)
-                continue
-            for end, sign in ((src, -1), (dst, 1)):
-                if end is None:
-                    continue
-                pc(end).net += sign * row.amount
-                if row.reason == WON_BACK:
-                    pc(end).won_back += sign * row.amount
-                elif not row.reason.startswith(BOOKKEEPING):
-                    in_hand[end] = in_hand.get(end, 0) + sign * row.amount
+            # A Hero Point spend wins back the hand just played (offers close at the next
+            # deal), so it counts there.
+            spend = row.reason.startswith("spend.")
+            book.read(row, max(hands, 1) if spend else hands + 1)
             settles |= _settles(row)
         if settles:
             hands += 1
-            for character_id, won in in_hand.items():
-                if won > 0 and (biggest is None or won > biggest.won):
-                    biggest = BiggestHand(character_id, won)
-            in_hand = {}
+            book.end_hand(hands)
             series.append((hands, {}))
-        point = series[-1][1]  # results up to the last hand settled, and what was won back
-        for character_id in at_table | point.keys():
-            point[character_id] = pc(character_id).net - in_hand.get(character_id, 0)
-    ranked = sorted(pcs.values(), key=lambda p: (-p.net, p.character_id))
-    return Evening(ranked, hands, biggest, series)
+            npc.append(book.npc)
+        elif book.npc != npc_before and not book.in_hand:
+            npc[-1] = book.npc  # what a spend won back shows at its hand
+        book.point(series[-1][1], unsettled=True)
+    return book.evening(hands, series, npc)
 
 
 def hand_results(summary: Evening) -> list[tuple[int, dict[int, int]]]:
@@ -152,7 +281,8 @@ def hand_results(summary: Evening) -> list[tuple[int, dict[int, int]]]:
             for pc, value in after.items()
             if value != before.get(pc, 0)
         }
-        found.append((hand, moved))
+        if moved:
+            found.append((hand, moved))
     return found
 
 
@@ -170,40 +300,94 @@ def evening_text(
     money: Callable[[int], str],
     *,
     hands_played: int | None = None,
+    npc: str | None = None,
+    winners: Sequence[int] = (),
 ) -> str:
-    """The evening in a few lines for an embed's description (at most TEXT_MAX characters);
-    `hands_played` is the table's count of hands dealt (None: not shown)."""
-    lines = [
-        t(
-            "summary.pc",
+    """The evening as a recap, for an embed's description (at most TEXT_MAX characters):
+    the game's winner (where it has one), the podium with each PC's result and Hero
+    Points, the NPC's result, the night's moments, the hands played (`hands_played`, the
+    table's count; None: not shown)."""
+    lines = []
+    if winners:
+        shown = ", ".join(f"**{_name(names, w)}**" for w in winners)
+        lines.append(t("summary.winner", lang, names=shown))
+    lines += podium(summary, names, lang, money)
+    if npc is not None:
+        lines.append(npc_result(summary.npc_net, npc, lang, money))
+    moments = _moments(summary, names, lang, money)
+    if moments:
+        lines += ["", t("summary.moments", lang), *moments]
+    if hands_played is not None:
+        lines += ["", t("summary.hands", lang, count=hands_played)]
+    text = "\n".join(lines)
+    return text if len(text) <= TEXT_MAX else text[: TEXT_MAX - 1] + "…"
+
+
+def podium(
+    summary: Evening, names: Mapping[int, str], lang: Lang, money: Callable[[int], str]
+) -> list[str]:
+    """A line per PC, best first: his place (a medal for the first three results, ties
+    share one), his result and his Hero Points when he earned or spent any."""
+    lines = []
+    place, last_net = 0, None
+    for index, p in enumerate(summary.pcs[:LINES_MAX]):
+        if p.net != last_net:
+            place, last_net = index + 1, p.net
+        rank = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
+        line = t(
+            "summary.place",
             lang,
+            rank=rank,
             name=_name(names, p.character_id),
             net=_signed(p.net, money, lang),
-            earned=p.hero_earned,
-            spent=p.hero_spent,
-            won_back=p.hands_won_back,
         )
-        for p in summary.pcs[:LINES_MAX]
-    ]
+        if p.hero_earned or p.hero_spent:
+            line += " · " + t("summary.hero_points", lang, earned=p.hero_earned, spent=p.hero_spent)
+        lines.append(line)
     if len(summary.pcs) > LINES_MAX:
         lines.append(t("summary.more", lang, count=len(summary.pcs) - LINES_MAX))
     if not summary.pcs:
         lines.append(t("summary.nobody", lang))
+    return lines
+
+
+def npc_result(net: int, npc: str, lang: Lang, money: Callable[[int], str]) -> str:
+    """ "Le Chiffre leaves $200 lighter" (or richer, or even)."""
+    if net == 0:
+        return t("summary.npc_even", lang, npc=npc)
+    key = "summary.npc_richer" if net > 0 else "summary.npc_lighter"
+    return t(key, lang, npc=npc, amount=money(abs(net)))
+
+
+def _moments(
+    summary: Evening, names: Mapping[int, str], lang: Lang, money: Callable[[int], str]
+) -> list[str]:
+    lines = []
     biggest = summary.biggest
-    lines.append(
-        t("summary.no_biggest", lang)
-        if biggest is None
-        else t(
-            "summary.biggest",
-            lang,
-            name=_name(names, biggest.character_id),
-            amount=money(biggest.won),
+    if biggest is not None:
+        key = "summary.biggest" if biggest.hand is None else "summary.biggest_hand"
+        lines.append(
+            t(
+                key,
+                lang,
+                name=_name(names, biggest.character_id),
+                amount=money(biggest.won),
+                hand=biggest.hand,
+            )
         )
-    )
-    if hands_played is not None:
-        lines.append(t("summary.hands", lang, count=hands_played))
-    text = "\n".join(lines)
-    return text if len(text) <= TEXT_MAX else text[: TEXT_MAX - 1] + "…"
+    for spend in summary.won_backs[:MOMENTS_MAX]:
+        lines.append(
+            t(
+                "summary.won_back",
+                lang,
+                name=_name(names, spend.character_id),
+                hand=spend.hand,
+                pay=money(spend.pay),
+            )
+        )
+    if len(summary.won_backs) > MOMENTS_MAX:
+        lines.append(t("summary.more", lang, count=len(summary.won_backs) - MOMENTS_MAX))
+    return lines
 
 
 def _signed(cents: int, money: Callable[[int], str], lang: Lang) -> str:

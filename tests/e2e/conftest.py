@@ -1,11 +1,14 @@
-"""The `bot_env` fixture: see e2e_env.py."""
+"""The `bot_env` fixture (see e2e_env.py), and a check after every test that uses it: no
+message the bot sent, in any version, put a "?" where a name goes (`evening_end`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from e2e_env import BotEnv
+from evening_end import unnamed
 from fakediscord import FakeDiscord
 from fakediscord.fixtures import DefaultWorld
 
@@ -13,3 +16,11 @@ from fakediscord.fixtures import DefaultWorld
 @pytest.fixture
 def bot_env(fake_discord: FakeDiscord, fake_world: DefaultWorld, tmp_path: Path) -> BotEnv:
     return BotEnv(fake_discord, fake_world, tmp_path / "bondbot.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def _no_name_is_a_question_mark(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    env = request.node.funcargs.get("bot_env")
+    if isinstance(env, BotEnv):
+        assert unnamed(env.fake) == [], "a '?' stands for a name"

@@ -39,6 +39,7 @@ class BotEnv:
     clock: Clock = field(default_factory=Clock)
     seeds: list[bytes] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    message_interval: float = 0.05  # the least time between two edits of a table message
 
     @property
     def settings(self) -> Settings:
@@ -58,7 +59,7 @@ class BotEnv:
         bot = BondBot(
             self.settings,
             guild_ready_timeout=0.05,
-            message_interval=0.05,
+            message_interval=self.message_interval,
             freeze_gc=False,
             clock=self.clock,
             rng=self.rng,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from e2e_env import BotEnv
@@ -79,7 +80,11 @@ def table_message(fake: FakeDiscord) -> FakeMessage:
 
 
 async def wait_table(fake: FakeDiscord, text: str) -> FakeMessage:
-    """The table message once its embed mentions `text`."""
+    """The table message once its embed mentions `text`; a shoe's commitment (64 hex
+    digits) is found by the short line the table shows of it ("🔒 Shoe sealed · 3e5971d5…",
+    the whole of it is behind /table verify)."""
+    if re.fullmatch(r"[0-9a-f]{64}", text):
+        text = f" · {text[:8]}…"
     return await fake.wait_for_message(predicate=lambda m: m.embeds and text in str(m.embeds))
 
 

@@ -25,7 +25,7 @@ from table_flow import (
 
 from bondbot import i18n
 from bondbot.games import registry
-from bondbot.pictures.cards import hand_png, hand_size, rows_png, rows_size
+from bondbot.pictures.cards import Layout, hand_png, hand_size, result_png
 from bondbot.rules.cards import RANKS
 from bondbot.rules.shoe import Shoe
 
@@ -107,9 +107,13 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
             f"**James Bond**: {bonds_card.pretty}\n**Le Chiffre**: {npc_card.pretty}"
         )
         (drawn,) = result.attachments
-        assert drawn.data == rows_png([[bonds_card], [npc_card]])
+        labels = [("James Bond", ""), ("Le Chiffre", "")]
+        assert drawn.data == result_png([[bonds_card], [npc_card]], labels, "Hand 1")
+        assert drawn.description == (
+            f"Hand 1. James Bond: {bonds_card.pretty}; Le Chiffre: {npc_card.pretty}"
+        )
         with Image.open(io.BytesIO(drawn.data)) as picture:
-            assert picture.size == rows_size([1, 1])
+            assert picture.size == Layout((1, 1), heading=True).size
         spend = next(cid for cid in message.custom_ids() if ":spend:" in cid)
         spent = await fake.click(world.player, message, spend)
         assert spent.ephemeral and "$20" in spent.content

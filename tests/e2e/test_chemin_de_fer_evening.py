@@ -310,8 +310,9 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         assert taken.content.startswith("You play Le Chiffre now")
         started = await fake.slash(world.gm, "table deal")  # the GM's start, as a command
         assert started.content == "The first bank goes to Le Chiffre."
-        table = await wait_table(fake, "The GM plays Le Chiffre's decisions.")
-        assert "The table waits for Le Chiffre" in str(table.embeds)
+        # The deal's redraw: `/table npc`'s own redraw already said the GM plays him.
+        table = await wait_table(fake, "The table waits for Le Chiffre")
+        assert "The GM plays Le Chiffre's decisions." in str(table.embeds)
         not_his = await click_id(fake, world.player, "bank")
         assert not_his.content == "It is not your turn: Le Chiffre is to play."
         modal = await click_id(fake, world.gm, "bank")

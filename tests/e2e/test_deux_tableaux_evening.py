@@ -113,12 +113,12 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         started = await fake.click(world.gm, table_message(fake), button_id(fake, "start"))
         assert started.content == "Le Chiffre banks $300."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$300**")
-        assert "$150 on the right table, $150 on the left" in str(table.embeds)
+        assert "$150 on the right tableau, $150 on the left" in str(table.embeds)
 
         too_much = await stake(fake, world.player, "both", "200")
         assert too_much.content == "Now that amount is between $10 and $150."
         staked = await stake(fake, world.player, "both", "100")
-        assert staked.content == "You stake $100 on each table."
+        assert staked.content == "You stake $100 on each tableau."
         table = await wait_table(fake, "James Bond: $100, covered")
         assert str(table.embeds).count("James Bond: $100, covered") == 2  # one per table
 
@@ -133,7 +133,7 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         assert f"Le Chiffre, the banker, {decision}" in embed
         right = next(t for t in coup.tables if t.table == "right")
         assert (
-            f"On the **right table**: {shown(right.cards)} ({right.total}) — **the bank wins**"
+            f"On the **right tableau**: {shown(right.cards)} ({right.total}) — **the bank wins**"
             in embed
         )
         assert "James Bond loses $100 — a Hero Point wins it for James Bond ($200 paid" in embed

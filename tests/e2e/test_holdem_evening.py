@@ -132,7 +132,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
             "½ pot: $25",
             "Pot: $35",
             "All-in $300",
-            "Sit out / back",
+            "Sit out",
             "NPC's cards (GM)",
             "My cards",
             "Automatic NPC",
@@ -246,13 +246,20 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert on.content == "Le Chiffre now plays by itself."
         await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
         table = await wait_table(fake, "To act: **James Bond**")
-        # The previous pack's seed is on the table with its commitment: hand 1 checks.
+        # The table shows the new pack's seal in one short line, no hash in full; the
+        # previous pack's seed is behind /table verify with its commitment: hand 1 checks.
+        assert re.search(r"[0-9a-f]{64}", str(table.embeds)) is None
+        assert re.search(r"🔒 Shoe sealed · [0-9a-f]{8}…", table.embeds[0]["footer"]["text"])
+        proof = await fake.slash(world.player, "table verify")
+        assert proof.ephemeral
         seed1 = re.search(
-            r"Previous shoe: seed ([0-9a-f]{64}) \(commitment ([0-9a-f]{64})\)",
-            str(table.embeds[0]),
+            r"\*\*Shoe 1\*\* · 1 pack\(s\)\nCommitment: `([0-9a-f]{64})`\nSeed: `([0-9a-f]{64})`",
+            proof.embeds[0]["description"],
         )
-        assert seed1 is not None and seed1.group(2) == commitment
-        assert list(verify(seed1.group(1), commitment, 1)[:11]) == [
+        assert seed1 is not None and seed1.group(1) == commitment
+        shoe2 = proof.embeds[0]["description"].split("**Shoe 2**")[1]
+        assert "sealed until" in shoe2 and shoe2.count("`") == 2  # its commitment, no seed
+        assert list(verify(seed1.group(2), commitment, 1)[:11]) == [
             *[c for c in (bond_hole[0], mathis_hole[0], npc_hole[0])],
             *[c for c in (bond_hole[1], mathis_hole[1], npc_hole[1])],
             *board,

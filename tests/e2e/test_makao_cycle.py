@@ -195,7 +195,10 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
                 hand = (await engine(bot)).hands[str(ids[key])]
                 if key == "mathis":
                     assert panel.content.startswith(f"Votre main : {Card.parse(hand[0]).pretty}")
-                    assert "Votre annonce : combien des 1 plis" in panel.content
+                    assert (
+                        "Votre annonce : combien de plis ferez-vous exactement, sur 1 ?"
+                        in panel.content
+                    )
                 assert sorted(panel_ids(panel, "bid")) == ["0", "1"]  # one card: 0 or 1
                 bid = await fake.click(users[key], panel, panel_ids(panel, "bid")[str(BIDS[key])])
                 said = "annonce" if key == "mathis" else "bids"

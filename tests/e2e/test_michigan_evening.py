@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from e2e_env import BotEnv
+from evening_end import the_end
 from fakediscord.client import InteractionResult
 from fakediscord.models import FakeUser
 from privacy import PrivacyWatch, seen_by
@@ -262,6 +263,13 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         assert closed.content.startswith("Table closed")
         await wait_table(fake, "This table is closed.")
         await check_privacy(bot)
+
+        # Cashed out, the PCs keep their names: the game's winner, everyone's result and
+        # the NPC's, on the closed table and in the summary.
+        pcs = [NAMES[key] for key in ("bond", "mathis", "leiter")]
+        end = await the_end(fake, bot, 1, pcs, "Le Chiffre")
+        assert f"Winner: **{winners}**" in end.closed and f"Winner: **{winners}**" in end.summary
+        assert end.hands == 1 and end.chart_hands == [0, 1]  # one round, one hand
 
     cash = await balances(bot_env, ids)
     for key in ("bond", "mathis", "leiter"):

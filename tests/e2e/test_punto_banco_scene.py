@@ -15,6 +15,7 @@ import asyncio
 import re
 
 from e2e_env import BotEnv
+from evening_end import the_end
 from fakediscord import FakeMessage
 from table_flow import (
     balances,
@@ -134,7 +135,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
 
     assert (await balances(bot_env, ids))["bond"] == (100_000 - 20_000, 3)
 
-    async with bot_env.run():  # a restart: new bot object, same database
+    async with bot_env.run() as bot:  # a restart: new bot object, same database
         spend_bond = button_id(fake, "spend", 1)  # offers are numbered in seat order of the wagers
         stolen = await fake.click(world.player_fr, table_message(fake), spend_bond)
         assert stolen.ephemeral and stolen.content == "Ce bouton appartient à un autre joueur."
@@ -192,13 +193,26 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         left = await fake.slash(world.player, "table leave")
         assert left.content == "You leave the table with $250."
 
+        last_coup = str(table_message(fake).embeds)
         closed = await fake.slash(world.gm, "table close")
         seed = re.search(r"seed: `([0-9a-f]{64})`", closed.content).group(1)
         shoe = verify(seed, commitment, 8)  # the seed is the one committed to
         player_hand = cards_pretty([shoe[0], shoe[2]])  # dealt P, B, P, B from the top
-        assert f"Player {player_hand}" in str(table_message(fake).embeds)
+        assert f"Player {player_hand}" in last_coup
         await wait_table(fake, "This table is closed.")
-        assert table_message(fake).components == []
+        # The closed table keeps one button, the shoes' proof, answered privately.
+        assert [b["custom_id"].split(":")[3] for b in table_message(fake).buttons()] == ["verify"]
+        proof = await fake.click(world.player_fr, table_message(fake), button_id(fake, "verify"))
+        assert proof.ephemeral and f"Graine : `{seed}`" in str(proof.embeds)
+        assert f"bondbot verify {seed} {commitment} --packs 8" in str(proof.embeds)
+
+        # The closed table and the summary: everyone by name, Bond too, who left before
+        # the close; the NPC's result; the chart counts the hands the summary counts.
+        end = await the_end(
+            fake, bot, 1, ["James Bond", "René Mathis", "Felix Leiter"], "Le Chiffre"
+        )
+        assert "🥇 **James Bond**: +$50" in end.closed
+        assert end.chart_hands == list(range(end.hands + 1))
 
     cash, hero = (await balances(bot_env, ids))["bond"]
     assert (cash, hero) == (100_000 + 5_000, 0)

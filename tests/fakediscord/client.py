@@ -336,6 +336,8 @@ class ScriptingMixin:
 
     if TYPE_CHECKING:
 
+        def sessions_for(self, guild_id: int | None) -> list[GatewaySession]: ...
+
         @property
         def channel(self) -> FakeChannel: ...
 
@@ -658,10 +660,13 @@ class ScriptingMixin:
     async def _run(
         self, inter: FakeInteraction, kind: str, name: str, timeout: float, wait: bool
     ) -> InteractionResult:
-        if not any(s.connection is not None for s in self.sessions.values()):
+        def connected() -> bool:  # a bot's session for the guild's shard
+            return any(s.connection is not None for s in self.sessions_for(inter.guild_id))
+
+        if not connected():
             try:  # allow a reconnect in progress to finish
                 await self.wait_until(
-                    lambda: any(s.connection is not None for s in self.sessions.values()),
+                    connected,
                     timeout=1.0,
                     what="a connected bot",
                 )

@@ -132,17 +132,26 @@ async def run_bot(
             )
         yield bot
     finally:
-        session_id = bot.ws.session_id if bot.ws is not None else None
+        session_ids = _session_ids(bot)
         await bot.close()
-        session = fake.sessions.get(session_id or "")
-        if session is not None:
+        for session_id in session_ids:
+            session = fake.sessions.get(session_id or "")
+            if session is None:
+                continue
             # discord.py closes a polling socket with 4000 (resumable), so the fake would keep
             # the session; the bot is gone for good, so wait for the socket and forget it.
             with contextlib.suppress(TimeoutError):
-                await fake.wait_until(lambda: session.connection is None, timeout=2.0)
+                await fake.wait_until(lambda s=session: s.connection is None, timeout=2.0)
             fake.sessions.pop(session.session_id, None)
         if connect is not None:
             with contextlib.suppress(TimeoutError):  # wait_for cancels it on timeout
                 await asyncio.wait_for(connect, timeout=5.0)
         Route.BASE = old_base
         DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+def _session_ids(bot: discord.Client) -> list[str | None]:
+    """The bot's gateway sessions: one per shard of an AutoShardedClient, else its own."""
+    if isinstance(bot, discord.AutoShardedClient):
+        return [info._parent.ws.session_id for info in bot.shards.values()]
+    return [bot.ws.session_id if bot.ws is not None else None]

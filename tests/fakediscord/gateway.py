@@ -97,6 +97,14 @@ class GatewaySession:
     connection: GatewayConnection | None = None
     presence: dict[str, Any] | None = None
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this guild's events to this session (its shard's guilds;
+        events outside a guild go to shard 0)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
+
     def has_intent(self, bit: int) -> bool:
         """Whether the client subscribed to ``bit``."""
         return bool(self.intents & bit)

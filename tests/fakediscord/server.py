@@ -190,6 +190,16 @@ class ApiCall:
 Handler = Callable[[ApiCall], Awaitable[tuple[int, Any]]]
 
 
+def _valid_shard(shard: Any) -> bool:
+    """``[shard_id, shard_count]``, with 0 <= shard_id < shard_count."""
+    return (
+        isinstance(shard, list)
+        and len(shard) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+        and 0 <= shard[0] < shard[1]
+    )
+
+
 def _json_response(status: int, body: Any) -> web.Response:
     if status == 204:
         return web.Response(status=204)
@@ -220,8 +230,12 @@ class FakeDiscord(ScriptingMixin):
         interaction_deadline: float = 3.0,
         heartbeat_interval_ms: int = 41_250,
         allow_privileged_intents: bool = True,
+        shard_count: int = 1,
     ) -> None:
         self.snowflake = SnowflakeFactory()
+        # What ``GET /gateway/bot`` recommends; a session that IDENTIFYs with ``shard``
+        # [id, count] gets only the guilds of its shard, ``(guild_id >> 22) % count``.
+        self.shard_count = shard_count
         self.expected_token = token
         self.application_id = application_id or self.snowflake()
         self.bot_user = FakeUser(self.application_id, bot_name, bot=True, discriminator="4242")
@@ -308,6 +322,13 @@ class FakeDiscord(ScriptingMixin):
 
     # -- world building ----------------------------------------------------------------------
 
+    def guild_id_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new snowflake for a guild that Discord puts on shard ``shard_id`` of
+        ``shard_count``: ``(guild_id >> 22) % shard_count`` (its creation millisecond)."""
+        value = self.snowflake()
+        ms = value >> 22
+        return ((ms + (shard_id - ms) % shard_count) << 22) | (value & 0x3FFFFF)
+
     def add_guild(
         self,
         name: str,
@@ -347,7 +368,7 @@ class FakeDiscord(ScriptingMixin):
         sends it for a join, without ``unavailable``, so the client fires ``on_guild_join``.
         Returns how many sessions got it."""
         sent = 0
-        for session in list(self.sessions.values()):
+        for session in self.sessions_for(guild.id):
             if not session.has_intent(INTENT_GUILDS):
                 continue
             members = None
@@ -592,13 +613,21 @@ class FakeDiscord(ScriptingMixin):
 
     # -- gateway -------------------------------------------------------------------------------
 
+    def sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """The sessions Discord sends this guild's events to: those of its shard (an
+        unsharded session has them all; events outside a guild go to shard 0)."""
+        return [s for s in list(self.sessions.values()) if s.serves(guild_id)]
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Send a DISPATCH to every identified session; returns how many got it."""
+        """Send a DISPATCH to every session of the event's guild's shard (every session for
+        an unsharded bot); returns how many got it."""
         if not self.sessions:
             raise RuntimeError(f"cannot dispatch {event}: no gateway session (bot not connected?)")
-        for session in list(self.sessions.values()):
+        guild_id = data.get("guild_id")
+        sessions = self.sessions_for(None if guild_id is None else int(guild_id))
+        for session in sessions:
             await session.dispatch(event, data)
-        return len(self.sessions)
+        return len(sessions)
 
     def expire_token(self, interaction: InteractionResult | FakeInteraction) -> None:
         """Jump past the 15-minute interaction token lifetime (webhook calls get 401/50027)."""
@@ -696,7 +725,15 @@ class FakeDiscord(ScriptingMixin):
         if intents & PRIVILEGED_INTENTS and not self.allow_privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        session = GatewaySession(token=d["token"], intents=intents, shard=d.get("shard"))
+        shard = d.get("shard")
+        if shard is not None and not _valid_shard(shard):
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        if shard is not None:  # a new session for a shard replaces its dead one (kill -9)
+            for old in list(self.sessions.values()):
+                if old.shard == shard and old.connection is None:
+                    self.sessions.pop(old.session_id, None)
+        session = GatewaySession(token=d["token"], intents=intents, shard=shard)
         session.connection = conn
         conn.session = session
         self.sessions[session.session_id] = session
@@ -704,7 +741,9 @@ class FakeDiscord(ScriptingMixin):
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**self.bot_user.to_payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [
+                {"id": str(g), "unavailable": True} for g in self.guilds if session.serves(g)
+            ],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -721,7 +760,7 @@ class FakeDiscord(ScriptingMixin):
             ready["shard"] = session.shard
         await session.dispatch("READY", ready)
         if session.has_intent(INTENT_GUILDS):
-            for guild in self.guilds.values():
+            for guild in [g for g in self.guilds.values() if session.serves(g.id)]:
                 members = None
                 if not session.has_intent(INTENT_GUILD_MEMBERS):
                     members = [guild.members[self.bot_user.id]]
@@ -777,7 +816,7 @@ class FakeDiscord(ScriptingMixin):
             return
         guild = self.guilds.get(msg.guild_id or 0)
         member = guild.members.get(msg.author.id) if guild else None
-        for session in list(self.sessions.values()):
+        for session in self.sessions_for(msg.guild_id):
             if not session.has_intent(INTENT_GUILD_MESSAGES):
                 continue
             if event == "MESSAGE_DELETE":
@@ -927,7 +966,11 @@ class FakeDiscord(ScriptingMixin):
 
     async def _get_gateway_bot(self, call: ApiCall) -> tuple[int, Any]:
         limit = {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1}
-        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return 200, {
+            "url": self.gateway_url,
+            "shards": self.shard_count,
+            "session_start_limit": limit,
+        }
 
     async def _get_application(self, call: ApiCall) -> tuple[int, Any]:
         return 200, {

@@ -94,6 +94,14 @@ MESSAGE_LIMITS: list[tuple[str, Payload, int]] = [
         },
         100,
     ),
+    (
+        "attachment description",
+        lambda n: {
+            "content": "c",
+            "attachments": [{"id": "0", "filename": "a.png", "description": "x" * n}],
+        },
+        1024,
+    ),
 ]
 
 

@@ -203,6 +203,16 @@ def validate_message(
             "The 'content' and 'embeds' fields cannot be used with IS_COMPONENTS_V2",
         )
     validate_embeds(errs, payload.get("embeds") or [], f"{pre}embeds")
+    for i, attachment in enumerate(payload.get("attachments") or []):
+        # An attachment's description (its alt text): at most 1,024 characters.
+        _check_len(
+            errs,
+            f"{pre}attachments.{i}.description",
+            attachment.get("description"),
+            0,
+            1024,
+            required=False,
+        )
     validate_components(errs, payload.get("components") or [], flags, f"{pre}components")
     errs.raise_if_any()
     if creating and not (

@@ -8,7 +8,7 @@ from itertools import pairwise
 import pytest
 from PIL import Image
 
-from bondbot.pictures import chart
+from bondbot.pictures import fonts
 from bondbot.pictures.chart import HEIGHT, PLOT_BOTTOM, PLOT_TOP, SERIES_COLOURS, WIDTH, chips_chart
 
 RGB = tuple[int, int, int]
@@ -84,13 +84,13 @@ def test_the_axis_is_written_by_the_callers_amounts_at_round_steps_around_zero()
 
 
 def test_without_dejavu_the_chart_still_comes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(chart, "FONT", "no-such-font.ttf")
-    chart._font.cache_clear()
+    monkeypatch.setattr(fonts, "FONT", "no-such-font.ttf")
+    fonts.font.cache_clear()
     try:
         _open(chips_chart([(1, {"René": 100}), (2, {"René": 300})], title="Soirée"))
     finally:
         monkeypatch.undo()
-        chart._font.cache_clear()
+        fonts.font.cache_clear()
 
 
 def test_no_hand_no_chart() -> None:

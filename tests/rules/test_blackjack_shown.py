@@ -50,6 +50,10 @@ def row(whose: str, cards: str, total: int) -> ShownHand:
     return ShownHand(whose, tuple(parse_cards(cards)), total)
 
 
+def dealer(whose: str, cards: str, total: int) -> ShownHand:
+    return ShownHand(whose, tuple(parse_cards(cards)), total, "dealer")
+
+
 def test_nothing_is_shown_before_a_round_has_settled():
     game = engine("5c Ts 9d 6d 7h 7c 9s Ks")
     assert game.shown_hands() == ()
@@ -68,7 +72,7 @@ def test_the_dealer_first_then_each_seat_with_its_total_once_the_round_settles()
     records = play(game, ("stand", "b"))  # dealer 9 7 = 16 draws K: 26
     assert records[-1].hand_over
     assert game.shown_hands() == (
-        row(NPC, "9d 7c Ks", 26),
+        dealer(NPC, "9d 7c Ks", 26),
         row("a", "5c 6d 9s", 20),
         row("b", "Ts 7h", 17),
     )
@@ -86,7 +90,7 @@ def test_a_split_gives_its_seat_two_rows_in_seat_order():
     records = play(game, ("stand", "b"))  # dealer 9 7 draws 2: 18
     assert records[-1].hand_over and game.current_shoe().remaining == 0
     assert game.shown_hands() == (
-        row(NPC, "9d 7c 2c", 18),
+        dealer(NPC, "9d 7c 2c", 18),
         row("a", "8s 3d Th", 21),
         row("a", "8h 9s", 17),
         row("b", "Ts 8c", 18),
@@ -100,7 +104,7 @@ def test_a_dealer_blackjack_shows_its_hole_card():
     assert game.hidden_cards() == set(parse_cards("Kd"))
     records = play(game, ("no_insurance", "a"))  # the peek finds the blackjack
     assert records[-1].hand_over
-    assert game.shown_hands() == (row(NPC, "As Kd", 21), row("a", "Ts 9h", 19))
+    assert game.shown_hands() == (dealer(NPC, "As Kd", 21), row("a", "Ts 9h", 19))
     assert game.hidden_cards() == set()
 
 
@@ -110,7 +114,7 @@ def test_a_european_dealer_who_never_drew_shows_his_one_card():
     assert game.hidden_cards() == set()  # no hole card in the European deal
     records = play(game, ("hit", "a"))  # 26: bust, the dealer takes no second card
     assert records[-1].hand_over
-    assert game.shown_hands() == (row(NPC, "9d", 9), row("a", "Ts 6d Kc", 26))
+    assert game.shown_hands() == (dealer(NPC, "9d", 9), row("a", "Ts 6d Kc", 26))
 
 
 def test_the_last_round_stays_shown_through_the_next_one_and_a_restore():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -141,3 +142,44 @@ async def test_house_rules(db: Database) -> None:
     with refused("gm.not_gm"):
         await service.update_settings(player, locale="fr")
     assert (await service.settings(GUILD)).locale == "en"
+
+
+async def test_a_grant_in_flight_holds_its_intent_until_answered(db: Database) -> None:
+    """Identical grants wait for the one in flight; a failed one leaves the intent free."""
+    service, sheets = services(db)
+    bond = await sheets.create(player, name="James Bond")
+    other_gm = Actor(GUILD, GM + 1, is_gm=True)
+    seen: list[tuple[int | None, int | None, bool]] = []
+
+    async def send(actor: Actor, amount: int, fail: bool = False) -> None:
+        async with service.grant(
+            actor, bond.id, "hero", amount, give=False, reason="r", delivered=lambda _: True
+        ) as done:
+            await asyncio.sleep(0.01)  # answering takes a moment
+            seen.append(
+                (
+                    done.moved and done.moved.entry_id,
+                    done.earlier and done.earlier.entry_id,
+                    done.concurrent,
+                )
+            )
+            if fail:
+                raise RuntimeError("the answer failed")
+
+    # Taking more than he holds: each is refused in turn, none counts as done.
+    results = await asyncio.gather(*(send(gm, 2) for _ in range(3)), return_exceptions=True)
+    assert [getattr(r, "key", r) for r in results] == ["gm.take_too_much_hero"] * 3
+    assert seen == []
+    await service.move(gm, bond.id, "hero", 5, give=True, reason="stake")
+    # The first applies (and its answer fails after the write); the others are told.
+    results = await asyncio.gather(
+        send(gm, 1, fail=True), send(other_gm, 1), send(gm, 1), return_exceptions=True
+    )
+    assert isinstance(results[0], RuntimeError) and results[1:] == [None, None]
+    (applied,) = [entry for entry, _, _ in seen if entry is not None]
+    assert seen[1:] == [(None, applied, True), (None, applied, True)]
+    # Once answered, the same take again is a new one.
+    await send(gm, 1)
+    assert seen[-1][0] not in (None, applied)
+    async with db.read() as conn:
+        assert await ledger.balance(conn, bond.account, "hero") == 3

@@ -10,6 +10,7 @@ from typing import Any
 
 from bondbot.games.contract import Event
 from bondbot.rules import baccarat
+from bondbot.shards import Shards
 from bondbot.sheets import validate_sheet
 from bondbot.storage import characters, ledger
 from bondbot.storage.db import Database
@@ -43,7 +44,9 @@ def seeds_where(predicate: Callable[[baccarat.Coup], bool], packs: int = 8) -> I
             yield seed
 
 
-def service(db: Database, clock: Clock, seeds: list[bytes] | None = None) -> TableService:
+def service(
+    db: Database, clock: Clock, seeds: list[bytes] | None = None, *, shards: Shards | None = None
+) -> TableService:
     pending = list(seeds or [])
 
     def seed_source() -> bytes:
@@ -59,6 +62,7 @@ def service(db: Database, clock: Clock, seeds: list[bytes] | None = None) -> Tab
         guild_settings=guild_settings,
         rng=random.Random(7),
         seed_source=seed_source,
+        shards=shards,
     )
 
 
@@ -73,6 +77,7 @@ async def make_character(
     cash: int = 0,
     hero: int = 0,
     survival: int = 0,
+    guild_id: int = GUILD,
 ) -> int:
     sheet = validate_sheet(
         {
@@ -87,7 +92,8 @@ async def make_character(
         }
     )
     async with db.transaction() as conn:
-        return (await characters.create_character(conn, GUILD, sheet, now="2026-11-21T19:00")).id
+        created = await characters.create_character(conn, guild_id, sheet, now="2026-11-21T19:00")
+        return created.id
 
 
 async def balance(db: Database, account: str, kind: str = "cash") -> int:

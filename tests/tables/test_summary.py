@@ -3,14 +3,15 @@ hand and the series, for bets that settle at once and for pots built over severa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bondbot.money import format_amount
+from bondbot.pictures.chart import evening_chart, npc_style
 from bondbot.storage.ledger import LedgerEntry
-from bondbot.tables.summary import BiggestHand, evening, evening_text
+from bondbot.tables.summary import BiggestHand, WonBack, evening, evening_text, hand_results
 
 TABLE = 7
 BANK = f"bank:{TABLE}"
@@ -226,11 +227,14 @@ def test_the_text_names_everyone_in_both_languages_and_fits_an_embed() -> None:
     book.action((2_500, BANK, chips(BOND), "baccarat.win"))
     summary = evening(book.rows, TABLE)
     names = {BOND: "James Bond"}
-    english = evening_text(summary, names, "en", format_amount, hands_played=3)
-    assert "**James Bond**: +$25" in english and "won $25" in english
+    english = evening_text(summary, names, "en", format_amount, hands_played=3, npc="Le Chiffre")
+    assert "🥇 **James Bond**: +$25" in english and "won $25" in english
+    assert "Le Chiffre leaves $25 lighter." in english
     assert "Hands played: 3." in english
-    french = evening_text(summary, names, "fr", lambda c: format_amount(c, "€"))
-    assert "**James Bond** : +€25" in french and "Mains jouées" not in french
+    assert "Hero Points" not in english  # he neither earned nor spent one: no line of zeros
+    french = evening_text(summary, names, "fr", lambda c: format_amount(c, "€"), npc="Le Chiffre")
+    assert "🥇 **James Bond** : +€25" in french and "Mains jouées" not in french
+    assert "Le Chiffre repart allégé de €25." in french
 
     crowd = Ledger()
     for pc in range(100, 140):
@@ -239,3 +243,131 @@ def test_the_text_names_everyone_in_both_languages_and_fits_an_embed() -> None:
         evening(crowd.rows, TABLE), {pc: "N" * 64 for pc in range(100, 140)}, "fr", format_amount
     )
     assert len(text) <= 4096 and "…et 20 autres." in text
+
+
+# -- hands as the table counts them (rows noted "hand N") ---------------------------------
+
+
+@dataclass
+class Noted(Ledger):
+    """Rows as a table writes them today: each noted with the table's hand."""
+
+    hand: int = 0
+
+    def action(self, *moves: Move, actor: int | None = GM, hero: bool = False) -> None:
+        first = len(self.rows)
+        super().action(*moves, actor=actor, hero=hero)
+        for index in range(first, len(self.rows)):
+            self.rows[index] = replace(self.rows[index], note=f"hand {self.hand}")
+
+
+def michigan_night() -> Noted:
+    """Two rounds of Michigan: pay cards paid lead by lead (several actions a round),
+    then the round's end; a round 2 where Bond went out first and Vesper spent a Hero
+    Point on it; round 3 dealt and closed with nothing moved."""
+    book = Noted()
+    book.buy_in(BOND, 5_000)
+    book.buy_in(VESPER, 5_000)
+    book.action((2, None, sheet(VESPER), "award.simulate"), actor=VESPER, hero=True)
+    book.hand = 1
+    book.action(
+        (400, chips(BOND), f"layout:{TABLE}:ace", "michigan.ante"),
+        (400, chips(VESPER), f"layout:{TABLE}:ace", "michigan.ante"),
+        (400, BANK, f"layout:{TABLE}:ace", "michigan.ante"),
+    )
+    book.action((600, f"layout:{TABLE}:ace", chips(BOND), "michigan.pay_card"))
+    book.action((600, f"layout:{TABLE}:ace", BANK, "michigan.pay_card"))
+    book.action(
+        (300, chips(VESPER), BANK, "michigan.out"), (200, chips(BOND), BANK, "michigan.out")
+    )
+    book.hand = 2
+    book.action(
+        (500, chips(VESPER), chips(BOND), "michigan.out"), (700, BANK, chips(BOND), "michigan.out")
+    )
+    book.action((1, sheet(VESPER), None, "spend.win_hand"), actor=VESPER, hero=True)
+    book.action((500, BANK, chips(VESPER), "spend.win_hand"), actor=VESPER)
+    book.hand = 3
+    book.cash_out(BOND, 5_000 - 400 + 600 - 200 + 500 + 700)
+    book.cash_out(VESPER, 5_000 - 400 - 300 - 500 + 500)
+    return book
+
+
+def test_the_series_counts_the_tables_hands_not_its_payments() -> None:
+    summary = evening(michigan_night().rows, TABLE, hands_played=3)
+    assert summary.hands == 3  # three rounds dealt: four payments in round 1 are one hand
+    assert [hand for hand, _ in summary.series] == [0, 1, 2, 3]
+    assert summary.series[1][1] == {BOND: 0, VESPER: -700}
+    assert summary.series[2][1] == {BOND: 1_200, VESPER: -700}  # her spend shows at hand 2
+    assert summary.series[3][1] == {BOND: 1_200, VESPER: -700}
+    assert summary.npc_series == [0, 700, -500, -500]
+    assert summary.npc_net == -500 == -sum(p.net for p in summary.pcs)
+    assert summary.won_backs == [WonBack(VESPER, 2, 500)]
+    assert summary.biggest == BiggestHand(BOND, 1_200) and summary.biggest.hand == 2
+    # The history lists the hands that moved chips, by the table's numbers.
+    assert [hand for hand, _ in hand_results(summary)] == [1, 2]
+
+
+def test_the_npc_line_and_the_hero_point_marks_are_in_the_chart() -> None:
+    summary = evening(michigan_night().rows, TABLE, hands_played=3)
+    spec = summary.chart({BOND: "James Bond", VESPER: "Vesper Lynd"}, "Le Chiffre")
+    assert [hand for hand, _ in spec.points] == list(range(summary.hands + 1))
+    assert [values["Le Chiffre"] for _, values in spec.points] == [0, 700, -500, -500]
+    assert spec.styles["Le Chiffre"] == npc_style()
+    assert list(spec.marks) == [("Vesper Lynd", 2)]
+    png = evening_chart(spec, title="Soirée", mark_label="Point d'Héroïsme")
+    assert png.startswith(b"\x89PNG")
+
+
+def test_two_pcs_with_the_same_results_both_stay_visible() -> None:
+    book = Noted()
+    for pc in (BOND, VESPER, LEITER):
+        book.buy_in(pc, 10_000)
+    for hand, won in enumerate((1_000, -500, 2_000), start=1):
+        book.hand = hand
+        book.action(
+            *[
+                (abs(won), BANK, chips(pc), "blackjack.win")
+                if won > 0
+                else (-won, chips(pc), BANK, "blackjack.loss")
+                for pc in (BOND, VESPER)
+            ],
+            (300, chips(LEITER), BANK, "blackjack.loss"),
+        )
+    summary = evening(book.rows, TABLE)
+    names = {BOND: "James Bond", VESPER: "Vesper Lynd", LEITER: "Felix Leiter"}
+    spec = summary.chart(names, "Le Chiffre")
+    bond, vesper = spec.styles["James Bond"], spec.styles["Vesper Lynd"]
+    assert [v["James Bond"] for _, v in spec.points] == [v["Vesper Lynd"] for _, v in spec.points]
+    # Drawn one over the other they would hide: each has its own marker and dash, and
+    # they sit apart; a line that does not coincide keeps its place.
+    assert bond.marker != vesper.marker and bond.dash != vesper.dash
+    assert bond.offset != vesper.offset
+    assert spec.styles["Felix Leiter"].offset == 0
+    assert len({s.colour for s in spec.styles.values()}) == len(spec.styles)
+
+
+def test_a_podium_shares_a_place_on_a_tie_and_tells_the_hero_points() -> None:
+    book = Noted()
+    for pc in (BOND, VESPER, LEITER):
+        book.buy_in(pc, 10_000)
+    book.action((2, None, sheet(LEITER), "award.simulate"), actor=LEITER, hero=True)
+    book.hand = 1
+    book.action(
+        (500, BANK, chips(BOND), "blackjack.win"),
+        (500, BANK, chips(VESPER), "blackjack.win"),
+        (800, chips(LEITER), BANK, "blackjack.loss"),
+    )
+    book.action((1, sheet(LEITER), None, "spend.win_hand"), actor=LEITER, hero=True)
+    book.action((1_600, BANK, chips(LEITER), "spend.win_hand"), actor=LEITER)
+    summary = evening(book.rows, TABLE)
+    names = {BOND: "James Bond", VESPER: "Vesper Lynd", LEITER: "Felix Leiter"}
+    text = evening_text(summary, names, "en", format_amount, npc="Le Chiffre", winners=[LEITER])
+    assert text.splitlines()[:5] == [
+        "Winner: **Felix Leiter**",
+        "🥇 **Felix Leiter**: +$8 · Hero Points: 2 earned, 1 spent",
+        "🥈 **James Bond**: +$5",
+        "🥈 **Vesper Lynd**: +$5",
+        "Le Chiffre leaves $18 lighter.",
+    ]
+    assert "**Felix Leiter** spent a Hero Point and won back hand 1 ($16)." in text
+    assert "won back: 0" not in text

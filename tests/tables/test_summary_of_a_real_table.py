@@ -65,8 +65,19 @@ async def test_the_summary_tells_what_the_ledger_holds(db: Database) -> None:
     )
     assert by_pc[bond].won_back == 10_000
     assert (by_pc[vesper].hero_earned, by_pc[vesper].hands_won_back) == (0, 0)
-    moved = [result for result in results if any(result.values())]
-    assert summary.hands == len(moved)
-    best = max(won for result in moved for won in result.values())
+    # Hands are counted as the table dealt them, a push included: each coup is a point of
+    # the series, where each PC's step is what the coup moved (the first coup's with the
+    # Hero Point that won it back), and the NPC's result is what the PCs' is not.
+    assert summary.hands == len(results) == (await tables.snapshot(table)).state.hand_no
+    best = max(won for result in results for won in result.values())
     assert summary.biggest is not None and summary.biggest.won == best
     assert summary.series[-1][1] == {bond: by_pc[bond].net, vesper: by_pc[vesper].net}
+    steps = [
+        {pc: after[pc] - before.get(pc, 0) for pc in (bond, vesper)}
+        for (_, before), (_, after) in zip(summary.series, summary.series[1:], strict=False)
+    ]
+    assert steps[1:] == results[1:]
+    assert steps[0] == {bond: results[0][bond] + 10_000, vesper: results[0][vesper]}
+    assert [w.hand for w in summary.won_backs] == [1] and summary.won_backs[0].pay == 10_000
+    assert summary.npc_net == -(by_pc[bond].net + by_pc[vesper].net)
+    assert len(summary.npc_series) == len(summary.series)

@@ -10,7 +10,7 @@ from fakediscord.validation import DiscordAPIError, validate_message
 from table_helpers import GM, Clock, make_character, open_table, seeds_where
 
 from bondbot.bot.tables.message import table_embed, table_view
-from bondbot.bot.tables.results import result_embed
+from bondbot.bot.tables.results import PICTURE, result_embed, result_picture
 from bondbot.rules.baccarat import Bet
 from bondbot.storage.db import Database
 
@@ -64,7 +64,11 @@ async def test_a_full_table_of_long_names_fits_discord(db: Database, game: str, 
     rows = snapshots[-1].state.engine.shown_hands()
     # The hand's picture: the player's and banker's hands, or the dealer's and every seat's.
     assert len(rows) == (2 if game == "punto_banco" else SEATS + 1)
-    result = {"embeds": [result_embed(snapshots[-1], rows, lang).to_dict()]}
+    picture = result_picture(snapshots[-1], rows, lang)
+    result = {
+        "embeds": [result_embed(picture).to_dict()],
+        "attachments": [{"id": "0", "filename": PICTURE, "description": picture.alt}],
+    }
     try:
         validate_message(result, has_files=True, creating=True)
     except DiscordAPIError as refused:

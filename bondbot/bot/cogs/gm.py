@@ -216,17 +216,23 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
             amount = amount_or_refuse(amount, await lang_for(interaction))
         actor = await actor_of(interaction)
         character_id = await self._character(interaction, character)
-        give = action == "give"
-        earlier = await self.service.earlier_same_move(
-            actor, character_id, kind, amount, give=give, reason=reason
+        granting = self.service.grant(
+            actor,
+            character_id,
+            kind,
+            amount,
+            give=action == "give",
+            reason=reason,
+            delivered=lambda entry: self.bot.deliveries.reached(f"ledger:{entry}"),
         )
-        if earlier is not None and not self.bot.deliveries.reached(f"ledger:{earlier.entry_id}"):
-            await self._ask_again(interaction, earlier)
-            return
-        moved = await self.service.move(actor, character_id, kind, amount, give=give, reason=reason)
-        await self.bot.services.tables.character_changed(character_id)
-        await send(interaction, await self._moved(interaction, moved))
-        self.bot.deliveries.mark(f"ledger:{moved.entry_id}")
+        async with granting as done:  # identical grants wait until this one is answered
+            if done.moved is None:
+                assert done.earlier is not None
+                await self._ask_again(interaction, done.earlier, concurrent=done.concurrent)
+                return
+            await self.bot.services.tables.character_changed(character_id)
+            await send(interaction, await self._moved(interaction, done.moved))
+            self.bot.deliveries.mark(f"ledger:{done.moved.entry_id}")
 
     async def _amounts(self, interaction: discord.Interaction, moved: Movement) -> dict[str, str]:
         lang = await lang_for(interaction)
@@ -246,13 +252,17 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         amounts = await self._amounts(interaction, moved)
         return t(key, await lang_for(interaction), name=moved.character.name, **amounts)
 
-    async def _ask_again(self, interaction: discord.Interaction, earlier: Movement) -> None:
-        """The same move landed a moment ago and its answer may never have been seen: say
-        so, and do it again only on a click (docs/decisions.md)."""
+    async def _ask_again(
+        self, interaction: discord.Interaction, earlier: Movement, *, concurrent: bool = False
+    ) -> None:
+        """The same move landed a moment ago and its answer may never have been seen, or
+        it was sent at the same moment as this one: say so, and do it again only on a click
+        (docs/decisions.md)."""
         lang = await lang_for(interaction)
         when = int(datetime.fromisoformat(earlier.at).timestamp())
+        word = "concurrent" if concurrent else "repeat"
         text = t(
-            "gm.repeat_given" if earlier.give else "gm.repeat_taken",
+            f"gm.{word}_given" if earlier.give else f"gm.{word}_taken",
             lang,
             when=f"<t:{when}:R>",
             name=earlier.character.name,

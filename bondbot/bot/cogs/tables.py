@@ -6,14 +6,16 @@ import asyncio
 import io
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bondbot import background
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
@@ -24,14 +26,24 @@ from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed
+from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed, result_picture
+from bondbot.bot.tables.story import (
+    CHART,
+    SHOES_IN_HISTORY,
+    closed_embed,
+    closed_view,
+    read_story,
+    summary_chart,
+    summary_embed,
+    table_title,
+    verify_answer,
+)
 from bondbot.errors import Refusal
 from bondbot.games.contract import ShownHand
 from bondbot.games.registry import all_games
 from bondbot.i18n import t
 from bondbot.money import format_amount
-from bondbot.pictures.cards import drawn, hand_png, rows_png
-from bondbot.pictures.chart import chips_chart
+from bondbot.pictures.cards import drawn, hand_png, result_png
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
 from bondbot.storage import characters, ledger
@@ -41,7 +53,7 @@ from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened,
 from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
-from bondbot.tables.summary import evening, evening_text, hand_results
+from bondbot.tables.summary import evening, hand_results
 
 log = logging.getLogger(__name__)
 RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
@@ -80,12 +92,12 @@ class TableMessages:
                 await self.changed(snapshot)
                 await asyncio.sleep(1 / RESUMED_PER_SECOND)
 
-        self._resuming = asyncio.create_task(pace())
+        self._resuming = background.spawn(pace())
 
     async def changed(self, snapshot: TableSnapshot) -> None:
         self._dirty.add(snapshot.id)
         if snapshot.id not in self._running:
-            self._running[snapshot.id] = asyncio.create_task(self._refresh(snapshot.id))
+            self._running[snapshot.id] = background.spawn(self._refresh(snapshot.id))
 
     async def _refresh(self, table_id: int) -> None:
         try:
@@ -105,6 +117,14 @@ class TableMessages:
     async def _draw(self, snapshot: TableSnapshot) -> dict[str, Any]:
         settings = await self.bot.services.guilds.get(snapshot.guild_id)
         now = self.bot.services.clock()
+        if not snapshot.open:  # the final scoreboard, from the ledger
+            async with self.bot.db.read() as conn:  # type: ignore[union-attr]
+                told = await read_story(conn, snapshot)
+            title = table_title(snapshot.state, settings.locale)
+            return {
+                "embed": closed_embed(snapshot, told, settings.locale, settings.currency, title),
+                "view": closed_view(snapshot, settings.locale),
+            }
         return {
             "embed": table_embed(snapshot, settings.locale, settings.currency, now),
             "view": table_view(snapshot, settings.locale, now, settings.currency),
@@ -168,7 +188,12 @@ class TableMessages:
         if not rows or not snapshot.thread_id or self._pictured.get(snapshot.id, -1) >= hand:
             return
         self._pictured[snapshot.id] = hand
-        task = asyncio.create_task(self._post_result(snapshot, rows))
+        self.start(self._post_result(snapshot, rows))
+
+    def start(self, post: Coroutine[Any, Any, None]) -> None:
+        """A post in a table's channel or thread, the bot's own work after an answer: a
+        task of its own (`background`), waited for at shutdown."""
+        task = background.spawn(post)
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
 
@@ -176,17 +201,20 @@ class TableMessages:
         async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
             try:
                 settings = await self.bot.services.guilds.get(snapshot.guild_id)
-                embed = result_embed(snapshot, rows, settings.locale)
+                picture = result_picture(snapshot, rows, settings.locale)
+                embed = result_embed(picture)
                 # On the loop: a result draws in about a millisecond (bench/pictures.py),
                 # and a thread would only take the GIL back and forth with the loop; but
                 # the first drawing of a card takes a few, so a picture with one goes to a
                 # thread (the first hands after a start, at every table at once).
                 cards = [row.cards for row in rows]
-                png = rows_png(cards) if drawn(cards) else await asyncio.to_thread(rows_png, cards)
+                draw = partial(result_png, cards, picture.labels, picture.heading)
+                png = draw() if drawn(cards) else await asyncio.to_thread(draw)
                 thread = self.bot.get_partial_messageable(
                     snapshot.thread_id, guild_id=snapshot.guild_id
                 )
-                await thread.send(embed=embed, file=discord.File(io.BytesIO(png), PICTURE))
+                file = discord.File(io.BytesIO(png), PICTURE, description=picture.alt)
+                await thread.send(embed=embed, file=file)
             except Exception:
                 log.exception(
                     "table %s: could not post the picture of hand %s in thread %s",
@@ -209,7 +237,7 @@ class TableMessages:
             scheduler.cancel(key)
             return
         when = datetime.fromisoformat(min(deadlines)) + timedelta(milliseconds=50)
-        scheduler.at(key, when, lambda: asyncio.ensure_future(self.changed(snapshot)))
+        scheduler.at(key, when, lambda: background.spawn(self.changed(snapshot)))
 
     async def stop(self) -> None:
         """Let edits already under way finish (the service's scheduler holds the timers)."""
@@ -380,8 +408,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     @app_commands.command(name="history", description="The last hands of this channel's table")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
-        table = await self._table(interaction)
+        if interaction.channel_id is None:
+            raise Refusal("errors.guild_only")
+        table = await self.service.latest_in_channel(interaction.channel_id)
         await _show_history(await reply_to(interaction), table, 0, edit=False)
+
+    @app_commands.command(name="verify", description="Check the shoes of this channel's table")
+    @app_commands.guild_only()
+    async def verify(self, interaction: discord.Interaction) -> None:
+        if interaction.channel_id is None:
+            raise Refusal("errors.guild_only")
+        table = await self.service.latest_in_channel(interaction.channel_id)
+        await _verify(await reply_to(interaction), table)
 
     @app_commands.command(name="close", description="Close the table: cash everyone out (GM)")
     @app_commands.guild_only()
@@ -400,14 +438,19 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         if len(shoes) > 1:  # each earlier seed was shown on the table when its shoe was replaced
             text += "\n" + reply.t("table.closed_shoes", count=len(shoes))
         await reply.send(text)
-        try:
-            await self._post_summary(snapshot)
-        except Exception:  # the table is closed and cashed out: the story is a bonus
-            log.exception("could not post the summary of table %s", snapshot.id)
+        self.messages.start(self._post_summary(snapshot))
 
     async def _post_summary(self, snapshot: TableSnapshot) -> None:
-        """The evening's story in the table's channel: each PC's result, Hero Points, hands
-        won back, the biggest hand, a chart of the chips, and the shoe's seed."""
+        """The evening's story in the table's channel: the winner, the podium, the NPC's
+        result, the night's moments and a chart. The bot's own work after the GM is
+        answered; the table is closed and cashed out, so a failure loses nothing but the
+        story."""
+        try:
+            await self._tell_the_story(snapshot)
+        except Exception:
+            log.exception("could not post the summary of table %s", snapshot.id)
+
+    async def _tell_the_story(self, snapshot: TableSnapshot) -> None:
         settings = await self.bot.services.guilds.get(snapshot.guild_id)
         lang = settings.locale
 
@@ -415,24 +458,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             return format_amount(cents, settings.currency)
 
         async with self.bot.db.read() as conn:  # type: ignore[union-attr]
-            rows = await ledger.table_entries(conn, snapshot.id)
-            story = evening(rows, snapshot.id)
-            names = {snapshot.state.npc_id: snapshot.state.npc_name}
-            for pc in story.pcs:
-                found = await characters.get_character(conn, pc.character_id, include_dead=True)
-                names[pc.character_id] = found.name
-        text = evening_text(story, names, lang, money, hands_played=snapshot.state.hand_no)
-        shoe = snapshot.state.shoes[-1]
-        embed = discord.Embed(title=t("summary.title", lang), description=text)
-        footer = t("table.revealed", lang, seed=shoe.seed or "—", commitment=shoe.commitment)
-        embed.set_footer(text=footer)
+            told = await read_story(conn, snapshot)
+        embed = summary_embed(snapshot, told, lang, money)
         files = []
-        points = story.chart_points(names)
-        if len(points) > 1:
-            title = t("summary.chart_title", lang)
-            png = await asyncio.to_thread(chips_chart, points, title=title, amount=money)
-            files.append(discord.File(io.BytesIO(png), filename="evening.png"))
-            embed.set_image(url="attachment://evening.png")
+        png = await asyncio.to_thread(summary_chart, told, snapshot, lang, money)
+        if png is not None:
+            files.append(discord.File(io.BytesIO(png), filename=CHART))
+            embed.set_image(url=f"attachment://{CHART}")
         thread = snapshot.thread_id
         where = thread or snapshot.channel_id
         channel = self.bot.get_partial_messageable(where, guild_id=snapshot.guild_id)
@@ -559,7 +591,7 @@ async def _show_history(reply: Reply, table: int, page: int, *, edit: bool) -> N
     snapshot = await bot.services.tables.snapshot(table)
     async with bot.db.read() as conn:  # type: ignore[union-attr]
         story = evening(await ledger.table_entries(conn, table), table)
-        names = {seat.character_id: seat.name for seat in snapshot.state.seats}
+        names = {**snapshot.state.sat, **{s.character_id: s.name for s in snapshot.state.seats}}
         for pc in story.pcs:
             if pc.character_id not in names:
                 found = await characters.get_character(conn, pc.character_id, include_dead=True)
@@ -595,10 +627,24 @@ async def _show_history(reply: Reply, table: int, page: int, *, edit: bool) -> N
             disabled=page >= pages - 1,
         ),
     ]
+    shoes, _ = verify_answer(snapshot, reply.lang, SHOES_IN_HISTORY)  # the latest shoes
     if edit:
-        await reply.interaction.response.edit_message(embed=embed, view=view_of(buttons))
+        await reply.interaction.response.edit_message(embeds=[embed, shoes], view=view_of(buttons))
     else:
-        await reply.send(embed=embed, view=view_of(buttons))
+        await reply.send(embeds=[embed, shoes], view=view_of(buttons))
+
+
+@common.on("verify")
+async def _verify_button(click: Click) -> None:
+    await _verify(click.reply, click.table)
+
+
+async def _verify(reply: Reply, table: int) -> None:
+    """Every shoe's commitment and, once revealed, its seed and the command that checks
+    them: privately, in the clicker's language."""
+    snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
+    embed, files = verify_answer(snapshot, reply.lang)
+    await reply.send(embed=embed, files=files)
 
 
 @common.on("contest")

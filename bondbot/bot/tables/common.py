@@ -29,9 +29,13 @@ def short(name: str, most: int = NAME_SHOWN) -> str:
 
 
 def names(snapshot: TableSnapshot) -> dict[int, str]:
-    """Character id → name as the table message shows it, for everyone, NPC included."""
-    found = {seat.character_id: short(seat.name) for seat in snapshot.state.seats}
-    found[snapshot.state.npc_id] = short(snapshot.state.npc_name)
+    """Character id → name as the table message shows it, for everyone who sat at the
+    table, now or earlier (a PC cashed out keeps his name), and its NPCs."""
+    state = snapshot.state
+    found = {npc.id: short(npc.name) for npc in state.other_npcs}
+    found.update({character_id: short(name) for character_id, name in state.sat.items()})
+    found.update({seat.character_id: short(seat.name) for seat in state.seats})
+    found[state.npc_id] = short(state.npc_name)
     return found
 
 

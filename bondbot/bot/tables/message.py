@@ -13,6 +13,7 @@ import discord
 from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.tables.common import AREA, add_lines, fit, names, quality, short, table_button
 from bondbot.bot.tables.games import ui_for
+from bondbot.bot.tables.story import shoe_line
 from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang, has, t
 from bondbot.money import format_amount
@@ -95,12 +96,15 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         else format_amount(snapshot.bank, money)
     )
     buy_in = spec_for(config.game).buy_in_limits
+    packs = state.shoes[-1].packs if state.shoes else config.packs
+    # A game where nobody holds a bank (Michigan, Makao) says its limits its own way.
+    line = f"{config.game}.limits_value"
     limits = t(
-        "table.limits_buy_in" if buy_in else "table.limits_value",
+        "table.limits_buy_in" if buy_in else line if has(line) else "table.limits_value",
         lang,
         min=format_amount(config.min_bet, money),
         max=format_amount(config.max_bet, money),
-        packs=state.shoes[-1].packs if state.shoes else config.packs,
+        packs=t("table.packs_one" if packs == 1 else "table.packs_many", lang, count=packs),
         bank=bank,
     )
     if not state.npc_auto:
@@ -150,13 +154,8 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             for o in offers
         ]
         add_lines(embed, t("table.offers", lang), lines, more)
-    if state.shoes:
-        footer = t("table.commitment", lang, commitment=state.shoes[-1].commitment)
-        revealed = [s for s in state.shoes if s.seed]
-        if revealed:
-            last = revealed[-1]
-            footer += "\n" + t("table.revealed", lang, seed=last.seed, commitment=last.commitment)
-        embed.set_footer(text=footer)
+    if state.shoes:  # the proof itself is behind /table verify and /table history
+        embed.set_footer(text=shoe_line(state, lang))
     return fit(embed)
 
 

@@ -386,6 +386,9 @@ class BlackjackEngine(Engine):
 
     # -- money the table checks ----------------------------------------------------------
 
+    def least_stack(self) -> int:
+        return self.min_bet
+
     def committed(self, seat: SeatKey) -> int:
         """What the seat has on the table this round and could still lose."""
         game = self.game
@@ -438,7 +441,7 @@ class BlackjackEngine(Engine):
         if not isinstance(last, Settled):
             return ()
         dealer = self.npc if self.npc is not None else "banker"
-        rows = [ShownHand(dealer, tuple(parse_cards(last.dealer)), last.dealer_total)]
+        rows = [ShownHand(dealer, tuple(parse_cards(last.dealer)), last.dealer_total, "dealer")]
         rows += [
             ShownHand(line.seat, tuple(parse_cards(line.cards)), line.total)
             for line in last.results

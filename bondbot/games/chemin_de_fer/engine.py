@@ -662,8 +662,8 @@ class ChemindeFer(Engine):
         if last is None or not self.last_shown:
             return ()
         return (
-            ShownHand(last.holder or "player", cards_of(last.ponte), last.ponte_total),
-            ShownHand(last.seat or "banker", cards_of(last.banker), last.banker_total),
+            ShownHand(last.holder or "player", cards_of(last.ponte), last.ponte_total, "player"),
+            ShownHand(last.seat or "banker", cards_of(last.banker), last.banker_total, "banker"),
         )
 
     # -- seats and the shoe between hands ------------------------------------------------
@@ -690,6 +690,9 @@ class ChemindeFer(Engine):
         if seat in self.refused:
             self.refused.remove(seat)
         super().stand_up(seat)
+
+    def least_stack(self) -> int:
+        return self.settings.min_stake  # a ponte's smallest stake
 
     def current_shoe(self) -> Shoe:
         return self.shoe

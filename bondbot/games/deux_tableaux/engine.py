@@ -793,10 +793,11 @@ class DeuxTableaux(Engine):
         last = self.last
         if last is None or not self.last_holders:
             return ()
-        rows = [ShownHand(last.seat or "banker", cards_of(last.banker), last.banker_total)]
+        bank = cards_of(last.banker)
+        rows = [ShownHand(last.seat or "banker", bank, last.banker_total, "banker")]
         for result in last.tables:
             holder = self.last_holders.get(result.table, result.table)
-            rows.append(ShownHand(holder, cards_of(result.cards), result.total))
+            rows.append(ShownHand(holder, cards_of(result.cards), result.total, result.table))
         return tuple(rows)
 
     # -- seats and the shoe between hands ------------------------------------------------
@@ -825,6 +826,9 @@ class DeuxTableaux(Engine):
         if self.banco_loser == seat:
             self.banco_loser = None
         super().stand_up(seat)
+
+    def least_stack(self) -> int:
+        return self.settings.min_stake  # a ponte's smallest stake
 
     def current_shoe(self) -> Shoe:
         return self.shoe

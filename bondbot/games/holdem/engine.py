@@ -602,6 +602,10 @@ class Holdem(Engine):
         return {s: amount for s, amount in pays.items() if amount or s == seat}
 
     def check(self, move: Move) -> None:
+        if move.kind == "sit_out" and move.seat in self.sitting_out:
+            raise IllegalAction("holdem.already_out", seat=move.seat)
+        if move.kind == "sit_in" and move.seat in self.seats and move.seat not in self.sitting_out:
+            raise IllegalAction("holdem.already_in", seat=move.seat)
         if move.kind == "won_back" and move.target in self._may_win_back():
             pays = self.won_back_pays(move.target)
             if pays is not None and pays[move.target] <= 0:

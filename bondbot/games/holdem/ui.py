@@ -20,7 +20,7 @@ from discord import app_commands
 
 from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
-from bondbot.bot.router import ButtonSpec, custom_id, modal_view
+from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
@@ -273,17 +273,32 @@ async def _raise(click: Click, moves: int) -> None:
     await click.interaction.response.send_modal(modal)
 
 
-@actions.on("sit")
-async def _sit(click: Click) -> None:
-    """Sit out from the next hand, or come back (the same button)."""
+SIT = {"out": "sit_out", "in": "sit_in"}
+
+
+@actions.on("sit", str)
+async def _sit(click: Click, way: str) -> None:
+    """Sit out from the next hand (`out`, on the table message) or come back (`in`, on the
+    answer to sitting out). Each button says which way it goes, so clicks repeated or
+    crossing each other are one move, never a flip back."""
+    if way not in SIT:
+        raise Refusal("table.unknown_action")
     tables = bot_of(click.interaction).services.tables
     snapshot = await tables.snapshot(click.table)
-    seat = snapshot.state.seat_of_user(click.user_id)
-    if seat is None:
+    if snapshot.state.seat_of_user(click.user_id) is None:
         raise Refusal("table.not_seated")
-    away = str(seat.character_id) in engine_of(snapshot).sitting_out
-    await tables.act(click.table, click.user_id, "sit_in" if away else "sit_out")
-    await click.reply.say("holdem.sat_in" if away else "holdem.sat_out")
+    try:
+        await tables.act(click.table, click.user_id, SIT[way])
+        key = "holdem.sat_out" if way == "out" else "holdem.sat_in"
+    except Refusal as refusal:
+        if refusal.key != f"holdem.already_{way}":
+            raise
+        key = refusal.key
+    if way == "in":
+        await click.reply.say(key)
+        return
+    back = table_button(click.reply.lang, click.table, "holdem.btn_sit_in", "sit", "in")
+    await click.reply.send(click.reply.t(key), view=view_of([back]))
 
 
 @actions.on("npccards")
@@ -349,7 +364,7 @@ class HoldemUI:
 
     def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         table, engine = snapshot.id, engine_of(snapshot)
-        sit = table_button(lang, table, "holdem.btn_sit_out", "sit", row=2)
+        sit = table_button(lang, table, "holdem.btn_sit_out", "sit", "out", row=2)
         if engine.over:
             return [table_button(lang, table, "table.btn_deal", "deal", row=1), sit]
         npc_cards = table_button(lang, table, "holdem.btn_npc_cards", "npccards", row=2)

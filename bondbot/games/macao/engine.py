@@ -391,6 +391,9 @@ class Macao(Engine):
 
     # -- money the table checks ---------------------------------------------------------
 
+    def least_stack(self) -> int:
+        return self.rules.min_stake
+
     def committed(self, seat: SeatKey) -> int:
         """The most this seat may still pay on the coup's open wagers: a player his wager's
         worst loss, the banker what he would owe every player in the worst case."""
@@ -441,7 +444,7 @@ class Macao(Engine):
         rows: list[ShownHand] = []
         if self.bank_shown and self.banker is not None:
             cards = tuple(self.bank_cards)
-            rows.append(ShownHand(self.banker, cards, self._total(cards)))
+            rows.append(ShownHand(self.banker, cards, self._total(cards), "banker"))
         for hand in self.players:
             if hand.shown:
                 rows.append(ShownHand(hand.seat, tuple(hand.cards), self._total(hand.cards)))

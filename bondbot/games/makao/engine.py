@@ -204,6 +204,10 @@ class Makao(Engine):
         needed = number * len(self.seats) + (number < self.cycle)
         return self.shoe_used or self.shoe.remaining < needed
 
+    def least_stack(self) -> int:
+        """The stake (the first deal is refused while a stack cannot cover it)."""
+        return max(self.settings.stake, 1)
+
     def current_shoe(self) -> Shoe:
         return self.shoe
 
@@ -278,6 +282,10 @@ class Makao(Engine):
     def check(self, move: Move) -> None:
         if move.kind != "deal":
             return
+        if self.in_hand():  # its pack is spent, but that is not why: the deal is not over
+            raise IllegalAction("makao.deal_in_play")
+        if self.phase != "idle":
+            return  # the cycle is complete: nothing to explain beyond "not now"
         if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
             raise IllegalAction("makao.players", count=len(self.seats))
         if self.npc not in self.seats:

@@ -171,6 +171,10 @@ class Michigan(Engine):
     def needs_new_shoe(self) -> bool:
         return self.shoe.remaining < PACK
 
+    def least_stack(self) -> int:
+        """A player's ante: a chip on each pay card."""
+        return PLAYER_ANTE * len(PAY_CARDS) * self.settings.chip
+
     def current_shoe(self) -> Shoe:
         return self.shoe
 
@@ -498,7 +502,7 @@ class Michigan(Engine):
         theirs (only counted); nothing while a round is in play or after one abandoned."""
         if not self.went_out or self.last is None or self.in_hand():
             return ()
-        rows = [ShownHand(self.last.seat, cards_of(self.went_out))]
+        rows = [ShownHand(self.last.seat, cards_of(self.went_out), role="went_out")]
         if self.last.widow:
             rows.append(ShownHand("widow", cards_of(sorted(self.last.widow, key=_sort_key))))
         return tuple(rows)

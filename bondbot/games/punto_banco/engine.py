@@ -221,6 +221,9 @@ class PuntoBanco(Engine):
 
     # -- the table's checks and timers ---------------------------------------------------
 
+    def least_stack(self) -> int:
+        return self.min_bet
+
     def committed(self, seat: SeatKey) -> int:
         wager = self.wagers.get(seat)
         return 0 if wager is None else wager.amount

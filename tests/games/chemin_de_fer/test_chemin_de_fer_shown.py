@@ -14,8 +14,13 @@ from bondbot.rules.cards import parse_cards
 CHIPS = 100_000
 
 
-def row(whose: str, codes: str, total: int) -> ShownHand:
-    return ShownHand(whose, tuple(parse_cards(codes)), total)
+def ponte(whose: str, codes: str, total: int) -> ShownHand:
+    """The row of the hand played against the bank (its holder's seat, or "player")."""
+    return ShownHand(whose, tuple(parse_cards(codes)), total, "player")
+
+
+def bank(whose: str, codes: str, total: int) -> ShownHand:
+    return ShownHand(whose, tuple(parse_cards(codes)), total, "banker")
 
 
 def desk_of(cards: list[str], seats: tuple[str, ...], banker: str, **settings: object) -> Desk:
@@ -40,8 +45,8 @@ def test_nothing_is_shown_before_a_coup_ends():
     assert record.hand_over
     # ponte 5 draws a 4: 9; the bank's 6 draws a ten: 6
     assert desk.engine.shown_hands() == (
-        row("a", "5h Kh 4c", 9),
-        row("npc", "3d 3c Kc", 6),
+        ponte("a", "5h Kh 4c", 9),
+        bank("npc", "3d 3c Kc", 6),
     )
     assert desk.engine.hidden_cards() == set()
 
@@ -56,8 +61,8 @@ def test_a_fixed_coup_shows_both_hands_with_their_third_cards():
     (record,) = desk.auto()
     assert record.hand_over
     assert desk.engine.shown_hands() == (
-        row("b", "Ah 3h 2c", 6),
-        row("npc", "Kd 3d 3s", 6),
+        ponte("b", "Ah 3h 2c", 6),
+        bank("npc", "Kd 3d 3s", 6),
     )
 
 
@@ -69,8 +74,8 @@ def test_an_abattage_shows_the_two_hands_of_two_cards():
     (record,) = desk.auto()
     assert record.hand_over
     assert desk.engine.shown_hands() == (
-        ShownHand("a", tuple(parse_cards(" ".join(two(3, "h")))), 3),
-        ShownHand("npc", tuple(parse_cards(" ".join(two(9, "d")))), 9),
+        ShownHand("a", tuple(parse_cards(" ".join(two(3, "h")))), 3, "player"),
+        ShownHand("npc", tuple(parse_cards(" ".join(two(9, "d")))), 9, "banker"),
     )
     shown = {card for hand in desk.engine.shown_hands() for card in hand.cards}
     assert not shown & desk.engine.hidden_cards()
@@ -87,8 +92,8 @@ def test_a_pc_banker_shows_under_his_own_seat_and_the_npc_ponte_under_its_own():
     record = desk.do("stand", "a")  # the PC banker stands on 6 after a 4
     assert record.hand_over
     assert desk.engine.shown_hands() == (
-        row("npc", "5h Kh 4c", 9),
-        row("a", "4d 2d", 6),
+        ponte("npc", "5h Kh 4c", 9),
+        bank("a", "4d 2d", 6),
     )
     shown = {card for hand in desk.engine.shown_hands() for card in hand.cards}
     assert not shown & desk.engine.hidden_cards()
@@ -123,7 +128,7 @@ def test_only_the_last_coup_until_another_ends_and_nothing_after_a_coup_nobody_p
     desk.do("stake", "a", 500)
     desk.do("pass", "b")
     desk.auto()
-    after_first = (row("a", "9h Kh", 9), row("npc", "3d Kd", 3))
+    after_first = (ponte("a", "9h Kh", 9), bank("npc", "3d Kd", 3))
     assert desk.engine.shown_hands() == after_first
     desk.do("bank", "a", 1_000)  # the bank passed to a
     desk.do("stake", "b", 400)
@@ -131,7 +136,7 @@ def test_only_the_last_coup_until_another_ends_and_nothing_after_a_coup_nobody_p
     desk.do("stake", "npc", 300)
     (record,) = desk.auto()
     assert record.hand_over
-    assert desk.engine.shown_hands() == (row("b", "8h Kh", 8), row("a", "8d Kd", 8))
+    assert desk.engine.shown_hands() == (ponte("b", "8h Kh", 8), bank("a", "8d Kd", 8))
     desk.do("keep", "a")
     desk.do("pass", "b")
     desk.do("pass", "npc")

@@ -13,9 +13,21 @@ from bondbot.games.deux_tableaux.engine import DeuxTableaux
 from bondbot.rules.cards import parse_cards
 
 
-def row(whose: str, codes: list[str] | str, total: int) -> ShownHand:
+def row(role: str, whose: str, codes: list[str] | str, total: int) -> ShownHand:
     text = codes if isinstance(codes, str) else " ".join(codes)
-    return ShownHand(whose, tuple(parse_cards(text)), total)
+    return ShownHand(whose, tuple(parse_cards(text)), total, role)
+
+
+def bank(whose: str, codes: list[str] | str, total: int) -> ShownHand:
+    return row("banker", whose, codes, total)
+
+
+def right(whose: str, codes: list[str] | str, total: int) -> ShownHand:
+    return row("right", whose, codes, total)
+
+
+def left(whose: str, codes: list[str] | str, total: int) -> ShownHand:
+    return row("left", whose, codes, total)
 
 
 def shown_set(desk: Desk) -> set:
@@ -42,9 +54,9 @@ def test_nothing_is_shown_before_a_coup_ends():
     record = desk.do("stand", "npc")
     assert record.hand_over
     assert desk.engine.shown_hands() == (
-        row("npc", two(6, "d"), 6),
-        row("b", [*two(5, "h"), "4h"], 9),
-        row("c", two(5, "c"), 5),
+        bank("npc", two(6, "d"), 6),
+        right("b", [*two(5, "h"), "4h"], 9),
+        left("c", two(5, "c"), 5),
     )
     assert desk.engine.hidden_cards() == set()
 
@@ -62,9 +74,9 @@ def test_the_rows_follow_the_table_message_bank_then_right_then_left():
     result = settled(record)
     assert [t.table for t in result.tables] == ["right", "left"]
     assert desk.engine.shown_hands() == (
-        row("npc", [*two(5, "d"), "2s"], 7),
-        row("a", [*two(4, "h"), "Kh"], 4),
-        row("c", [*two(3, "c"), "7c"], 0),
+        bank("npc", [*two(5, "d"), "2s"], 7),
+        right("a", [*two(4, "h"), "Kh"], 4),
+        left("c", [*two(3, "c"), "7c"], 0),
     )
     assert not shown_set(desk) & desk.engine.hidden_cards()
 
@@ -80,9 +92,9 @@ def test_naturals_decided_at_once_are_shown_with_the_rest():
     assert desk.engine.shown_hands() == ()
     desk.do("draw", "npc")
     assert desk.engine.shown_hands() == (
-        row("npc", [*two(6, "d"), "3d"], 9),
-        row("a", two(8, "h"), 8),
-        row("c", [*two(4, "c"), "7c"], 1),
+        bank("npc", [*two(6, "d"), "3d"], 9),
+        right("a", two(8, "h"), 8),
+        left("c", [*two(4, "c"), "7c"], 1),
     )
 
 
@@ -94,7 +106,7 @@ def test_a_table_not_dealt_has_no_row():
     desk.do("pass", "c")
     (record,) = desk.auto()
     assert record.hand_over
-    assert desk.engine.shown_hands() == (row("npc", two(3, "d"), 3), row("a", two(9, "h"), 9))
+    assert desk.engine.shown_hands() == (bank("npc", two(3, "d"), 3), right("a", two(9, "h"), 9))
 
 
 def test_a_pc_banker_shows_under_his_seat_and_the_npc_ponte_under_its_own():
@@ -102,9 +114,9 @@ def test_a_pc_banker_shows_under_his_seat_and_the_npc_ponte_under_its_own():
     (record,) = desk.auto()
     assert record.hand_over
     assert desk.engine.shown_hands() == (
-        row("b", two(3, "d"), 3),
-        row("npc", two(9, "h"), 9),
-        row("a", two(9, "c"), 9),
+        bank("b", two(3, "d"), 3),
+        right("npc", two(9, "h"), 9),
+        left("a", two(9, "c"), 9),
     )
     assert not shown_set(desk) & desk.engine.hidden_cards()
 
@@ -140,14 +152,14 @@ def test_only_the_last_coup_and_nothing_after_a_hand_without_cards():
     desk.do("pass", "b")
     desk.do("pass", "c")
     desk.auto()
-    after_first = (row("npc", two(3, "d"), 3), row("a", two(9, "h"), 9))
+    after_first = (bank("npc", two(3, "d"), 3), right("a", two(9, "h"), 9))
     assert desk.engine.shown_hands() == after_first
     desk.do("stake", "c", 300, "left")
     assert desk.engine.shown_hands() == after_first  # still the last coup that ended
     desk.do("pass", "a")
     desk.do("pass", "b")
     desk.auto()
-    assert desk.engine.shown_hands() == (row("npc", two(8, "d"), 8), row("c", two(8, "c"), 8))
+    assert desk.engine.shown_hands() == (bank("npc", two(8, "d"), 8), left("c", two(8, "c"), 8))
     for seat in ("a", "b", "c"):
         desk.do("pass", seat)
     (nothing,) = desk.auto()

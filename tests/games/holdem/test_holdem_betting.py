@@ -187,6 +187,19 @@ def test_a_player_short_of_the_big_blind_posts_what_he_has() -> None:
     assert option(game, "a", "raise").min == 35
 
 
+def test_sitting_out_twice_or_coming_back_twice_is_refused_by_name() -> None:
+    """A second Sit out is not a way back in: each direction is its own move."""
+    game = table({"a": 1000, "b": 1000})
+    with pytest.raises(IllegalAction) as caught:
+        game.apply(Move(kind="sit_in", seat="b"))
+    assert caught.value.code == "holdem.already_in"
+    game.apply(Move(kind="sit_out", seat="b"))
+    with pytest.raises(IllegalAction) as caught:
+        game.apply(Move(kind="sit_out", seat="b"))
+    assert caught.value.code == "holdem.already_out"
+    assert game.sitting_out == ["b"]
+
+
 def test_sitting_out_skips_the_seat_until_it_comes_back() -> None:
     game = table({"a": 1000, "b": 1000, "c": 1000})
     game.apply(Move(kind="sit_out", seat="b"))

@@ -29,6 +29,11 @@ def row(whose: str, cards: str, total: int) -> ShownHand:
     return ShownHand(whose, tuple(parse_cards(cards)), total)
 
 
+def bank(whose: str, cards: str, total: int) -> ShownHand:
+    """The banker's row: his seat, playing the bank."""
+    return ShownHand(whose, tuple(parse_cards(cards)), total, "banker")
+
+
 def assert_public(game: Macao) -> None:
     """No card of the picture is still private to anyone."""
     shown = {card for hand in game.shown_hands() for card in hand.cards}
@@ -52,7 +57,7 @@ def test_the_showdown_shows_the_bank_then_each_player_who_wagered_never_a_pass()
     act(game, wager(BOND, "own"), Move(kind="pass", seat=MATHIS))
     records = act(game, draw(BOND))  # 2 + 3 + 8 = 13 → 4; the banker's 6 may not draw on 8
     assert records[-1].move.kind == "showdown" and records[-1].hand_over
-    assert game.shown_hands() == (row(NPC, "Kd 6c", 6), row(BOND, "2s 3h 8c", 4))
+    assert game.shown_hands() == (bank(NPC, "Kd 6c", 6), row(BOND, "2s 3h 8c", 4))
     assert game.hidden_cards() == set(parse_cards("4d 2c"))  # Mathis passed: never shown
     assert_public(game)
 
@@ -64,7 +69,7 @@ def test_the_totals_are_the_tables_counting():
     act(game, wager(BOND, "own"), wager(MATHIS, "banker"), draw(BOND), stand(MATHIS))
     # 2 + 3 + 9 = 14 → 4 (minus9 would say 5); the banker's 6 may not draw on a 9.
     assert game.shown_hands() == (
-        row(NPC, "Kd 6c", 6),
+        bank(NPC, "Kd 6c", 6),
         row(BOND, "2s 3h 9c", 4),
         row(MATHIS, "5d Ac", 6),
     )
@@ -77,7 +82,7 @@ def test_a_banker_natural_shows_the_bank_and_the_naturals_it_met_only():
     records = act(game, wager(BOND, "own"), wager(MATHIS, "own"))
     assert records[-1].move.kind == "naturals" and records[-1].hand_over
     # Bond's 5 lost to the natural 9 unseen; Mathis showed his natural 8.
-    assert game.shown_hands() == (row(NPC, "Kd 9c", 9), row(MATHIS, "5d 3c", 8))
+    assert game.shown_hands() == (bank(NPC, "Kd 9c", 9), row(MATHIS, "5d 3c", 8))
     assert game.hidden_cards() == set(parse_cards("2s 3h"))
     assert_public(game)
 
@@ -118,7 +123,7 @@ def test_a_player_banker_is_shown_under_his_own_seat():
     deal(game)
     assert game.banker == BOND
     act(game, wager(MATHIS, "own"), Move(kind="pass", seat=NPC), draw(MATHIS))
-    assert game.shown_hands() == (row(BOND, "Kd 6c", 6), row(MATHIS, "2s 3h 8c", 4))
+    assert game.shown_hands() == (bank(BOND, "Kd 6c", 6), row(MATHIS, "2s 3h 8c", 4))
     assert_public(game)
 
 

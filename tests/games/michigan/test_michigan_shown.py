@@ -46,7 +46,7 @@ def test_the_first_out_shows_the_cards_he_played_and_the_widow_is_shown() -> Non
     rounds = play_script(game)
     assert rounds[-1][-1].hand_over
     assert game.shown_hands() == (
-        row("npc", WENT_OUT),
+        ShownHand("npc", tuple(parse_cards(WENT_OUT)), role="went_out"),
         row("widow", sorted_cards(WIDOW)),
     )
     assert game.shown_hands()[1].cards[0] == Card.parse("2s")  # sorted as hands are

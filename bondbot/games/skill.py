@@ -1,0 +1,28 @@
+"""How an NPC's Gambling level shapes his automatic play, the one rule every game's npc.py
+follows: each decision is the strong policy's with probability level / GAMBLING_MAX, else
+the novice's. A Gambling 15 NPC always plays the strongest play his game affords, a
+Gambling 0 one always plays like a novice (legal but loose), and the levels between lie
+between the two in proportion. The draw comes from the table's generator, so a replay
+decides the same."""
+
+from __future__ import annotations
+
+import random
+
+from bondbot.games.contract import GAMBLING_MAX
+
+
+def strong_share(level: int) -> float:
+    """The share of his decisions an NPC of this level takes by the strong policy."""
+    return min(max(level, 0), GAMBLING_MAX) / GAMBLING_MAX
+
+
+def plays_strong(level: int, rng: random.Random) -> bool:
+    """Whether this decision is the strong policy's (always at 15, never at 0; a draw
+    from `rng` only between, so the extremes consume no randomness)."""
+    share = strong_share(level)
+    if share >= 1.0:
+        return True
+    if share <= 0.0:
+        return False
+    return rng.random() < share
