@@ -30,8 +30,8 @@ def snapshot(game: str, hand: int, seated: dict[int, str]) -> SimpleNamespace:
     """What a result reads of a table: its game, hand, seats' names and its NPC."""
     seats = [SimpleNamespace(character_id=cid, name=name) for cid, name in seated.items()]
     state = SimpleNamespace(
-        config=SimpleNamespace(game=game), hand_no=hand, seats=seats, npc_id=NPC,
-        npc_name="Le Chiffre",
+        config=SimpleNamespace(game=game), hand_no=hand, seats=seats, sat=dict(seated),
+        npc_id=NPC, npc_name="Le Chiffre", other_npcs=[],
     )  # fmt: skip
     return SimpleNamespace(state=state)
 
