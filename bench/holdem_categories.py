@@ -1,11 +1,13 @@
-"""Count the category of every seven-card hand with the evaluator hold'em uses (eval7).
+"""Count the category of every seven-card hand with the evaluator hold'em uses.
 
-    python bench/holdem_categories.py [--workers N] [--first-cards K]
+    python bench/holdem_categories.py [--workers N] [--first-cards K] [--python]
 
 All 133,784,560 hands (C(52, 7)), split by their lowest card over `--workers` processes;
 each category's count must equal holdem.md's reference figure exactly (exit code 1
 otherwise). `--first-cards K` counts only the hands whose lowest card is one of the first
 K cards of the pack (a quick check of the script; the figures are then not compared).
+`--python` counts with the pure-Python evaluator that stands in for eval7 where eval7 is
+not installed (the default is the one hold'em uses here: eval7 when installed).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from bondbot.games.holdem.names import CATEGORIES, eval7, eval7_cards
+from bondbot.games.holdem import evaluator, names
+from bondbot.games.holdem.names import CATEGORIES
 from bondbot.rules.cards import Card
 
 # holdem.md, "Reference figures".
@@ -35,13 +38,15 @@ EXPECTED = {
     "pair": 58_627_800,
     "high_card": 23_294_460,
 }
-PACK = eval7_cards(Card.ALL)
+# The evaluator's cards and function (set by main before the workers fork).
+PACK = names.eval7_cards(Card.ALL)
+EVALUATE = names.evaluate
 
 
 def count_from(first: int) -> list[int]:
     """Category counts of the hands whose lowest card (in pack order) is PACK[first]."""
     counts = [0] * len(CATEGORIES)
-    evaluate = eval7.evaluate
+    evaluate = EVALUATE
     lead = [PACK[first]]
     for rest in combinations(PACK[first + 1 :], 6):
         counts[evaluate(lead + list(rest)) >> 24] += 1
@@ -52,7 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--first-cards", type=int, default=46, help="46: every hand")
+    parser.add_argument("--python", action="store_true", help="the pure-Python evaluator")
     args = parser.parse_args(argv)
+    global PACK, EVALUATE
+    if args.python:
+        PACK, EVALUATE = evaluator.cards(Card.ALL), evaluator.evaluate
+    print(f"evaluator: {'python' if args.python else names.EVALUATOR}")
     if not 1 <= args.first_cards <= 46:
         parser.error("--first-cards must be 1 to 46")
 

@@ -1,4 +1,4 @@
-"""`bondbot run | migrate | backup PATH | verify SEED COMMITMENT`: the operator's commands."""
+"""`bondbot run | migrate | backup PATH | health | verify SEED COMMITMENT`: operator commands."""
 
 from __future__ import annotations
 
@@ -37,13 +37,51 @@ def _parser() -> argparse.ArgumentParser:
         "--config", type=Path, help="configuration file (default: ./config.toml)", default=None
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="start the bot")
-    sub.add_parser("migrate", help="create or upgrade the database")
-    backup = sub.add_parser("backup", help="copy the live database to PATH (online backup)")
-    backup.add_argument("path", type=Path)
-    check = sub.add_parser("verify", help="check a revealed shoe seed against its commitment")
-    check.add_argument("seed", help="the revealed seed (hex)")
-    check.add_argument("commitment", help="the SHA-256 commitment shown when the shoe opened")
+    sub.add_parser(
+        "run",
+        help="start the bot",
+        description="Start the bot: create or upgrade the database (config.toml's `database`, "
+        "default ./bondbot.sqlite3), check that it can be written, then connect to Discord "
+        "with the token from BONDBOT_TOKEN (or config.toml's `token`) and run until stopped "
+        "(Ctrl-C, SIGTERM, docker stop: clicks under way finish first).",
+    )
+    sub.add_parser(
+        "migrate",
+        help="create or upgrade the database",
+        description="Create the database (config.toml's `database`, default ./bondbot.sqlite3) "
+        "or apply the migrations it lacks, print which, and exit. `run` does this too; "
+        "migrate prepares a database, or upgrades one, without starting the bot.",
+    )
+    backup = sub.add_parser(
+        "backup",
+        help="copy the live database to PATH (online backup)",
+        description="Copy the database to PATH with SQLite's online backup: safe while the bot "
+        "runs. It never creates the database it copies: run it where config.toml is, or pass "
+        "--config. To restore, stop the bot and copy the backup over the database file.",
+    )
+    backup.add_argument(
+        "path",
+        type=Path,
+        metavar="PATH",
+        help="the backup file to write (its folder must exist; not the database itself)",
+    )
+    sub.add_parser(
+        "health",
+        help="exit 0 while the running bot is connected to Discord",
+        description="Exit 0 while the bot running on this configuration's database is "
+        "connected to Discord (it touches a file beside the database every 30 s), else say "
+        "why in one line and exit 1: the Docker image's HEALTHCHECK.",
+    )
+    check = sub.add_parser(
+        "verify",
+        help="check a revealed shoe seed against its commitment",
+        description="Check the seed a table revealed when its shoe ended against the commitment "
+        "it showed when the shoe opened, and print the shoe, top card first.",
+    )
+    check.add_argument("seed", help="the revealed seed: 64 hexadecimal digits (32 bytes)")
+    check.add_argument(
+        "commitment", help="the SHA-256 commitment shown when the shoe opened (64 hex digits)"
+    )
     check.add_argument(
         "--packs",
         type=_packs,
@@ -128,6 +166,12 @@ def main(argv: list[str] | None = None) -> int:
             print(cards_code(cards))
             return 0
         settings = _settings(args, need_token=args.command == "run")
+        if args.command == "health":
+            from bondbot.bot.health import heartbeat_path, problem
+
+            said = problem(heartbeat_path(settings.database))
+            print(said or "health: connected to Discord", file=sys.stderr if said else sys.stdout)
+            return 1 if said else 0
         if args.command == "migrate":
             applied = asyncio.run(_migrate(settings))
             print(f"database {settings.database}: applied migrations {applied or 'none'}")

@@ -17,6 +17,7 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
 from bondbot import background
+from bondbot.bot import health
 from bondbot.bot.context import answer_error, lang_for, send
 from bondbot.bot.deliveries import Deliveries
 from bondbot.bot.router import Router
@@ -29,6 +30,15 @@ from bondbot.storage.repeats import REPEAT_WINDOW
 from bondbot.storage.writer import deadline_after
 
 log = logging.getLogger(__name__)
+
+
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    """discord.py warns at every start that PyNaCl and davey (voice) are missing: the bot
+    speaks no voice, so an operator would only wonder what to install."""
+    return not str(record.msg).endswith("is not installed, voice will NOT be supported")
+
+
+logging.getLogger("discord.client").addFilter(_not_about_voice)
 # What a shutdown gives the interactions in flight: `docker stop` kills after 10 s.
 DRAIN_TIMEOUT_S = 8.0
 
@@ -96,6 +106,7 @@ class BondBot(commands.AutoShardedBot):
         self.draining = False  # shutting down: no new interaction is taken
         self.db: Database | None = None
         self.services: Services
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
@@ -122,6 +133,9 @@ class BondBot(commands.AutoShardedBot):
                 ) from None
         else:
             await self.tree.sync()
+        self._heartbeat = background.spawn(
+            health.beat(self, health.heartbeat_path(self.settings.database)), name="health"
+        )
         if self.freeze_gc:
             # What start-up built (cogs, commands, tables, catalogs) lives as long as the
             # bot: out of the collector's reach, its full passes walk only what play makes
@@ -171,6 +185,11 @@ class BondBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await super().close()
+        if self._heartbeat is not None:  # a stopped bot is not healthy: its file goes
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
         if self.db is not None:
             await self.db.close()
             self.db = None

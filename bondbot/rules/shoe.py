@@ -168,12 +168,28 @@ class Shoe:
         return cls(cards, packs=0, cut=data["cut"], position=data["position"])
 
 
+def _hex_digits(text: str, what: str, size: int) -> str:
+    """`text` as `size` bytes of hexadecimal, lower case; ValueError saying what it must be."""
+    digits = text.strip().lower()
+    if any(char not in "0123456789abcdef" for char in digits):
+        raise ValueError(
+            f"{what} is written in hexadecimal digits (0-9, a-f) only: {text.strip()[:80]!r} is not"
+        )
+    if len(digits) != 2 * size:
+        raise ValueError(
+            f"{what} is {size} bytes, {2 * size} hexadecimal digits; this one has {len(digits)}"
+        )
+    return digits
+
+
 def verify(seed_hex: str, commitment: str, packs: int) -> tuple[Card, ...]:
     """Check a revealed seed against its commitment and return the shoe it made.
 
-    Raises ValueError when the seed does not match the commitment.
+    Raises ValueError saying why: a seed or a commitment that is not 32 bytes of hexadecimal
+    (a typo, a truncated copy), or a seed that does not match the commitment.
     """
-    seed = bytes.fromhex(seed_hex)
-    if commitment_of(seed) != commitment.strip().lower():
+    seed = bytes.fromhex(_hex_digits(seed_hex, "a seed", SEED_BYTES))
+    expected = _hex_digits(commitment, "a commitment (SHA-256)", hashlib.sha256().digest_size)
+    if commitment_of(seed) != expected:
         raise ValueError("the seed does not match the commitment")
     return shuffle_order(seed, packs)

@@ -31,11 +31,17 @@ from importlib.abc import Traversable
 from pathlib import Path
 from typing import TypeVar
 
-import aiosqlite
-
 from bondbot.storage import characters
 from bondbot.storage.conn import Connection
-from bondbot.storage.writer import BUSY_SLICE_MS, Busy, Job, Reader, Writer, deadline_after
+from bondbot.storage.writer import (
+    BUSY_SLICE_MS,
+    Busy,
+    Job,
+    Reader,
+    Writer,
+    connect,
+    deadline_after,
+)
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +126,7 @@ class Database:
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Database:
         """Open (creating if needed) in WAL mode with foreign keys on; does not migrate."""
-        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        conn = await connect(os.fspath(path), isolation_level=None)
         reader: Reader | None = None
         try:
             conn.row_factory = sqlite3.Row

@@ -139,6 +139,25 @@ class WriterStats:
     sizes: list[int] = field(default_factory=list)  # jobs per committed transaction
 
 
+async def connect(database: str, **options: Any) -> aiosqlite.Connection:
+    """`aiosqlite.connect`, except that a connection that fails to open has ended its thread
+    when the error is raised.
+
+    On that path aiosqlite queues its thread's stop without waiting for it; the thread then
+    answers an event loop that `asyncio.run` has already closed, and prints a 24-line
+    "Event loop is closed" traceback after the operator's one-line message.
+    """
+    conn = aiosqlite.connect(database, **options)
+    try:
+        return await conn
+    except BaseException:
+        # aiosqlite ≥ 0.22 runs its worker in `_thread`; older ones are the thread.
+        worker = conn if isinstance(conn, threading.Thread) else conn._thread
+        if worker.ident is not None:
+            await asyncio.to_thread(worker.join, 5)
+        raise
+
+
 class Reader:
     """A read-only connection (its own aiosqlite thread) for pages and lists: in WAL mode
     it reads the last commit and never waits for, nor holds up, the writer."""
@@ -153,7 +172,7 @@ class Reader:
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Reader:
         uri = f"{Path(path).resolve().as_uri()}?mode=ro"
-        conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        conn = await connect(uri, uri=True, isolation_level=None)
         await conn.execute("PRAGMA query_only = ON")
         return cls(conn)
 
@@ -210,7 +229,7 @@ class Writer:
         read-only one. The database must exist and be migrated."""
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be NORMAL or FULL")
-        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        conn = await connect(os.fspath(path), isolation_level=None)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_SLICE_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")

@@ -1,9 +1,10 @@
 """No-limit Texas hold'em (the Casino Royale table): a thin engine over pokerkit.
 
 `engine.py` is the game on the contract, `hand.py` drives pokerkit's hand state and adds
-what holdem.md says differently, `names.py` names hands (eval7), `npc.py` is the NPC's
-automatic play, `ui.py` its Discord part. The table's minimum and maximum bound the
-buy-in (no-limit: any bet up to a player's chips).
+what holdem.md says differently, `names.py` names hands (eval7, or `evaluator.py` where
+eval7 is not installed), `npc.py` is the NPC's automatic play, `ui.py` its Discord part.
+The table's minimum and maximum bound the buy-in (no-limit: any bet up to a player's
+chips).
 """
 
 from bondbot.games.holdem.engine import Holdem, HoldemOptions

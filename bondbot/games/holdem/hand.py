@@ -18,9 +18,10 @@ drawn from it, so no outcome depends on it.
 What pokerkit 0.7.7 does differently from holdem.md, and how we follow holdem.md:
 - Before the flop an all-in raise smaller than a full raise reopens the betting for a
   player who already limped (pokerkit counts the blinds as no raise). `may_raise` applies
-  the rule itself: a player who already acted in the round may raise again only when the
-  bets he faces have grown by at least a full raise since he acted (a full raise: the big
-  blind, or the largest bet or raise of the round). It only ever takes a raise away.
+  the rule itself: a player who already acted in the round may raise again only when a
+  full raise was made since he acted (a full raise: at least the big blind and the round's
+  largest bet or raise). Several short all-ins do not add up to one (holdem.md). It only
+  ever takes a raise away.
 - pokerkit gives a split pot's whole odd remainder to the first winner; `split` deals the
   odd chips one at a time to the winners in turn from the first left of the button.
 - Once it has killed the losing hands pokerkit forgets that the losers were eligible, and
@@ -158,21 +159,23 @@ def _round_start(state: State) -> int:
 def may_raise(state: State, player: int, big: int) -> bool:
     """holdem.md's reopening rule for `player`, whose turn it is (see the module's doc)."""
     bets = [0] * state.player_count
-    acted_at: dict[int, int] = {}
+    acted = reopened = False
     full = big
     for operation in state.operations[_round_start(state) :]:
         if isinstance(operation, BlindOrStraddlePosting):
             bets[operation.player_index] = operation.amount
         elif isinstance(operation, CheckingOrCalling):
             bets[operation.player_index] += operation.amount
-            acted_at[operation.player_index] = bets[operation.player_index]
+            if operation.player_index == player:
+                acted, reopened = True, False
         elif isinstance(operation, CompletionBettingOrRaisingTo):
-            full = max(full, operation.amount - max(bets))
+            raised = operation.amount - max(bets)
+            if raised >= full:  # a full raise: the next one must be as large
+                full, reopened = raised, True
             bets[operation.player_index] = operation.amount
-            acted_at[operation.player_index] = operation.amount
-    if player not in acted_at:
-        return True
-    return max(bets) - acted_at[player] >= full
+            if operation.player_index == player:
+                acted, reopened = True, False
+    return not acted or reopened
 
 
 @dataclass(frozen=True)

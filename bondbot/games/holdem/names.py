@@ -1,27 +1,34 @@
-"""Hand strength and hand names, from eval7 (a C evaluator, ~0.5 µs for seven cards).
+"""Hand strength and hand names, from eval7 (a C evaluator) or, without it, `evaluator`.
 
-eval7 is our one evaluator: it names the hands, the NPC's Monte Carlo uses it, and pokerkit
-compares hands with it at the showdown (`hand.Eval7Hand`). It gives every hand of five to
-seven cards an integer (higher wins, equal ties) whose bits say its category and the ranks
-that decide it, which is all a hand's name needs: "two pair, kings and sevens, queen
-kicker" is `two_pair`, ranks `K 7`, kicker `Q`. Names stay language-neutral (a category key
-and ranks); the Discord layer translates them. `bench/holdem_categories.py` checks the
-categories against holdem.md's counts over every seven-card hand.
+One evaluator names the hands, runs the NPC's Monte Carlo and, through `hand.Eval7Hand`,
+compares hands at pokerkit's showdowns. eval7 (~0.5 µs for seven cards) is an optional
+speed-up (`pip install 'bondbot[fast]'`): it has no wheel for ARM, so where it is missing
+the pure-Python `evaluator` (~2 µs) gives the very same values. Either gives every hand of
+five to seven cards an integer (higher wins, equal ties) whose bits say its category and
+the ranks that decide it, which is all a hand's name needs: "two pair, kings and sevens,
+queen kicker" is `two_pair`, ranks `K 7`, kicker `Q`. Names stay language-neutral (a
+category key and ranks); the Discord layer translates them. `bench/holdem_categories.py`
+checks the categories against holdem.md's counts over every seven-card hand.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
-
-with warnings.catch_warnings():  # eval7 0.1.11 still uses pyparsing 2 names
-    warnings.simplefilter("ignore", DeprecationWarning)
-    import eval7
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from bondbot.games.contract import Frozen
+from bondbot.games.holdem import evaluator
 from bondbot.rules.cards import RANKS, Card
 
-# holdem.md's categories, low to high, in eval7's order (its category is value >> 24).
+try:
+    with warnings.catch_warnings():  # eval7 0.1.11 still uses pyparsing 2 names
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import eval7
+except ImportError:  # no wheel for this machine (ARM) and no compiler
+    eval7 = None
+
+# holdem.md's categories, low to high, in eval7's order (the category is value >> 24).
 CATEGORIES = (
     "high_card",
     "pair",
@@ -37,17 +44,21 @@ CATEGORIES = (
 _NAMING = (1, 1, 2, 1, 1, 1, 2, 1, 1)
 _KICKERS = (4, 3, 1, 2, 0, 4, 0, 1, 0)
 
-_EVAL7 = {card: eval7.Card(card.code) for card in Card.ALL}
+# Which evaluator this process uses: "eval7" or "python" (`evaluator`).
+EVALUATOR = "python" if eval7 is None else "eval7"
+_EVAL7: dict[Card, Any] = (
+    evaluator.CARDS if eval7 is None else {card: eval7.Card(card.code) for card in Card.ALL}
+)
 
 
-def eval7_cards(cards: Iterable[Card]) -> list[eval7.Card]:
+def eval7_cards(cards: Iterable[Card]) -> list[Any]:
     """The evaluator's own cards, for `evaluate` (convert once, evaluate many times)."""
     return [_EVAL7[card] for card in cards]
 
 
 # The value of the best five of the evaluator's cards (from `eval7_cards`), as `strength`:
 # the one call a Monte Carlo makes in its loop.
-evaluate = eval7.evaluate
+evaluate: Callable[[list[Any]], int] = evaluator.evaluate if eval7 is None else eval7.evaluate
 
 
 _BY_CODE = {card.code: value for card, value in _EVAL7.items()}
@@ -55,12 +66,12 @@ _BY_CODE = {card.code: value for card, value in _EVAL7.items()}
 
 def eval7_value(codes: Iterable[str]) -> int:
     """The value of the best five of these cards (`As`, `Td`), as `strength`."""
-    return eval7.evaluate([_BY_CODE[code] for code in codes])
+    return evaluate([_BY_CODE[code] for code in codes])
 
 
 def strength(cards: Iterable[Card]) -> int:
     """The hand's value: the best five of these cards, higher wins, equal splits."""
-    return eval7.evaluate(eval7_cards(cards))
+    return evaluate(eval7_cards(cards))
 
 
 class HandName(Frozen):
@@ -72,7 +83,7 @@ class HandName(Frozen):
 
 
 def name_of(value: int) -> HandName:
-    """The name of an eval7 value (category and deciding ranks, high first)."""
+    """The name of a value (eval7's layout: category and deciding ranks, high first)."""
     kind = value >> 24
     nibbles = [RANKS[(value >> shift) & 0xF] for shift in (16, 12, 8, 4, 0)]
     naming = _NAMING[kind]
