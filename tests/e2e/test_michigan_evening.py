@@ -165,6 +165,14 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         for event in events:  # each forced card, by whoever held it, followed by itself
             if isinstance(event, Played) and not event.lead:
                 assert Card.parse(event.card).pretty in led.content
+        # The table shows this run (or the round's end) before the next lead: redraws a
+        # moment apart would otherwise fold two leads into one version of the message.
+        run = f"{NAMES[key]} leads {Card.parse(first.card).pretty}"
+        await fake.wait_for_message(
+            predicate=lambda m: (
+                m.embeds and (run in str(m.embeds) or "goes out first" in str(m.embeds))
+            )
+        )
 
     async with bot_env.run() as bot:
         await bot.services.guilds.update(
