@@ -1,6 +1,6 @@
 """The NPC banker's expectation per coup by Gambling level: chemin de fer, deux tableaux, Macao.
 
-    python bench/npc_banking.py [--coups 20000] [--seed TEXT] [--games cdf,deux,macao]
+    python bench/npc_banking.py [--coups 40000] [--seed TEXT] [--games cdf,deux,macao]
 
 Each coup is dealt from the top of a freshly shuffled shoe (the game's packs: 6, 3, and
 Macao's one pack for three hands) and played once per banker policy from the same cards:
@@ -184,7 +184,7 @@ def bench(key: str, coups: int, seed: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--coups", type=int, default=20_000)
+    parser.add_argument("--coups", type=int, default=40_000)
     parser.add_argument("--seed", default="bondbot")
     parser.add_argument("--games", default="cdf,deux,macao")
     args = parser.parse_args()

@@ -28,8 +28,9 @@ from bondbot.rules.cards import Card
 if TYPE_CHECKING:
     from bondbot.games.chemin_de_fer.engine import ChemindeFer
 
-# The novice banker draws on his total up to one of these, drawn each time.
-NOVICE_THRESHOLDS = (3, 4, 5, 6)
+# The novice banker draws on his total up to one of these, drawn each time: by feel, from
+# never drawing (0 draws only on 0) to always.
+NOVICE_THRESHOLDS = tuple(range(8))
 # Expectations closer than this are a tie: the table's advice decides (floats' noise).
 EPSILON = 1e-9
 

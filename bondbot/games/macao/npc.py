@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from bondbot.games.macao.engine import Macao, PlayerHand
 
 # The novice draws on his total up to one of these, drawn each time (within his rule).
-NOVICE_THRESHOLDS = (3, 4, 5, 6)
+NOVICE_THRESHOLDS = tuple(range(8))
 EPSILON = 1e-9
 
 

@@ -44,7 +44,7 @@ def test_the_strong_banker_plays_the_cells_where_advice_and_expectation_agree(
 
 def test_the_novice_banker_draws_by_feel_blind_to_the_pontes_card():
     # banker 6 against a drawn ten: the table and the expectation stand; the novice's
-    # threshold (3 to 6, drawn afresh) makes him draw a quarter of the time
+    # threshold (0 to 7, drawn afresh) makes him draw a quarter of the time
     desk = staked_npc_bank(cell_cards(0, 6), drawing="classic")
     novice = decisions(desk, 0)
     assert set(novice) == {Move(kind="draw", seat="npc"), Move(kind="stand", seat="npc")}

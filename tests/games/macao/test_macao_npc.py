@@ -52,7 +52,7 @@ def test_the_strong_banker_would_rather_lose_a_hand_the_money_is_on():
 
 def test_the_novice_banker_draws_by_feel_whatever_the_stakes():
     own, banker = banker_on_4((BOND, "own", 100)), banker_on_4((BOND, "banker", 100))
-    assert set(decisions(own, 0)) == {DRAW, STAND}  # a threshold from 3 to 6
+    assert set(decisions(own, 0)) == {DRAW, STAND}  # a threshold from 0 to 7
     assert decisions(own, 0) == decisions(banker, 0)
 
 
