@@ -1,6 +1,6 @@
 """The NPC banker's expectation per coup by Gambling level: chemin de fer, deux tableaux, Macao.
 
-    python bench/npc_banking.py [--coups 40000] [--seed TEXT] [--games cdf,deux,macao]
+    python bench/npc_banking.py [--coups 40000] [--seed TEXT] [--games cdf,deux,macao-own,macao]
 
 Each coup is dealt from the top of a freshly shuffled shoe (the game's packs: 6, 3, and
 Macao's one pack for three hands) and played once per banker policy from the same cards:
@@ -13,8 +13,10 @@ players every time, playing as the bot advises them:
   and draws at 5 (seed 004's advice);
 - deux tableaux: a bank of 2,000; one ponte stakes 1,000 on the right table, another 300 on
   the left; both hand-holders draw at 5;
-- Macao (minus9, tie pays 8): two players stake 100 each, one always on his own hand, one
-  on the target `odds.best_wager` names for his two cards; both draw on 0–4, stand on 5.
+- Macao (minus9, tie pays 8): two players stake 100 each and draw on 0–4, stand on 5;
+  "macao-own": both wager on their own hands (macao.md's player); "macao": one on his own
+  hand, the other on the target `odds.best_wager` names for his two cards (so often on
+  the banker's hand, which a banker who weighs the wagers would rather see lose).
 
 Printed per policy: the banker's mean net per coup, per unit staked (chemin de fer, deux
 tableaux) or per stake (Macao), with its 95% interval; then the paired difference to
@@ -120,13 +122,17 @@ def deux_coup(cards: list[Card], policy: str | int, rng: random.Random) -> float
 MACAO_RULES = MacaoRules()
 
 
-def macao_coup(cards: list[Card], policy: str | int, rng: random.Random) -> float:
+def macao_coup(
+    cards: list[Card], policy: str | int, rng: random.Random, informed: bool = True
+) -> float:
+    """Two players against the NPC banker: "own" always on his own hand, the other on the
+    target `odds.best_wager` names for his cards (`informed`) or on his own hand too."""
     engine = Macao(
         shoe=Shoe.stacked(cards),
-        seats=[NPC, "own", "informed"],
+        seats=[NPC, "own", "other"],
         npc=NPC,
         rules=MACAO_RULES,
-        stacks={NPC: None, "own": 10**9, "informed": 10**9},
+        stacks={NPC: None, "own": 10**9, "other": 10**9},
     )
     engine.apply(Move(kind="deal"))
 
@@ -136,7 +142,7 @@ def macao_coup(cards: list[Card], policy: str | int, rng: random.Random) -> floa
             assert move is not None
             return move
         target = "own"
-        if seat == "informed":
+        if seat == "other" and informed:
             hand = next(hand for hand in engine.players if hand.seat == seat)
             first, second = (card_value(card) for card in hand.cards[:2])
             target = str(best_wager(MACAO_RULES.counting, 1, first, second, 8)[0])
@@ -145,10 +151,15 @@ def macao_coup(cards: list[Card], policy: str | int, rng: random.Random) -> floa
     return run(engine, npc_decider(engine, policy, rng), player) / 100
 
 
+def macao_own_coup(cards: list[Card], policy: str | int, rng: random.Random) -> float:
+    return macao_coup(cards, policy, rng, informed=False)
+
+
 GAMES: dict[str, tuple[str, int, Callable[[list[Card], str | int, random.Random], float]]] = {
     "cdf": ("chemin de fer (per unit staked)", 6, cdf_coup),
     "deux": ("deux tableaux (per unit staked)", 3, deux_coup),
-    "macao": ("Macao (per stake)", 1, macao_coup),
+    "macao-own": ("Macao, both players on their own hands (per stake)", 1, macao_own_coup),
+    "macao": ("Macao, one player on his own hand, one informed (per stake)", 1, macao_coup),
 }
 
 
@@ -186,7 +197,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--coups", type=int, default=40_000)
     parser.add_argument("--seed", default="bondbot")
-    parser.add_argument("--games", default="cdf,deux,macao")
+    parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
     for key in args.games.split(","):
         bench(key, args.coups, args.seed)
