@@ -54,8 +54,11 @@ def banker_outlook(
 ) -> dict[bool, Outlook]:
     """The banker's chances on one hand if he draws (True) or stands (False), knowing his
     two-card total, the ponte's face-up third card (None: the ponte stood) and `counts`,
-    the cards he has not seen (his own and the third card already taken out)."""
+    the cards he has not seen (his own and the third card taken out: the ponte's two were
+    dealt before it, which this puts back for them)."""
     left = list(counts)
+    if third is not None:
+        left[third] += 1  # the ponte's two cards came before his third: it was still there
     acc = {False: [0.0, 0.0], True: [0.0, 0.0]}
     whole = 0.0
     at_five = 1.0 if PONTE_DRAWS_AT_FIVE else 0.0
@@ -77,12 +80,14 @@ def banker_outlook(
             else:
                 weight = 1.0 if total <= 4 else at_five if total == 5 else 0.0
                 # the third card came after this pair: one of the cards of its value left
-                weight *= left[third] - (b == third) + 1
+                weight *= left[third] - (b == third)
                 final = (total + third) % 10
             if not weight:
                 continue
             weight *= ways_a * ways_b
             left[b] -= 1
+            if third is not None:
+                left[third] -= 1
             whole += weight
             win, lose = _score(banker_total, final)
             acc[False][0] += weight * win
@@ -94,6 +99,8 @@ def banker_outlook(
                     share = weight * left[x] / rest
                     acc[True][0] += share * win
                     acc[True][1] += share * lose
+            if third is not None:
+                left[third] += 1
             left[b] += 1
         left[a] += 1
     if not whole:

@@ -138,6 +138,8 @@ def _wager_gain(
     target, stake = hand.wager.target, hand.wager.stake
     third = card_value(hand.cards[2]) if len(hand.cards) > 2 else None
     left = list(counts)
+    if third is not None:
+        left[third] += 1  # his two cards came before his third: it was still there
     bank = count(own, counting)
     whole = acc = 0.0
     for _a, _b, points, ways in _pairs(left, counting):
@@ -152,7 +154,10 @@ def _wager_gain(
             final = count(points + third, counting)
             if is_bust(final):
                 continue  # he would have been settled already
-            weight = ways * (left[third] + 1)
+            weight = ways * left[third]  # one of the cards of its value left after the pair
+            if not weight:
+                continue
+            left[third] -= 1
         whole += weight
         stand = -wager_net(target, stake, showdown_verdict(final, bank), tie_pays)
         rest = sum(left)
@@ -163,6 +168,8 @@ def _wager_gain(
             if left[x]
         )
         acc += weight * (drawn / rest - stand)
+        if third is not None:
+            left[third] += 1
     return acc / whole if whole else 0.0
 
 
