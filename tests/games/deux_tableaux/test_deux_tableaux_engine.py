@@ -188,7 +188,7 @@ def test_the_banker_decides_once_weighing_both_tables_stakes(
     # seed 004's example: banker 5; the right table draws a ten (stand), the left a 7 (draw).
     # The timer follows the table with more at stake (`weighed`); the NPC weighs each
     # table's exact expectation by its money: standing is worth 0.305 a unit on the right,
-    # drawing 0.038 on the left, so it draws only with over 8.1 times more on the left
+    # drawing 0.037 on the left, so it draws only with over 8.1 times more on the left
     # (seed 004's own example stands). A bank of 2,000 covers every stake here.
     cards = deal(two(4, "h"), two(3, "c"), two(5, "d"), "Kh", "7c", "2s")
     desk = npc_banks(cards, bank=2_000)
