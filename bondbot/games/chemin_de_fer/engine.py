@@ -637,7 +637,7 @@ class ChemindeFer(Engine):
     def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         if self.npc is None or self.npc not in self.turn():
             return None
-        return npc_play.decide(self, self.npc)
+        return npc_play.decide(self, self.npc, rng, level)
 
     # -- what each seat may see ----------------------------------------------------------
 

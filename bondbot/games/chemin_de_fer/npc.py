@@ -1,31 +1,79 @@
 """The NPC's automatic play at chemin de fer, from what the NPC may see.
 
 - As banker: puts up the required bank if it can, else its `npc_bank` (bounded by its
-  chips); keeps a bank it won (the rule's default); draws or stands by seed 004's table.
+  chips); keeps a bank it won (the rule's default).
 - As ponte: calls banco when it holds banco suivi (it chases the banco it lost), or when it
   sits first to the banker's right (the seat that would hold the hand) and the bank is no
   more than its `npc_bank`; otherwise it stakes up to `npc_bank`. Calling banco from any
   seat would shut the PCs out of every small bank, so it does not.
-- Holding the hand: draws at 5, the better play against the banker's table.
+- Drawing (classic drawing only; under the fixed tableau nobody decides) follows its
+  Gambling level (`skill.plays_strong`): the strong play takes the choice with the best
+  exact expectation (`expectation`) from its own cards, the ponte's face-up third card and
+  the commission; the novice draws by feel, on a threshold drawn afresh every time and
+  blind to the ponte's card, and at 5 as ponte tosses a coin. The bank and the stakes are
+  money management, with no expectation to gain: every level handles them alike.
 """
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
-from bondbot.games.contract import Move, SeatKey
+from bondbot.games.chemin_de_fer.expectation import banker_outlook, composition, ponte_outlook
+from bondbot.games.contract import GAMBLING_MAX, Move, SeatKey
+from bondbot.games.skill import plays_strong
+from bondbot.rules.baccarat import codes_value
+from bondbot.rules.cards import Card
 
 if TYPE_CHECKING:
     from bondbot.games.chemin_de_fer.engine import ChemindeFer
 
+# The novice banker draws on his total up to one of these, drawn each time: by feel, from
+# never drawing (0 draws only on 0) to always.
+NOVICE_THRESHOLDS = tuple(range(8))
+# Expectations closer than this are a tie: the table's advice decides (floats' noise).
+EPSILON = 1e-9
 
-def decide(game: ChemindeFer, seat: SeatKey) -> Move | None:
-    """The NPC's move when it is its turn."""
+
+def decide(game: ChemindeFer, seat: SeatKey, rng: random.Random, level: int = GAMBLING_MAX) -> Move:
+    """The NPC's move when it is its turn, as a player of Gambling `level` makes it."""
     if game.phase == "bank":
         return _bank(game, seat)
     if game.phase == "stakes":
         return _stake(game, seat)
-    return Move(kind="draw" if game.advice() else "stand", seat=seat)
+    draw = strong_draw(game) if plays_strong(level, rng) else novice_draw(game, rng)
+    return Move(kind="draw" if draw else "stand", seat=seat)
+
+
+def _values(codes: list[str]) -> list[int]:
+    return [Card.parse(code).baccarat_value for code in codes]
+
+
+def strong_draw(game: ChemindeFer) -> bool:
+    """The draw or stand with the best exact expectation for the one deciding now."""
+    coup = game.coup
+    assert coup is not None
+    advice = bool(game.advice())
+    if game.phase == "ponte":
+        counts = composition(game.settings.packs, _values(coup.ponte[:2]))
+        outlook = ponte_outlook(counts, codes_value(coup.ponte[:2]))
+        gain = outlook[True].value() - outlook[False].value()
+    else:
+        third = _values(coup.ponte[2:3])
+        counts = composition(game.settings.packs, _values(coup.banker[:2]) + third)
+        outlook = banker_outlook(counts, codes_value(coup.banker[:2]), (third or [None])[0])
+        pays = 1 - game.settings.commission / 100
+        gain = outlook[True].value(pays) - outlook[False].value(pays)
+    return advice if abs(gain) < EPSILON else gain > 0
+
+
+def novice_draw(game: ChemindeFer, rng: random.Random) -> bool:
+    """A novice's draw: a coin at 5 as ponte; as banker a threshold drawn by feel."""
+    coup = game.coup
+    assert coup is not None
+    if game.phase == "ponte":
+        return rng.random() < 0.5
+    return codes_value(coup.banker[:2]) <= rng.choice(NOVICE_THRESHOLDS)
 
 
 def _bank(game: ChemindeFer, seat: SeatKey) -> Move:

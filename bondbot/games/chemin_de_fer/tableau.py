@@ -2,7 +2,8 @@
 
 In classic drawing the ponte's play is a rule except at 5, and the banker's is a choice made
 seeing the ponte's third card; the table below (chemin-de-fer.md, from seed 004) is what the
-bot shows him, what the NPC follows and what a timed-out banker plays.
+bot shows him and what a timed-out banker plays (the NPC weighs the exact expectation
+instead, by its Gambling level: `npc.py`).
 """
 
 from __future__ import annotations

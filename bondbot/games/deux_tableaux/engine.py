@@ -31,10 +31,11 @@ Decisions where the rules are silent (also in docs/decisions.md):
 - The bank lasts until the banker withdraws (between coups, a PC banker only: the GM opens
   an auction to replace the NPC) or it falls below the minimum bank; then the NPC banks its
   `npc_bank` again, if it has the chips.
-- The banker's decision on a timer, and the NPC's: follow the table with more money in play;
+- The banker's decision on a timer: follow the table with more money in play;
   when they pull opposite ways with equal money, draw. Measured over equal stakes (bench):
   drawing then gives the banker +0.3% of the money staked, standing −0.6%, even though
-  seed 004's one example stands.
+  seed 004's one example stands. The NPC weighs each table's exact expectation by its
+  money instead, by its Gambling level (`npc.py`).
 - A Hero Point: a PC's covered stake lost on a table to the NPC banker pays `2 × stake`, one
   lost hand per table; a PC banker who lost a table where the NPC ponte had a stake in play
   gets back that stake and the win he would have had. Nothing between two PCs.
@@ -758,7 +759,7 @@ class DeuxTableaux(Engine):
     def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         if self.npc is None or self.npc not in self.turn():
             return None
-        return npc_play.decide(self, self.npc)
+        return npc_play.decide(self, self.npc, rng, level)
 
     # -- what each seat may see ----------------------------------------------------------
 

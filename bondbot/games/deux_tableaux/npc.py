@@ -1,27 +1,40 @@
 """The NPC's automatic play at deux tableaux, from what the NPC may see.
 
 - In an auction: offers its `npc_bank` once, if that beats the best offer; else passes.
-- As banker: draws or stands by following the table with more money in play (the engine's
-  `weighed_draw`, also the default for a PC banker's timer).
+- Drawing follows its Gambling level (`skill.plays_strong`). The strong banker takes the
+  choice with the best exact expectation over both tables at once, each weighed by the
+  money covered on it (`chemin_de_fer.expectation`, from his cards, the third cards and
+  naturals shown); on a tie, the table with more money in play (the engine's
+  `weighed_draw`, also the default for a PC banker's timer). The strong hand-holder at 5
+  takes the better expectation against a banker following seed 004's table. The novice
+  banker draws by feel (a threshold drawn afresh, blind to the third cards), the novice
+  hand-holder tosses a coin at 5. Auction and stakes are alike at every level.
 - As ponte: calls banco for the second time when it lost the first (it has priority), or
   when it sits first to the banker's right and the bank is no more than its `npc_bank`;
   otherwise it stakes half its `npc_bank` on each table (as far as the halves and its chips
   go), or passes if that is below the minimum stake.
-- Holding a table's hand: draws at 5, the better play against the banker's table.
 """
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
-from bondbot.games.contract import Move, Option, SeatKey
+from bondbot.games.chemin_de_fer.expectation import banker_outlook, composition, ponte_outlook
+from bondbot.games.chemin_de_fer.npc import EPSILON, NOVICE_THRESHOLDS
+from bondbot.games.contract import GAMBLING_MAX, Move, Option, SeatKey
+from bondbot.games.skill import plays_strong
+from bondbot.rules.baccarat import codes_value
+from bondbot.rules.cards import Card
 
 if TYPE_CHECKING:
     from bondbot.games.deux_tableaux.engine import DeuxTableaux
 
 
-def decide(game: DeuxTableaux, seat: SeatKey) -> Move:
-    """The NPC's move when it is its turn."""
+def decide(
+    game: DeuxTableaux, seat: SeatKey, rng: random.Random, level: int = GAMBLING_MAX
+) -> Move:
+    """The NPC's move when it is its turn, as a player of Gambling `level` makes it."""
     mine = [option for option in game.options() if option.seat == seat]
     if game.phase == "auction":
         bid = next(option for option in mine if option.kind == "bid")
@@ -31,9 +44,58 @@ def decide(game: DeuxTableaux, seat: SeatKey) -> Move:
         return Move(kind="pass", seat=seat)
     if game.phase == "stakes":
         return _stake(game, seat, {(o.kind, o.targets): o for o in mine})
+    draw = strong_draw(game) if plays_strong(level, rng) else novice_draw(game, rng)
+    return Move(kind="draw" if draw else "stand", seat=seat)
+
+
+def _values(codes: list[str]) -> list[int]:
+    return [Card.parse(code).baccarat_value for code in codes]
+
+
+def _seen(game: DeuxTableaux, own: list[str]) -> list[int]:
+    """What the one deciding sees: his own two cards, every face-up third card and the
+    naturals shown; never the two cards of another table still in play."""
+    assert game.coup is not None
+    codes = list(own)
+    for hand in game.coup.hands.values():
+        codes += hand.cards if hand.winner is not None else hand.cards[2:]
+    if len(game.coup.banker) > 2:
+        codes += game.coup.banker[2:]
+    return _values(codes)
+
+
+def strong_draw(game: DeuxTableaux) -> bool:
+    """The draw or stand with the best exact expectation for the one deciding now."""
+    coup = game.coup
+    assert coup is not None
     if game.phase == "hands":
-        return Move(kind="draw", seat=seat)
-    return Move(kind="draw" if game.weighed_draw() else "stand", seat=seat)
+        assert coup.waiting is not None
+        mine = coup.hands[coup.waiting].cards[:2]
+        counts = composition(game.settings.packs, _seen(game, mine))
+        outlook = ponte_outlook(counts, codes_value(mine))
+        gain = outlook[True].value() - outlook[False].value()
+        return True if abs(gain) < EPSILON else gain > 0
+    own = coup.banker[:2]
+    counts = composition(game.settings.packs, _seen(game, own))
+    gain = 0.0
+    for hand in coup.hands.values():
+        if hand.winner is not None:
+            continue
+        money = sum(item.covered for item in hand.covers)
+        third = _values(hand.cards[2:3])
+        outlook = banker_outlook(counts, codes_value(own), (third or [None])[0])
+        gain += money * (outlook[True].value() - outlook[False].value())
+    scale = max(1, coup.bank)
+    return game.weighed_draw() if abs(gain) / scale < EPSILON else gain > 0
+
+
+def novice_draw(game: DeuxTableaux, rng: random.Random) -> bool:
+    """A novice's draw: a coin at 5 as hand-holder; as banker a threshold drawn by feel."""
+    coup = game.coup
+    assert coup is not None
+    if game.phase == "hands":
+        return rng.random() < 0.5
+    return codes_value(coup.banker[:2]) <= rng.choice(NOVICE_THRESHOLDS)
 
 
 def _stake(

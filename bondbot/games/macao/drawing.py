@@ -49,6 +49,7 @@ def banker_may_draw(banker_total: int, thirds: Sequence[int]) -> bool:
 
 
 def recommended_banker_draw(banker_total: int, thirds: Sequence[int]) -> bool:
-    """The NPC banker's play (macao.md): draws on 0–2, on 3 and 4 unless the table forbids
-    it, stands on 5 and 6; the same advice the players get, within the banker's rule."""
+    """The recommended banker play (macao.md; a timer's, and the NPC's before Gambling
+    levels): draws on 0–2, on 3 and 4 unless the table forbids it, stands on 5 and 6; the
+    same advice the players get, within the banker's rule."""
     return banker_total <= RECOMMENDED_DRAW_MAX and banker_may_draw(banker_total, thirds)

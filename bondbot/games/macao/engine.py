@@ -67,6 +67,7 @@ from bondbot.games.contract import (
     Transfer,
     seat_account,
 )
+from bondbot.games.macao import npc as npc_play
 from bondbot.games.macao.counting import (
     Counting,
     card_value,
@@ -93,7 +94,6 @@ from bondbot.games.macao.events import (
     Stood,
     Wagered,
 )
-from bondbot.games.macao.npc import npc_target
 from bondbot.games.macao.odds import BankExpectation, bank_expectation
 from bondbot.games.macao.settlement import (
     Target,
@@ -376,18 +376,10 @@ class Macao(Engine):
         return Move(kind="draw" if draws else "stand", seat=seat)
 
     def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
-        """The NPC draws as recommended; as a player it stakes the minimum on the best
-        target for its cards (`npc.py`), or passes when it cannot."""
+        """The NPC's wager or draw, as well as its Gambling `level` plays (`npc.py`)."""
         if self.npc is None or self.npc not in self.turn():
             return None
-        if self.phase is not Phase.WAGERS:
-            return self.timeout_move(self.npc)
-        packs = self.shoe.packs or self.packs  # a stacked shoe says nothing of its packs
-        target = npc_target(
-            self._player(self.npc).cards, self.rules.counting, packs, self.rules.tie_pays
-        )
-        move = Move(kind="wager", seat=self.npc, amount=self.rules.min_stake, target=str(target))
-        return move if self.can(move) else Move(kind="pass", seat=self.npc)
+        return npc_play.decide(self, self.npc, rng, level)
 
     # -- money the table checks ---------------------------------------------------------
 

@@ -73,6 +73,13 @@ def staked_pc_bank(cards: list[str], **settings: object) -> Desk:
     return desk
 
 
+# Where the NPC at Gambling 15 leaves seed 004's table for the better expectation: with 3
+# against a ponte's 9 or ten it draws, as the punto banco tableau (the banker's optimum)
+# does; against a ponte who stood, who draws at 5 as the bot advises, it draws on 6 (a
+# standing ponte holds 6 or 7: standing on 6 loses 1/2, drawing about 0.42).
+BEST_REPLY_DRAWS = {(9, 3), (0, 3), (None, 6)}
+
+
 @pytest.mark.parametrize(("third", "banker_total"), CELLS)
 def test_every_cell_of_the_banker_table(third: int | None, banker_total: int):
     expected = banker_total in BANKER_DRAWS_ON[third]
@@ -82,8 +89,9 @@ def test_every_cell_of_the_banker_table(third: int | None, banker_total: int):
     assert npc.engine.phase == "banker" and npc.engine.turn() == ("npc",)
     assert npc.engine.advice() is expected
     record = npc.npc()
-    assert record.move.kind == ("draw" if expected else "stand")
-    assert len(settled(record).banker) == (3 if expected else 2)
+    npc_draws = expected or (third, banker_total) in BEST_REPLY_DRAWS
+    assert record.move.kind == ("draw" if npc_draws else "stand")
+    assert len(settled(record).banker) == (3 if npc_draws else 2)
 
     pc = staked_pc_bank(cell_cards(third, banker_total), drawing="classic")
     assert pc.engine.turn() == ("a",)

@@ -174,20 +174,31 @@ def test_a_hand_holder_stands_above_5_by_himself(total: int):
 
 
 @pytest.mark.parametrize(
-    ("right", "left", "draws"), [(300, 300, True), (400, 200, False), (200, 400, True)]
+    ("right", "left", "weighed", "draws"),
+    [
+        (300, 300, True, False),
+        (400, 200, False, False),
+        (200, 400, True, False),
+        (100, 900, True, True),
+    ],
 )
-def test_the_banker_decides_once_following_the_table_with_more_at_stake(
-    right: int, left: int, draws: bool
+def test_the_banker_decides_once_weighing_both_tables_stakes(
+    right: int, left: int, weighed: bool, draws: bool
 ):
-    # seed 004's example: banker 5; the right table draws a ten (stand), the left a 7 (draw)
+    # seed 004's example: banker 5; the right table draws a ten (stand), the left a 7 (draw).
+    # The timer follows the table with more at stake (`weighed`); the NPC weighs each
+    # table's exact expectation by its money: standing is worth 0.305 a unit on the right,
+    # drawing 0.037 on the left, so it draws only with over 8.1 times more on the left
+    # (seed 004's own example stands). A bank of 2,000 covers every stake here.
     cards = deal(two(4, "h"), two(3, "c"), two(5, "d"), "Kh", "7c", "2s")
-    desk = npc_banks(cards)
+    desk = npc_banks(cards, bank=2_000)
     desk.do("stake", "a", right, "right")
     desk.do("stake", "c", left, "left")
     desk.do("pass", "b")
     (record,) = desk.auto()
     assert record.events[-1] == BankerAdvice(right=False, left=True, conflict=True)
     assert desk.engine.turn() == ("npc",)
+    assert desk.engine.weighed_draw() is weighed
     decided = desk.npc()
     assert decided.move.kind == ("draw" if draws else "stand")
     banker_total = settled(decided).banker_total

@@ -13,6 +13,9 @@ from bondbot.games.deux_tableaux.engine import DeuxTableaux, Settings
 from bondbot.games.deux_tableaux.events import CoupSettled, TableCovered
 from bondbot.rules.baccarat import hand_value, new_shoe
 
+# The NPC plays at any Gambling level, the novice (0) most often: every move stays legal.
+LEVELS = (0, 0, 1, 7, 14, 15)
+
 
 def pick(option: Option, rng: random.Random) -> Move:
     """A move within `option`'s bounds (an unbounded amount stays near its minimum)."""
@@ -38,7 +41,7 @@ def next_move(engine: DeuxTableaux, rng: random.Random) -> Move | None:
         return None
     seat = rng.choice(turn)
     if seat == engine.npc:
-        return engine.npc_move(rng)
+        return engine.npc_move(rng, rng.choice(LEVELS))
     if rng.random() < 0.2:
         return engine.timeout_move(seat)
     return pick(rng.choice([o for o in options if o.seat == seat]), rng)

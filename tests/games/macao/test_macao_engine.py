@@ -149,9 +149,30 @@ def test_restricted_table_with_one_player_who_drew(banker: int, third: int):
             BOND,
             card(third),
         )
-        # The NPC banker draws on 3 and 4 when allowed, stands on 5 and 6.
-        expected = "draw" if banker <= 4 else "stand"
+        # The advice (a timer's play) draws on 3 and 4 when allowed, stands on 5 and 6; the
+        # NPC at Gambling 15 leaves it where the player's face-up third card tells: he drew
+        # on 0–4, so he holds that plus the card (minus9).
+        advised = "draw" if banker <= 4 else "stand"
+        assert game.timeout_move(NPC) == Move(kind=advised, seat=NPC)
+        expected = BEST_REPLY.get((banker, third), advised)
         assert game.npc_move(random.Random(0)) == Move(kind=expected, seat=NPC)
+
+
+# (banker, player's third card) → the better play, one player wagering on his own hand:
+# a ten leaves him on 0–4 and a 9 on 9 or 1–4, so 4 stands (it never loses to 0–4); an
+# ace leaves him on 1–5, where standing on 4 is better by a hair (0.3% of the stake); a 4
+# to a 7 lifts him to 4–8 or 5–9, where 5 and 6 mostly lose by standing.
+BEST_REPLY = {
+    (4, 0): "stand",
+    (4, 1): "stand",
+    (4, 9): "stand",
+    (5, 4): "draw",
+    (5, 5): "draw",
+    (5, 6): "draw",
+    (5, 7): "draw",
+    (6, 6): "draw",
+    (6, 7): "draw",
+}
 
 
 @pytest.mark.parametrize("banker", [3, 4, 5, 6])
@@ -580,7 +601,7 @@ def test_nobody_wagering_ends_the_coup_unseen():
         ("Kd 2c", "8d", "draw"),
         ("Kd 3c", "6d", "draw"),
         ("Kd 4c", "5d", "draw"),
-        ("Kd 5c", "5d", "stand"),
+        ("Kd 5c", "5d", "draw"),  # he drew a 5 on 0–4: standing on 5 never wins
         ("Kd 6c", "5d", "stand"),
     ],
 )

@@ -23,6 +23,10 @@ from bondbot.rules.shoe import Shoe
 NPC = "npc"
 
 
+# The NPC plays at any Gambling level, the novice (0) most often: every move stays legal.
+LEVELS = (0, 0, 1, 7, 14, 15)
+
+
 def random_move(game: Macao, rng: random.Random) -> Move:
     """Any move for a seat whose turn it is: a legal option, its timeout or the NPC's."""
     seat = rng.choice(game.turn())
@@ -30,7 +34,7 @@ def random_move(game: Macao, rng: random.Random) -> Move:
     if roll < 0.15:
         move = game.timeout_move(seat)
     elif roll < 0.3 and seat == NPC:
-        move = game.npc_move(rng)
+        move = game.npc_move(rng, rng.choice(LEVELS))
     else:
         options = [o for o in game.options() if o.seat == seat]
         wagers = [o for o in options if o.kind == "wager"]
