@@ -94,9 +94,11 @@ def hands_per_second(hands: int, policy: Policy, seed: bytes, save: bool) -> tup
     return hands / elapsed, moves / elapsed
 
 
-def npc_times(decisions: int, seed: bytes, level: int = 15) -> list[float]:
-    """Seconds per NPC decision over `decisions` decisions at 2, 6 and 10 seats."""
+def npc_times(decisions: int, seed: bytes, level: int = 15) -> tuple[list[float], list[float]]:
+    """Seconds per NPC decision over `decisions` decisions at 2, 6 and 10 seats: on the
+    clock, and of the thread's CPU (what a busy machine's other processes do not add)."""
     times: list[float] = []
+    cpu: list[float] = []
     rng = random.Random(seed)
     hand = 0
     while len(times) < decisions:
@@ -111,12 +113,13 @@ def npc_times(decisions: int, seed: bytes, level: int = 15) -> list[float]:
             if move is None and game.in_hand():
                 [seat] = game.turn()
                 if seat == "npc":
-                    started = time.perf_counter()
+                    started, used = time.perf_counter(), time.thread_time()
                     move = game.npc_move(rng, level=level)
                     times.append(time.perf_counter() - started)
+                    cpu.append(time.thread_time() - used)
                 else:
                     move = calls(game, seat, rng)
-    return times[:decisions]
+    return times[:decisions], cpu[:decisions]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,12 +141,14 @@ def main(argv: list[str] | None = None) -> int:
 
     passed = True
     for level in (int(level) for level in args.levels.split(",")):
-        times = sorted(npc_times(args.decisions, seed, level))
+        times, cpu = (sorted(figures) for figures in npc_times(args.decisions, seed, level))
         p50 = statistics.median(times) * 1000
         p99 = times[int(0.99 * (len(times) - 1))] * 1000
         longest = times[-1] * 1000
         print(f"NPC level {level}: {len(times):,} decisions, p50 {p50:.2f} ms, ", end="")
-        print(f"p99 {p99:.2f} ms, max {longest:.2f} ms")
+        print(f"p99 {p99:.2f} ms, max {longest:.2f} ms; ", end="")
+        cpu_p99 = cpu[int(0.99 * (len(cpu) - 1))] * 1000
+        print(f"CPU p50 {statistics.median(cpu) * 1000:.2f} ms, p99 {cpu_p99:.2f} ms")
         passed &= p99 < TARGET_MS
     print(f"{'PASS' if passed else 'FAIL'}: p99 {'under' if passed else 'over'} {TARGET_MS:g} ms")
     return 0 if passed else 1

@@ -15,8 +15,9 @@ The strong policy (Gambling 15):
   1, 2, 3, 4, 5+ players behind, else fold; the big blind raises limpers with its top 12%;
 - pre-flop, facing a raise: re-raise (3 times it in position, 3.5 out, plus a big blind)
   with 1.25 fair shares of equity against the raisers' ranges, or heads-up as a bluff
-  12% of the time with the hands ranked 15% to 35%; call when its equity beats the pot
-  odds (4% less against a single raise when deep: the implied odds); else fold;
+  12% of the time with the hands ranked 15% to 35%; call when the equity it will
+  realize (95% of it in position after the flop, 85% out of position) beats the pot odds
+  (4% less against a single raise when deep: the implied odds); else fold;
 - after the flop, nothing to call: bet two thirds of the pot with 1.25 fair shares of
   equity, the pot with 1.7; heads-up, bluff a hand without showdown value (under 30%) or a
   draw (flop and turn) at the balanced frequency of the size: a bet of s times the pot
@@ -68,6 +69,7 @@ OUT_OF_POSITION = 2 / 3  # its bluffs out of position, relative to in position
 SEMI_BLUFF_RAISE = 0.10
 IMPLIED = {1: 0.03, 2: 0.02}  # by street, when deep
 PREFLOP_IMPLIED = 0.04  # calling a single raise, when deep
+REALIZED, REALIZED_OUT_OF_POSITION = 0.95, 0.85  # of its pre-flop equity, by the flop's seat
 
 # The novice.
 NOVICE_TRIALS = 150
@@ -142,7 +144,7 @@ def range_equity(situation: Situation, rng: random.Random) -> float:
         opponents = tuple(codes) + ((),) * unknown
         return ranges.preflop_equity(ranges.preflop_cell(situation.hole), opponents)
     weights = [ranges.range_of(i, situation.history, situation.board) for i in situation.live]
-    weights += [[1.0] * len(ranges.COMBOS)] * unknown
+    weights += [(1.0,) * len(ranges.COMBOS)] * unknown
     trials = max(100, EVALUATIONS // (situation.opponents + 1))
     return ranges.equity(situation.hole, situation.board, weights, trials, rng)
 
@@ -222,7 +224,8 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
     odds = situation.to_call / (situation.pot + situation.to_call)
     deep = _behind(situation) - situation.to_call >= 10 * situation.to_call
     implied = PREFLOP_IMPLIED if deep and raises == 1 else 0.0
-    if share + implied >= odds:
+    realized = share * (REALIZED if situation.in_position else REALIZED_OUT_OF_POSITION)
+    if realized + implied >= odds:
         return _pick(situation, "call")
     return _pick(situation, "fold")
 

@@ -219,10 +219,9 @@ def preflop_codes(player: int, history: Sequence[Seen]) -> tuple[str, ...]:
     return tuple(codes)
 
 
-def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> list[float]:
+def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> tuple[float, ...]:
     """The weights of `player`'s range after the public actions of the hand so far."""
-    weights = list(preflop_weights(preflop_codes(player, history)))
-    cards = [INDEX[card] for card in board]
+    postflop: list[tuple[int, str]] = []
     aggression: dict[int, int] = {}
     for seen in history:
         if seen.street == 0 or seen.kind == "fold":
@@ -233,8 +232,21 @@ def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> lis
             continue
         code = seen.kind if seen.kind != "raise" else ("bet" if raised == 0 else "raise")
         code = "overbet" if seen.overbet and code == "bet" else code
-        narrow(weights, tuple(cards[: seen.street + 2]), code)
-    return weights
+        postflop.append((seen.street, code))
+    cards = tuple(INDEX[card] for card in board)
+    return _range(preflop_codes(player, history), tuple(postflop), cards)
+
+
+@lru_cache(maxsize=256)
+def _range(
+    preflop: tuple[str, ...], postflop: tuple[tuple[int, str], ...], board: tuple[int, ...]
+) -> tuple[float, ...]:
+    """A range from its actions (players who acted alike share it: a table of callers
+    costs one)."""
+    weights = list(preflop_weights(preflop))
+    for street, code in postflop:
+        narrow(weights, board[: street + 2], code)
+    return tuple(weights)
 
 
 @lru_cache(maxsize=4096)
