@@ -32,6 +32,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
@@ -205,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'CPU p50':>8}{'p99 ms':>8}{'time':>6}"
     )
     every: list[float] = []
+    found: dict[tuple[int, str, str], tuple[float, float]] = {}  # mean, half interval
     started_all = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for seats in (int(seats) for seats in args.seats.split(",")):
@@ -225,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
                     mean = statistics.fmean(means) * 100
                     half = 1.96 * statistics.stdev(means) / math.sqrt(len(means)) * 100
                     quantiles = statistics.quantiles(times, n=100)
+                    found[seats, baseline, who] = mean, half
                     name = "level " + who if who != "today" else "today"
                     interval = f"[{mean - half:+.0f}, {mean + half:+.0f}]"
                     print(
@@ -240,7 +243,32 @@ def main(argv: list[str] | None = None) -> int:
         f"{quantiles[98]:.1f} ms, longest {max(every):.1f} ms; "
         f"{time.perf_counter() - started_all:.0f} s in all"
     )
-    return 0
+    return 0 if targets(found) else 1
+
+
+def targets(found: dict[tuple[int, str, str], tuple[float, float]]) -> bool:
+    """PASS/FAIL per target: bb/100 rises with the level against each baseline; level 15
+    beats the TAG player (interval above 0), level 0 loses to him (interval below 0)."""
+    passed = True
+    for seats, baseline in sorted({(seats, baseline) for seats, baseline, _ in found}):
+        levels = [
+            found[seats, baseline, who][0]
+            for who in ("0", "5", "10", "15")
+            if (seats, baseline, who) in found
+        ]
+        if len(levels) > 1:
+            ok = all(low < high for low, high in pairwise(levels))
+            passed &= ok
+            print(f"{'PASS' if ok else 'FAIL'}: {seats} seats, {baseline}: rises with the level")
+        if baseline != "tag":
+            continue
+        for who, sign, verb in (("15", 1, "beats"), ("0", -1, "loses to")):
+            if (seats, baseline, who) in found:
+                mean, half = found[seats, baseline, who]
+                ok = sign * mean - half > 0
+                passed &= ok
+                print(f"{'PASS' if ok else 'FAIL'}: {seats} seats, level {who} {verb} the TAG")
+    return passed
 
 
 if __name__ == "__main__":
