@@ -10,9 +10,9 @@ player took narrows it:
   the range as it then stood: a bet keeps the upper half, a raise the top quarter, a call
   drops the bottom third, a check makes the very top (slow plays) less likely.
 No cut is ever total: a floor keeps every combination possible (bluffs, draws, players who
-play badly). A round's first bet or raise of three times the pot or more (four before the
-flop) is read as a weak player's, not a strong range: it narrows far less, so a maniac's
-shove does not read as the nuts (a shove over a raise keeps its meaning). The cuts are
+play badly). A bet or raise of three times the pot or more (four before the flop) is read
+as a weak player's, not a strong range: it narrows far less, so a maniac's shove does not
+read as the nuts (before the flop, a third raise or more keeps its meaning). The cuts are
 smooth (a logistic in the percentile) and come from tables computed at import.
 
 Hands are evaluated only through `names` (`eval7_cards`, `evaluate`). Caches, all pure: a
@@ -190,8 +190,8 @@ class Seen:
     @property
     def overbet(self) -> bool:
         """A bet or raise of OVERBET times the pot or more (4 before the flop, where the
-        blinds make a small pot). As a round's first bet or raise, a weak player's mark
-        (a shove over a raise is not)."""
+        blinds make a small pot): a weak player's mark, except as a third raise or more
+        before the flop (a four-bet shove means it)."""
         times = OVERBET + (self.street == 0)
         return self.kind == "raise" and self.pot > 0 and self.added >= times * self.pot
 
@@ -207,7 +207,7 @@ def preflop_codes(player: int, history: Sequence[Seen]) -> tuple[str, ...]:
         if seen.street != 0:
             continue
         if seen.player == player and seen.kind != "fold":
-            if seen.overbet and not raises:
+            if seen.overbet and raises < 2:
                 codes.append("overbet")
             elif seen.kind == "raise":
                 codes.append(("open", "3bet", "4bet")[min(raises, 2)])
@@ -231,7 +231,7 @@ def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> tup
         if seen.player != player:
             continue
         code = seen.kind if seen.kind != "raise" else ("bet" if raised == 0 else "raise")
-        code = "overbet" if seen.overbet and code == "bet" else code
+        code = "overbet" if seen.overbet else code
         postflop.append((seen.street, code))
     cards = tuple(INDEX[card] for card in board)
     return _range(preflop_codes(player, history), tuple(postflop), cards)
