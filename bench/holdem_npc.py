@@ -182,8 +182,8 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
 # Duplicate deals per table size and baseline: the random player's all-ins make his
 # results the widest, the station's and the TAG's hands are the slowest to play.
 DEALS = {
-    2: {"station": 300, "random": 1500, "tag": 1000},
-    4: {"station": 100, "random": 300, "tag": 300},
+    2: {"station": 200, "random": 2500, "tag": 1000},
+    4: {"station": 80, "random": 500, "tag": 500},
 }
 
 

@@ -14,10 +14,13 @@ The strong policy (Gambling 15):
   limper) with the top 80% of hands on the button heads-up, 55%, 45%, 30%, 24%, 18% with
   1, 2, 3, 4, 5+ players behind, else fold; the big blind raises limpers with its top 12%;
 - pre-flop, facing a raise: re-raise (3 times it in position, 3.5 out, plus a big blind)
-  with 1.25 fair shares of equity against the raisers' ranges, or heads-up as a bluff
+  with 1.25 fair shares of equity against the ranges of the players who have acted (the
+  others may still fold), or heads-up as a bluff
   12% of the time with the hands ranked 15% to 35%; call when the equity it will
-  realize (95% of it in position after the flop, 85% out of position) beats the pot odds
-  (4% less against a single raise when deep: the implied odds); else fold;
+  realize (95% of it in position after the flop, 85% out of position, 115% when an
+  opponent still in overbet this hand: a weak player misplays the streets to come) beats
+  the pot odds (4% less against a single raise when deep, or a weak player: the implied
+  odds); else fold;
 - after the flop, nothing to call: bet two thirds of the pot with 1.25 fair shares of
   equity, the pot with 1.7; heads-up, bluff a hand without showdown value (under 30%) or a
   draw (flop and turn) at the balanced frequency of the size: a bet of s times the pot
@@ -70,6 +73,7 @@ SEMI_BLUFF_RAISE = 0.10
 IMPLIED = {1: 0.03, 2: 0.02}  # by street, when deep
 PREFLOP_IMPLIED = 0.04  # calling a single raise, when deep
 REALIZED, REALIZED_OUT_OF_POSITION = 0.95, 0.85  # of its pre-flop equity, by the flop's seat
+REALIZED_AGAINST_WEAK = 1.15  # when an opponent in overbet this hand
 
 # The novice.
 NOVICE_TRIALS = 150
@@ -137,12 +141,13 @@ def decide(situation: Situation, rng: random.Random, level: int = GAMBLING_MAX) 
 
 def range_equity(situation: Situation, rng: random.Random) -> float:
     """Its equity against the hands its opponents' actions imply (pre-flop, by its hand's
-    class, from `ranges.preflop_equity`'s table)."""
+    class, from `ranges.preflop_equity`'s table, against the players who have acted)."""
     unknown = situation.opponents - len(situation.live)
-    if not situation.board:
-        codes = [ranges.preflop_codes(i, situation.history) for i in situation.live]
+    if not situation.board:  # against those who acted: the rest may still fold
+        acted = {seen.player for seen in situation.history if seen.kind != "fold"}
+        codes = [ranges.preflop_codes(i, situation.history) for i in situation.live if i in acted]
         opponents = tuple(codes) + ((),) * unknown
-        return ranges.preflop_equity(ranges.preflop_cell(situation.hole), opponents)
+        return ranges.preflop_equity(ranges.preflop_cell(situation.hole), opponents or ((),))
     weights = [ranges.range_of(i, situation.history, situation.board) for i in situation.live]
     weights += [(1.0,) * len(ranges.COMBOS)] * unknown
     trials = max(100, EVALUATIONS // (situation.opponents + 1))
@@ -210,7 +215,9 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
             return _raise_to(situation, size + big * limpers)
         return _pick(situation, "fold")
     share = range_equity(situation, rng)
-    strength = share * (situation.opponents + 1)
+    acted = {seen.player for seen in situation.history if seen.kind != "fold"}
+    against = len([i for i in situation.live if i in acted]) or 1
+    strength = share * (against + 1)
     if strength >= PREFLOP_RERAISE:
         return _raise_to(situation, facing * (6 if situation.in_position else 7) // 2 + big)
     low, high = BLUFF_BAND
@@ -224,7 +231,11 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
     odds = situation.to_call / (situation.pot + situation.to_call)
     deep = _behind(situation) - situation.to_call >= 10 * situation.to_call
     implied = PREFLOP_IMPLIED if deep and raises == 1 else 0.0
-    realized = share * (REALIZED if situation.in_position else REALIZED_OUT_OF_POSITION)
+    weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
+    if weak:  # he will misplay the streets to come: it realizes more than its equity
+        realized, implied = share * REALIZED_AGAINST_WEAK, PREFLOP_IMPLIED
+    else:
+        realized = share * (REALIZED if situation.in_position else REALIZED_OUT_OF_POSITION)
     if realized + implied >= odds:
         return _pick(situation, "call")
     return _pick(situation, "fold")

@@ -190,8 +190,8 @@ class Seen:
     @property
     def overbet(self) -> bool:
         """A bet or raise of OVERBET times the pot or more (4 before the flop, where the
-        blinds make a small pot): a weak player's mark, except as a third raise or more
-        before the flop (a four-bet shove means it)."""
+        blinds make a small pot): a weak player's mark, except as a third serious raise
+        or more before the flop (a four-bet shove means it)."""
         times = OVERBET + (self.street == 0)
         return self.kind == "raise" and self.pot > 0 and self.added >= times * self.pot
 
@@ -200,23 +200,31 @@ OVERBET = 3
 
 
 def preflop_codes(player: int, history: Sequence[Seen]) -> tuple[str, ...]:
-    """`player`'s pre-flop actions as PREFLOP_CUTS codes (open, 3bet, call1...)."""
+    """`player`'s pre-flop actions as PREFLOP_CUTS codes (open, 3bet, call1...). A raise
+    is an open, a re-raise or more by the serious raises before it (overbets not counted:
+    a maniac's shove does not make the next raise a four-bet); a call by all of them."""
     codes: list[str] = []
-    raises = 0
+    raises = serious = 0
     for seen in history:
         if seen.street != 0:
             continue
         if seen.player == player and seen.kind != "fold":
-            if seen.overbet and raises < 2:
+            if seen.overbet and serious < 2:
                 codes.append("overbet")
             elif seen.kind == "raise":
-                codes.append(("open", "3bet", "4bet")[min(raises, 2)])
+                codes.append(("open", "3bet", "4bet")[min(serious, 2)])
             elif seen.kind == "call":
                 codes.append(("limp", "call1", "call2")[min(raises, 2)])
             else:
                 codes.append("check")
         raises += seen.kind == "raise"
+        serious += seen.kind == "raise" and not seen.overbet
     return tuple(codes)
+
+
+def marked_weak(player: int, history: Sequence[Seen]) -> bool:
+    """Whether `player` overbet this hand (his overbets read as a weak player's)."""
+    return any(seen.player == player and seen.overbet for seen in history)
 
 
 def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> tuple[float, ...]:
