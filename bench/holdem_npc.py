@@ -7,7 +7,8 @@ Heads-up and at a 4-seat table (the NPC and three copies of the baseline), every
 through the engine, everyone 100 big blinds deep at every hand. Duplicate deals: each
 shuffled pack is played once with the NPC in each seat (2 or 4 times), the cards going to
 the same seats each time, so the NPC holds every hand of the deal once and luck mostly
-cancels. The baselines:
+cancels; the players' generators are seeded alike for every NPC, so the levels meet the
+same choices as long as their hands run alike. The baselines:
 - station: checks when he can, calls anything;
 - random: any legal move, an amount uniform in the option's bounds;
 - tag: tight-aggressive rules: opens the top 50% heads-up (40%, 30%, 20% with 1, 2, 3
@@ -171,8 +172,10 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
         pack = hashlib.sha256(seed + bytes([seats]) + deal.to_bytes(8, "big")).digest()
         results = []
         for position in range(seats):
-            tag_ = pack + who.encode() + baseline.encode() + bytes([position])
-            result, spent = hand(seats, position, BASELINES[baseline], who, pack, tag_)
+            # The same generators whoever the NPC is: the baseline's choices stay alike
+            # across levels as long as the hands do (common random numbers).
+            rngs = pack + baseline.encode() + bytes([position])
+            result, spent = hand(seats, position, BASELINES[baseline], who, pack, rngs)
             results.append(result)
             times += spent
         means.append(statistics.fmean(results))
