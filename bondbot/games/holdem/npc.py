@@ -26,7 +26,8 @@ The strong policy (Gambling 15):
   draw (flop and turn) at the balanced frequency of the size: a bet of s times the pot
   needs s / (1 + s) bluffs per value bet, and its value bets are taken as 0.6 of its hands
   without value, so it bluffs with probability 0.6 · s / (1 + s) (24% at two thirds of
-  the pot), two thirds of that out of position; else check;
+  the pot), two thirds of that out of position, never against a player who overbet this
+  hand (he does not fold as a sane player would); else check;
 - facing a bet: raise by three quarters of the pot with 1.5 fair shares; call when its
   equity beats the pot odds (less 3% on the flop, 2% on the turn when deep: the streets
   to come); heads-up with a draw, semi-bluff raise 10% of the time; else fold.
@@ -173,7 +174,8 @@ def strong(situation: Situation, rng: random.Random) -> Move:
         bluff = VALUE_TO_AIR * size / (1 + size)
         if not situation.in_position:
             bluff *= OUT_OF_POSITION
-        if heads_up and candidate and rng.random() < bluff:
+        weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
+        if heads_up and candidate and not weak and rng.random() < bluff:
             return _bet(situation, pot * 2 // 3)
         return _pick(situation, "check")
     if strength >= RAISE:

@@ -12,7 +12,8 @@ player took narrows it:
 No cut is ever total: a floor keeps every combination possible (bluffs, draws, players who
 play badly). A bet or raise of three times the pot or more (four before the flop) is read
 as a weak player's, not a strong range: it narrows far less, so a maniac's shove does not
-read as the nuts (before the flop, a third raise or more keeps its meaning). The cuts are
+read as the nuts (before the flop, a third raise or more keeps its meaning); and once a
+player overbet, his later bets and raises in the hand read the same way. The cuts are
 smooth (a logistic in the percentile) and come from tables computed at import.
 
 Hands are evaluated only through `names` (`eval7_cards`, `evaluate`). Caches, all pure: a
@@ -231,7 +232,9 @@ def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> tup
     """The weights of `player`'s range after the public actions of the hand so far."""
     postflop: list[tuple[int, str]] = []
     aggression: dict[int, int] = {}
+    weak = False  # once he overbet, his bets and raises say little
     for seen in history:
+        weak |= seen.player == player and seen.overbet
         if seen.street == 0 or seen.kind == "fold":
             continue
         raised = aggression.get(seen.street, 0)
@@ -239,7 +242,7 @@ def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> tup
         if seen.player != player:
             continue
         code = seen.kind if seen.kind != "raise" else ("bet" if raised == 0 else "raise")
-        code = "overbet" if seen.overbet else code
+        code = "overbet" if weak and seen.kind == "raise" else code
         postflop.append((seen.street, code))
     cards = tuple(INDEX[card] for card in board)
     return _range(preflop_codes(player, history), tuple(postflop), cards)
