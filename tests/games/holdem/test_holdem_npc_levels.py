@@ -3,16 +3,19 @@ gets wrong (calls too much) but never illegally, and that no level reads a hidde
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 from holdem_helpers import act, auto, deal, table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_holdem_npc import spot
 
 from bondbot.games.contract import Move
 from bondbot.games.holdem import ranges
 from bondbot.games.holdem.engine import BlindLevel, Holdem, HoldemOptions
+from bondbot.games.holdem.npc import decide
 from bondbot.games.holdem.npc import equity as random_equity
 from bondbot.games.holdem.ranges import COMBOS, INDEX, Seen, range_of
 from bondbot.rules.cards import Card, parse_cards
@@ -272,3 +275,28 @@ def test_an_overbet_reads_as_a_weak_players_range() -> None:
     assert Seen(1, 0, "raise", 10_000, 150, 9_950).overbet
     assert aces_to_junk(Seen(1, 0, "raise", 300, 150, 250)) > 5
     assert aces_to_junk(Seen(1, 0, "raise", 10_000, 150, 9_950)) < 3
+
+
+def test_it_never_bluffs_a_player_who_overbet_this_hand() -> None:
+    """Air on the river, checked to, in position: 24% bluffs against a player who opened
+    for 3 big blinds, none against one who shoved 100 (he does not fold as he should)."""
+    bluffs = {}
+    for opened in (300, 10_000):
+        situation = dataclasses.replace(
+            spot("7c 2d", "Ks Qh 9s 4h 3c", in_position=True),
+            me=1,
+            live=(0,),
+            history=(
+                Seen(1, 0, "call", 0, 150),
+                Seen(0, 0, "raise", opened, 200, opened - 100),
+                Seen(1, 0, "call", 0, opened + 100),
+                Seen(0, 1, "check", 0, 2 * opened),
+                Seen(1, 1, "check", 0, 2 * opened),
+                Seen(0, 2, "check", 0, 2 * opened),
+                Seen(1, 2, "check", 0, 2 * opened),
+                Seen(0, 3, "check", 0, 2 * opened),
+            ),
+        )
+        moves = [decide(situation, random.Random(seed)).kind for seed in range(200)]
+        bluffs[opened] = moves.count("bet")
+    assert bluffs[10_000] == 0 and 25 <= bluffs[300] <= 75
