@@ -300,3 +300,18 @@ def test_it_never_bluffs_a_player_who_overbet_this_hand() -> None:
         moves = [decide(situation, random.Random(seed)).kind for seed in range(200)]
         bluffs[opened] = moves.count("bet")
     assert bluffs[10_000] == 0 and 25 <= bluffs[300] <= 75
+
+
+def test_the_history_the_npc_reads_is_the_public_actions_with_their_sizes() -> None:
+    game = table({"npc": 10_000, "bond": 10_000}, npc="npc")  # blinds 10/20, npc button
+    deal(game, ["Ks Kd", "Ts 9s"], "2c 3c 4c 5c 6c")
+    act(game, "npc", "raise", 60)
+    act(game, "bond", "call")
+    act(game, "bond", "bet", 100)
+    assert game._history() == (
+        Seen(1, 0, "raise", 60, 30, 50),
+        Seen(0, 0, "call", 0, 80),
+        Seen(0, 1, "raise", 100, 120, 100),
+    )
+    situation = game._situation("npc")
+    assert (situation.me, situation.live, situation.bet, situation.to_call) == (1, (0,), 0, 100)
