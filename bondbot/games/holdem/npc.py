@@ -74,7 +74,7 @@ SEMI_BLUFF_RAISE = 0.10
 IMPLIED = {1: 0.03, 2: 0.02}  # by street, when deep
 PREFLOP_IMPLIED = 0.04  # calling a single raise, when deep
 REALIZED, REALIZED_OUT_OF_POSITION = 0.95, 0.85  # of its pre-flop equity, by the flop's seat
-REALIZED_AGAINST_WEAK = 1.15  # when an opponent in overbet this hand
+REALIZED_AGAINST_WEAK = 1.15  # when an opponent still in overbet this hand
 
 # The novice.
 NOVICE_TRIALS = 150
