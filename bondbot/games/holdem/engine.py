@@ -59,6 +59,7 @@ from typing import Any, ClassVar, Literal
 
 from pokerkit import (
     BlindOrStraddlePosting,
+    BoardDealing,
     CheckingOrCalling,
     CompletionBettingOrRaisingTo,
     Folding,
@@ -85,6 +86,7 @@ from bondbot.games.contract import (
 from bondbot.games.holdem import hand as kit
 from bondbot.games.holdem.names import HandName, hand_name
 from bondbot.games.holdem.npc import Situation, decide
+from bondbot.games.holdem.ranges import Seen
 from bondbot.rules.cards import Card, cards_of, parse_cards
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -550,16 +552,18 @@ class Holdem(Engine):
     def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         if self.npc is None or self.npc not in self.turn():
             return None
-        return decide(self._situation(self.npc), rng)
+        return decide(self._situation(self.npc), rng, level)
 
     def _situation(self, seat: SeatKey) -> Situation:
-        """What `seat` may know now: its cards, the table, its options."""
+        """What `seat` may know now: its cards, the table, its options, and the public
+        actions of the hand (never another player's cards)."""
         state = self._poker()
         assert self.blinds is not None
         index = self._index_of(seat)
         folded = self.folded
         live = [i for i, seat in enumerate(self.players) if seat not in folded]
         first, second = self.private_cards(seat)
+        others = [i for i in live if i != index]
         return Situation(
             hole=(first, second),
             board=tuple(parse_cards(" ".join(self.board))),
@@ -570,7 +574,40 @@ class Holdem(Engine):
             in_position=index == max(live),
             options=tuple(o for o in self._player_options() if o.seat == seat),
             chip=self.blinds.small,
+            big=self.blinds.big,
+            bet=state.bets[index],
+            me=index,
+            players=len(self.players),
+            live=tuple(others),
+            history=self._history(),
+            effective=max((state.stacks[i] + state.bets[i] for i in others), default=0),
         )
+
+    def _history(self) -> tuple[Seen, ...]:
+        """The players' actions of the hand in play, by street, each with the pot it
+        faced (the cards dealt are not read)."""
+        street, pot = 0, 0
+        bets = [0] * len(self.players)
+        seen: list[Seen] = []
+        for operation in self._poker().operations:
+            if isinstance(operation, BoardDealing):
+                street, bets = street + 1, [0] * len(self.players)
+            elif isinstance(operation, BlindOrStraddlePosting):
+                bets[operation.player_index] += operation.amount
+                pot += operation.amount
+            elif isinstance(operation, Folding):
+                seen.append(Seen(operation.player_index, street, "fold", pot=pot))
+            elif isinstance(operation, CheckingOrCalling):
+                kind = "call" if operation.amount else "check"
+                seen.append(Seen(operation.player_index, street, kind, pot=pot))
+                bets[operation.player_index] += operation.amount
+                pot += operation.amount
+            elif isinstance(operation, CompletionBettingOrRaisingTo):
+                index, to = operation.player_index, operation.amount
+                seen.append(Seen(index, street, "raise", to, pot, to - bets[index]))
+                pot += to - bets[index]
+                bets[index] = to
+        return tuple(seen)
 
     # -- Hero Points ----------------------------------------------------------------------
 

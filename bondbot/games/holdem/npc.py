@@ -1,18 +1,46 @@
-"""The NPC's automatic play at hold'em: equity against random hands, pot odds, position.
+"""The NPC's automatic play at hold'em, as good as his Gambling level (0 to 15).
 
-The NPC sees what its seat may see: its two cards, the board, the pot and bets, how many
-opponents are still in and where it sits. Its hand strength is its equity against that
-many random hands (Monte Carlo with eval7, a bounded number of evaluations so a decision
-stays a few milliseconds), read against its fair share of the pot (1 / players in):
+The NPC sees what its seat may see: its two cards, the board, the pot and bets, its chips
+and its opponents', where it sits, and every player's public actions this hand with their
+sizes (never a hidden card). Levels: each decision is the strong policy's with probability
+level / 15, else the novice's (`skill.plays_strong`, the one rule of every game); in
+hold'em the novice's misreading of his hand (the noise on his equity) also shrinks with
+the level, by (1 - level / 15), so a Gambling 10 novice decision is less wild than a
+Gambling 0 one.
 
-- nothing to call: bet two thirds of the pot with a hand worth 1.3 fair shares, the pot
-  with 2; otherwise check, or now and then (2%, 6% in position) bluff half the pot;
-- facing a bet: raise with 1.6 fair shares (and half a pot more than the bet), call when
-  its equity beats the pot odds (a little less demanded in position), else fold, or very
-  rarely (1%) raise as a bluff;
-- a bet worth most of its chips goes all-in instead; bets are whole small blinds.
+The strong policy (Gambling 15):
+- equity against the ranges the opponents' actions imply (`ranges`), not random hands;
+- pre-flop, nobody in yet: raise (2.5 big blinds heads-up, 3 otherwise, one more per
+  limper) with the top 80% of hands on the button heads-up, 55%, 45%, 30%, 24%, 18% with
+  1, 2, 3, 4, 5+ players behind, else fold; the big blind raises limpers with its top 12%;
+- pre-flop, facing a raise: re-raise (3 times it in position, 3.5 out, plus a big blind)
+  with 1.25 fair shares of equity against the ranges of the players who have acted (the
+  others may still fold), or heads-up as a bluff
+  12% of the time with the hands ranked 15% to 35%; call when the equity it will
+  realize (95% of it in position after the flop, 85% out of position, 115% when an
+  opponent still in overbet this hand: a weak player misplays the streets to come) beats
+  the pot odds (4% less against a single raise when deep, or a weak player: the implied
+  odds); else fold;
+- after the flop, nothing to call: bet two thirds of the pot with 1.25 fair shares of
+  equity, the pot with 1.7; heads-up, bluff a hand without showdown value (under 30%) or a
+  draw (flop and turn) at the balanced frequency of the size: a bet of s times the pot
+  needs s / (1 + s) bluffs per value bet, and its value bets are taken as 0.6 of its hands
+  without value, so it bluffs with probability 0.6 · s / (1 + s) (24% at two thirds of
+  the pot), two thirds of that out of position, never against a player who overbet this
+  hand (he does not fold as a sane player would); else check;
+- facing a bet: raise by three quarters of the pot with 1.5 fair shares; call when its
+  equity beats the pot odds (less 3% on the flop, 2% on the turn when deep: the streets
+  to come); heads-up with a draw, semi-bluff raise 10% of the time; else fold.
 
-Every random draw comes from the `rng` the table passes in, so a replay decides the same.
+The novice (Gambling 0), by feel: equity against random hands from 150 deals, read with
+noise; pre-flop he limps with 70% of hands, calls raises with half of them (a quarter when
+it costs 30% of his chips), raises only the top 4%; after the flop he bets half the pot
+when he feels strong (1.3 fair shares), bluffs 8% of the time with any size whoever is
+in, calls when his feeling beats 60% of the pot odds or his fair share, and raises (twice
+the bet) only with 1.8 fair shares.
+
+A bet worth most of its chips goes all-in instead; bets are whole small blinds. Every
+random draw comes from the `rng` the table passes in, so a replay decides the same.
 """
 
 from __future__ import annotations
@@ -21,15 +49,39 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bondbot.games.contract import Move, Option
+from bondbot.games.contract import GAMBLING_MAX, Move, Option
+from bondbot.games.holdem import ranges
 from bondbot.games.holdem.names import eval7_cards, evaluate
-from bondbot.rules.cards import Card
+from bondbot.games.holdem.ranges import Seen
+from bondbot.games.skill import plays_strong, strong_share
+from bondbot.rules.cards import RANKS, Card
 
-EVALUATIONS = 2400  # hand evaluations per decision: trials × (opponents + 1)
-VALUE, STRONG, RAISE = 1.3, 2.0, 1.6  # in fair shares of the pot
-BLUFF, BLUFF_IN_POSITION, BLUFF_RAISE = 0.02, 0.06, 0.01
-POSITION_DISCOUNT = 0.03  # equity it needs less when it acts last
+EVALUATIONS = 1600  # hand evaluations per equity: trials × (opponents + 1)
 SHOVE = 0.7  # a bet of more than this share of its chips goes all-in
+
+# The strong policy.
+OPEN = {1: 0.55, 2: 0.45, 3: 0.30, 4: 0.24}  # pre-flop opening range by players behind
+OPEN_HEADS_UP = 0.80
+OPEN_WIDE = 0.18  # five or more behind
+BB_RAISE = 0.12  # the big blind raises limpers with this top share
+VALUE, STRONG, RAISE = 1.25, 1.7, 1.5  # in fair shares of the pot
+PREFLOP_RERAISE = 1.25
+BLUFF_RERAISE, BLUFF_BAND = 0.12, (0.15, 0.35)  # re-raise bluffs: frequency, percentiles
+AIR = 0.30  # heads-up equity below which a hand has no showdown value
+VALUE_TO_AIR = 0.6  # its value bets per hand without value, when checked to
+OUT_OF_POSITION = 2 / 3  # its bluffs out of position, relative to in position
+SEMI_BLUFF_RAISE = 0.10
+IMPLIED = {1: 0.03, 2: 0.02}  # by street, when deep
+PREFLOP_IMPLIED = 0.04  # calling a single raise, when deep
+REALIZED, REALIZED_OUT_OF_POSITION = 0.95, 0.85  # of its pre-flop equity, by the flop's seat
+REALIZED_AGAINST_WEAK = 1.15  # when an opponent still in overbet this hand
+
+# The novice.
+NOVICE_TRIALS = 150
+NOISE = 0.12  # the spread of his misreading of his equity, at level 0
+NOVICE_PLAYS, NOVICE_CALLS, NOVICE_RAISES = 0.70, 0.50, 0.04  # pre-flop percentiles
+NOVICE_BLUFF = 0.08
+NOVICE_CALL_ODDS = 0.6  # he calls with this share of the equity the pot odds ask
 
 
 @dataclass(frozen=True)
@@ -45,6 +97,13 @@ class Situation:
     in_position: bool  # it acts last after the flop
     options: tuple[Option, ...]  # its legal moves
     chip: int = 1  # its bets are whole multiples of this (the small blind)
+    big: int = 2  # the big blind
+    bet: int = 0  # its bet in this round so far
+    me: int = 0  # its index in the order of play (0 first left of the button)
+    players: int = 2  # players dealt in
+    live: tuple[int, ...] = ()  # the opponents still in, by index (empty: unknown)
+    history: tuple[Seen, ...] = ()  # every player's actions this hand, in order
+    effective: int = 0  # the most any opponent still in can still bet (0: unknown)
 
 
 def equity(
@@ -71,29 +130,186 @@ def equity(
     return won / trials
 
 
-def decide(situation: Situation, rng: random.Random) -> Move:
-    """The NPC's move (one of `situation.options`)."""
+def decide(situation: Situation, rng: random.Random, level: int = GAMBLING_MAX) -> Move:
+    """The NPC's move (one of `situation.options`) at this Gambling level."""
+    if plays_strong(level, rng):
+        return strong(situation, rng)
+    return novice(situation, rng, NOISE * (1 - strong_share(level)))
+
+
+# -- the strong policy ---------------------------------------------------------------------
+
+
+def range_equity(situation: Situation, rng: random.Random) -> float:
+    """Its equity against the hands its opponents' actions imply (pre-flop, by its hand's
+    class, from `ranges.preflop_equity`'s table, against the players who have acted)."""
+    unknown = situation.opponents - len(situation.live)
+    if not situation.board:  # against those who acted: the rest may still fold
+        acted = {seen.player for seen in situation.history if seen.kind != "fold"}
+        codes = [ranges.preflop_codes(i, situation.history) for i in situation.live if i in acted]
+        opponents = tuple(codes) + ((),) * unknown
+        return ranges.preflop_equity(ranges.preflop_cell(situation.hole), opponents or ((),))
+    weights = [ranges.range_of(i, situation.history, situation.board) for i in situation.live]
+    weights += [(1.0,) * len(ranges.COMBOS)] * unknown
     trials = max(100, EVALUATIONS // (situation.opponents + 1))
-    share = equity(situation.hole, situation.board, situation.opponents, trials, rng)
-    strength = share * (situation.opponents + 1)
-    pot = situation.pot
+    return ranges.equity(situation.hole, situation.board, weights, trials, rng)
+
+
+def strong(situation: Situation, rng: random.Random) -> Move:
+    """Gambling 15: the best play this module knows."""
+    if not situation.board:
+        return _strong_preflop(situation, rng)
+    share = range_equity(situation, rng)
+    fair = 1 / (situation.opponents + 1)
+    strength = share / fair
+    pot, street = situation.pot, len(situation.board) - 2
+    heads_up = situation.opponents == 1
     if situation.to_call == 0:
         if strength >= STRONG:
             return _bet(situation, pot)
         if strength >= VALUE:
             return _bet(situation, pot * 2 // 3)
-        bluff = BLUFF_IN_POSITION if situation.in_position else BLUFF
-        if rng.random() < bluff:
-            return _bet(situation, pot // 2)
+        size = 2 / 3
+        candidate = share < AIR or (street < 3 and _draw(situation.hole, situation.board))
+        bluff = VALUE_TO_AIR * size / (1 + size)
+        if not situation.in_position:
+            bluff *= OUT_OF_POSITION
+        weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
+        if heads_up and candidate and not weak and rng.random() < bluff:
+            return _bet(situation, pot * 2 // 3)
         return _pick(situation, "check")
     if strength >= RAISE:
-        return _bet(situation, situation.to_call + (pot + situation.to_call) // 2)
+        return _bet(situation, situation.to_call + (pot + situation.to_call) * 3 // 4)
     odds = situation.to_call / (pot + situation.to_call)
-    if share + (POSITION_DISCOUNT if situation.in_position else 0.0) >= odds:
+    deep = _behind(situation) - situation.to_call >= 4 * (pot + situation.to_call)
+    implied = IMPLIED.get(street, 0.0) if deep else 0.0
+    drawing = heads_up and street < 3 and deep and _draw(situation.hole, situation.board)
+    if drawing and rng.random() < SEMI_BLUFF_RAISE:
+        return _bet(situation, situation.to_call + (pot + situation.to_call) * 3 // 4)
+    if share + implied >= odds:
         return _pick(situation, "call")
-    if rng.random() < BLUFF_RAISE:
-        return _bet(situation, situation.to_call + pot)
     return _pick(situation, "fold")
+
+
+def _behind(situation: Situation) -> int:
+    """The chips still to play for: its own, or the deepest opponent's when fewer."""
+    if situation.effective:
+        return min(situation.chips, situation.effective)
+    return situation.chips
+
+
+def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
+    pct = ranges.percentile(situation.hole)
+    big = situation.big
+    facing = situation.bet + situation.to_call  # the highest bet
+    raises = sum(seen.kind == "raise" for seen in situation.history if seen.street == 0)
+    limpers = sum(
+        seen.kind == "call" for seen in situation.history if seen.street == 0 and not raises
+    )
+    if raises == 0:
+        if situation.to_call == 0:  # the big blind's option
+            if pct <= BB_RAISE:
+                return _raise_to(situation, 4 * big + big * limpers)
+            return _pick(situation, "check")
+        width = _open_width(situation)
+        if pct <= width:
+            size = 5 * big // 2 if situation.players == 2 else 3 * big
+            return _raise_to(situation, size + big * limpers)
+        return _pick(situation, "fold")
+    share = range_equity(situation, rng)
+    acted = {seen.player for seen in situation.history if seen.kind != "fold"}
+    against = len([i for i in situation.live if i in acted]) or 1
+    strength = share * (against + 1)
+    if strength >= PREFLOP_RERAISE:
+        return _raise_to(situation, facing * (6 if situation.in_position else 7) // 2 + big)
+    low, high = BLUFF_BAND
+    if (
+        situation.opponents == 1
+        and raises == 1
+        and low <= pct <= high
+        and rng.random() < BLUFF_RERAISE
+    ):
+        return _raise_to(situation, facing * 3 + big)
+    odds = situation.to_call / (situation.pot + situation.to_call)
+    deep = _behind(situation) - situation.to_call >= 10 * situation.to_call
+    implied = PREFLOP_IMPLIED if deep and raises == 1 else 0.0
+    weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
+    if weak:  # he will misplay the streets to come: it realizes more than its equity
+        realized, implied = share * REALIZED_AGAINST_WEAK, PREFLOP_IMPLIED
+    else:
+        realized = share * (REALIZED if situation.in_position else REALIZED_OUT_OF_POSITION)
+    if realized + implied >= odds:
+        return _pick(situation, "call")
+    return _pick(situation, "fold")
+
+
+def _open_width(situation: Situation) -> float:
+    """The share of hands it opens with from its seat (players left to act behind it)."""
+    if situation.players == 2:
+        return OPEN_HEADS_UP
+    order = _preflop_order(situation.players)
+    behind = situation.players - 1 - order.index(situation.me)
+    return OPEN.get(behind, OPEN_WIDE)
+
+
+def _preflop_order(players: int) -> list[int]:
+    """The order of play before the flop: after the big blind (heads-up, the button)."""
+    first = 1 if players == 2 else 2 % players
+    return [(first + k) % players for k in range(players)]
+
+
+def _draw(hole: Sequence[Card], board: Sequence[Card]) -> bool:
+    """Four to a flush or to an open-ended straight, with at least one of its own cards."""
+    cards = (*hole, *board)
+    for suit in {card.suit for card in hole}:
+        if sum(card.suit == suit for card in cards) == 4:
+            return True
+    ranks = {RANKS.index(card.rank) for card in cards}
+    mine = {RANKS.index(card.rank) for card in hole}
+    for low in range(9):  # 2345 to TJQK: a card either end completes it
+        window = set(range(low, low + 4))
+        if window <= ranks and window & mine:
+            return True
+    return False
+
+
+# -- the novice ----------------------------------------------------------------------------
+
+
+def novice(situation: Situation, rng: random.Random, noise: float = NOISE) -> Move:
+    """Gambling 0: legal but loose, by feel (`noise`: how far off his reading is)."""
+    big = situation.big
+    if not situation.board:
+        pct = ranges.percentile(situation.hole) + rng.gauss(0, noise)
+        facing = situation.bet + situation.to_call
+        if pct <= NOVICE_RAISES and facing <= 3 * big:
+            return _raise_to(situation, 3 * big + facing - big)
+        if situation.to_call == 0:
+            return _pick(situation, "check")
+        if facing <= big:
+            return _pick(situation, "call" if pct <= NOVICE_PLAYS else "fold")
+        dear = situation.to_call >= 0.3 * situation.chips
+        calls = NOVICE_CALLS / 2 if dear else NOVICE_CALLS
+        return _pick(situation, "call" if pct <= calls else "fold")
+    share = equity(situation.hole, situation.board, situation.opponents, NOVICE_TRIALS, rng)
+    feel = share + rng.gauss(0, noise)
+    fair = 1 / (situation.opponents + 1)
+    pot = situation.pot
+    if situation.to_call == 0:
+        if feel >= 1.3 * fair:
+            return _bet(situation, pot // 2)
+        if rng.random() < NOVICE_BLUFF:
+            return _bet(situation, int(pot * rng.uniform(0.25, 1.0)))
+        return _pick(situation, "check")
+    if feel >= 1.8 * fair:
+        return _raise_to(situation, 2 * (situation.bet + situation.to_call))
+    odds = situation.to_call / (pot + situation.to_call)
+    if feel >= NOVICE_CALL_ODDS * odds or feel >= fair:
+        return _pick(situation, "call")
+    return _pick(situation, "fold")
+
+
+# -- moves ---------------------------------------------------------------------------------
 
 
 def _option(situation: Situation, *kinds: str) -> Option | None:
@@ -110,6 +326,11 @@ def _pick(situation: Situation, kind: str) -> Move:
         if option is not None:
             return Move(kind=option.kind, seat=option.seat, amount=option.min)
     raise AssertionError("the NPC has no legal move")
+
+
+def _raise_to(situation: Situation, target: int) -> Move:
+    """Bet or raise so that its bet in the round comes to `target`."""
+    return _bet(situation, max(target - situation.bet, situation.to_call + 1))
 
 
 def _bet(situation: Situation, size: int) -> Move:

@@ -1,0 +1,345 @@
+"""What an opponent's public actions say about his two cards: a range, and equity against it.
+
+A range weighs each of the 1,326 two-card combinations. It starts even and each action the
+player took narrows it:
+- pre-flop, by the hand's class (AKs, 72o...) ranked by its equity against one random hand
+  (`PREFLOP`, shipped below): an open raise keeps about the top 40% of hands, a re-raise
+  the top 12%, a third raise the top 5%, a call of a raise the top 40% (the very best
+  mostly re-raise), a limp the top 70%;
+- after the flop, by the hand's strength on the board of that street, as a quantile of
+  the range as it then stood: a bet keeps the upper half, a raise the top quarter, a call
+  drops the bottom third, a check makes the very top (slow plays) less likely.
+No cut is ever total: a floor keeps every combination possible (bluffs, draws, players who
+play badly). A bet or raise of three times the pot or more (four before the flop) is read
+as a weak player's, not a strong range: it narrows far less, so a maniac's shove does not
+read as the nuts (before the flop, a third raise or more keeps its meaning); and once a
+player overbet, his later bets and raises in the hand read the same way. The cuts are
+smooth (a logistic in the percentile) and come from tables computed at import.
+
+Hands are evaluated only through `names` (`eval7_cards`, `evaluate`). Caches, all pure: a
+board's ranking of the combinations (a few boards per hand), the ranges of pre-flop action
+sequences, and the pre-flop equity of a class against them (each entry from a generator
+seeded by its key, so the table's generator is never drawn on and a replay decides the
+same whatever the cache holds).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bondbot.games.holdem.names import eval7_cards, evaluate
+from bondbot.rules.cards import Card
+
+ORDER = "AKQJT98765432"
+# Equity (per mille) of each pre-flop class against one random hand, row by row in
+# ORDER: the diagonal the pairs, above it suited (row's rank high), below it offsuit
+# (column's rank high). 30,000 deals a class (about 0.3% error): bench/holdem_preflop.py.
+PREFLOP = """
+850 670 660 650 643 629 620 610 603 602 593 586 573
+661 827 633 628 620 599 585 576 564 553 551 542 531
+644 611 797 602 592 579 562 540 539 523 517 510 502
+637 604 580 773 579 553 542 522 504 500 487 485 475
+629 598 570 556 753 543 529 506 492 477 466 461 450
+605 576 553 535 515 720 508 490 476 452 440 432 429
+594 562 540 515 489 483 688 477 463 447 426 411 401
+589 550 517 492 481 463 451 666 454 434 419 398 381
+580 542 515 469 461 443 436 418 633 429 410 399 373
+578 530 500 475 443 430 414 402 399 606 417 397 380
+564 518 486 461 436 411 393 385 379 380 572 387 368
+559 516 482 453 425 400 375 367 359 363 353 534 361
+550 504 472 440 415 391 372 348 342 343 334 323 499
+"""
+
+CARDS = Card.ALL
+INDEX = {card: i for i, card in enumerate(CARDS)}
+E7 = eval7_cards(CARDS)
+COMBOS = tuple((a, b) for a in range(52) for b in range(a + 1, 52))
+COMBO_E7 = tuple([E7[a], E7[b]] for a, b in COMBOS)
+
+
+def _class_of(first: Card, second: Card) -> tuple[int, int]:
+    """The hand's cell in PREFLOP (row, column)."""
+    high, low = sorted((ORDER.index(first.rank), ORDER.index(second.rank)))
+    if first.suit == second.suit:
+        return high, low  # above the diagonal (pairs cannot be suited)
+    return low, high
+
+
+def _percentiles() -> dict[tuple[int, int], float]:
+    """Each class's place among all 1,326 combinations, strongest first: the share of
+    combinations better than it plus half its own (0 near AA, 1 near 72o)."""
+    table = [[int(v) for v in row.split()] for row in PREFLOP.strip().splitlines()]
+    cells = [(r, c) for r in range(13) for c in range(13)]
+    count = {cell: 6 if cell[0] == cell[1] else 4 if cell[0] < cell[1] else 12 for cell in cells}
+    ranked = sorted(cells, key=lambda cell: -table[cell[0]][cell[1]])
+    found, below = {}, 0
+    for cell in ranked:
+        found[cell] = (below + count[cell] / 2) / 1326
+        below += count[cell]
+    return found
+
+
+_PERCENTILE = _percentiles()
+COMBO_PCT = tuple(_PERCENTILE[_class_of(CARDS[a], CARDS[b])] for a, b in COMBOS)
+
+
+def percentile(hole: Sequence[Card]) -> float:
+    """The pre-flop place of two cards among all hands: 0 the best (AA), 1 the worst."""
+    return _PERCENTILE[_class_of(hole[0], hole[1])]
+
+
+def _logistic(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+# Pre-flop actions: (top share kept, floor, share of the very top that re-raises instead,
+# its weight). "check": the big blind's option, its strongest hands would have raised.
+PREFLOP_CUTS = {
+    "open": (0.40, 0.10, 0.0, 1.0),
+    "3bet": (0.12, 0.08, 0.0, 1.0),
+    "4bet": (0.05, 0.08, 0.0, 1.0),
+    "limp": (0.70, 0.15, 0.08, 0.4),
+    "call1": (0.40, 0.10, 0.04, 0.5),
+    "call2": (0.14, 0.08, 0.03, 0.5),
+    "check": (1.0, 1.0, 0.10, 0.5),
+    "overbet": (0.70, 0.50, 0.0, 1.0),
+}
+
+
+def _preflop_factor(code: str, pct: float) -> float:
+    top, floor, capped, weight = PREFLOP_CUTS[code]
+    keep = floor + (1 - floor) * _logistic((top - pct) / (0.12 * top + 0.02))
+    if capped:
+        keep *= 1 - (1 - weight) * _logistic((capped - pct) / 0.01)
+    return keep
+
+
+@lru_cache(maxsize=256)
+def preflop_weights(codes: tuple[str, ...]) -> tuple[float, ...]:
+    """A player's range after his pre-flop actions (codes of PREFLOP_CUTS, in order)."""
+    weights = [1.0] * len(COMBOS)
+    for code in codes:
+        pairs = zip(weights, COMBO_PCT, strict=True)
+        weights = [w * _preflop_factor(code, pct) for w, pct in pairs]
+    return tuple(weights)
+
+
+# After the flop: the factor by the hand's quantile q in the range (0 weakest, 1 best).
+STEPS = 64
+POSTFLOP_CUTS = {
+    "bet": lambda q: 0.25 + 0.75 * _logistic((q - 0.55) / 0.08),
+    "raise": lambda q: 0.12 + 0.88 * _logistic((q - 0.75) / 0.06),
+    "call": lambda q: 0.35 + 0.65 * _logistic((q - 0.35) / 0.10),
+    "check": lambda q: 1 - 0.6 * _logistic((q - 0.88) / 0.04),
+    "overbet": lambda q: 0.6 + 0.4 * _logistic((q - 0.4) / 0.10),
+}
+_FACTORS = {
+    code: tuple(cut((step + 0.5) / STEPS) for step in range(STEPS))
+    for code, cut in POSTFLOP_CUTS.items()
+}
+
+
+@lru_cache(maxsize=32)
+def ranking(board: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The combinations that fit `board` (card indices), in groups of equal strength on
+    it, weakest first."""
+    shared = [E7[i] for i in board]
+    cards = set(board)
+    values: dict[int, list[int]] = {}
+    for number, (a, b) in enumerate(COMBOS):
+        if a not in cards and b not in cards:
+            value = evaluate(COMBO_E7[number] + shared)
+            values.setdefault(value, []).append(number)
+    return tuple(tuple(values[value]) for value in sorted(values))
+
+
+def narrow(weights: list[float], board: tuple[int, ...], code: str) -> None:
+    """Narrow `weights` in place by an action (POSTFLOP_CUTS) taken on `board`."""
+    factors = _FACTORS[code]
+    groups = ranking(board)
+    total = sum(weights[n] for group in groups for n in group)
+    if total <= 0:
+        return
+    below = 0.0
+    for group in groups:
+        held = sum(weights[n] for n in group)
+        if not held:
+            continue
+        factor = factors[min(int((below + held / 2) / total * STEPS), STEPS - 1)]
+        below += held
+        for n in group:
+            weights[n] *= factor
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A player's public action: who (his index in the order of play), on which street
+    (0 pre-flop to 3 the river), what (`raise` for any bet or raise, `call`, `check`,
+    `fold`), and his bet in the round after it."""
+
+    player: int
+    street: int
+    kind: str
+    to: int = 0
+    pot: int = 0  # every chip in the middle before it
+    added: int = 0  # the chips it put in (bets and raises)
+
+    @property
+    def overbet(self) -> bool:
+        """A bet or raise of OVERBET times the pot or more (4 before the flop, where the
+        blinds make a small pot): a weak player's mark, except as a third serious raise
+        or more before the flop (a four-bet shove means it)."""
+        times = OVERBET + (self.street == 0)
+        return self.kind == "raise" and self.pot > 0 and self.added >= times * self.pot
+
+
+OVERBET = 3
+
+
+def preflop_codes(player: int, history: Sequence[Seen]) -> tuple[str, ...]:
+    """`player`'s pre-flop actions as PREFLOP_CUTS codes (open, 3bet, call1...). A raise
+    is an open, a re-raise or more by the serious raises before it (overbets not counted:
+    a maniac's shove does not make the next raise a four-bet); a call by all of them."""
+    codes: list[str] = []
+    raises = serious = 0
+    for seen in history:
+        if seen.street != 0:
+            continue
+        if seen.player == player and seen.kind != "fold":
+            if seen.overbet and serious < 2:
+                codes.append("overbet")
+            elif seen.kind == "raise":
+                codes.append(("open", "3bet", "4bet")[min(serious, 2)])
+            elif seen.kind == "call":
+                codes.append(("limp", "call1", "call2")[min(raises, 2)])
+            else:
+                codes.append("check")
+        raises += seen.kind == "raise"
+        serious += seen.kind == "raise" and not seen.overbet
+    return tuple(codes)
+
+
+def marked_weak(player: int, history: Sequence[Seen]) -> bool:
+    """Whether `player` overbet this hand (his overbets read as a weak player's)."""
+    return any(seen.player == player and seen.overbet for seen in history)
+
+
+def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> tuple[float, ...]:
+    """The weights of `player`'s range after the public actions of the hand so far."""
+    postflop: list[tuple[int, str]] = []
+    aggression: dict[int, int] = {}
+    weak = False  # once he overbet, his bets and raises say little
+    for seen in history:
+        weak |= seen.player == player and seen.overbet
+        if seen.street == 0 or seen.kind == "fold":
+            continue
+        raised = aggression.get(seen.street, 0)
+        aggression[seen.street] = raised + (seen.kind == "raise")
+        if seen.player != player:
+            continue
+        code = seen.kind if seen.kind != "raise" else ("bet" if raised == 0 else "raise")
+        code = "overbet" if weak and seen.kind == "raise" else code
+        postflop.append((seen.street, code))
+    cards = tuple(INDEX[card] for card in board)
+    return _range(preflop_codes(player, history), tuple(postflop), cards)
+
+
+@lru_cache(maxsize=256)
+def _range(
+    preflop: tuple[str, ...], postflop: tuple[tuple[int, str], ...], board: tuple[int, ...]
+) -> tuple[float, ...]:
+    """A range from its actions (players who acted alike share it: a table of callers
+    costs one)."""
+    weights = list(preflop_weights(preflop))
+    for street, code in postflop:
+        narrow(weights, board[: street + 2], code)
+    return tuple(weights)
+
+
+@lru_cache(maxsize=4096)
+def preflop_equity(cell: tuple[int, int], opponents: tuple[tuple[str, ...], ...]) -> float:
+    """The equity of a pre-flop class (its PREFLOP cell) against opponents with these
+    pre-flop actions: a table filled as hands come, each entry from its own generator
+    seeded by its key (so a cached entry and a fresh one agree, and the table's generator
+    is not drawn on)."""
+    row, column = cell
+    suits = ("s", "s") if row < column else ("s", "h")
+    hole = [Card(ORDER[row], suits[0]), Card(ORDER[column], suits[1])]
+    weights = [preflop_weights(codes) for codes in opponents]
+    trials = max(300, PREFLOP_EVALUATIONS // (len(opponents) + 1))
+    return equity(hole, (), weights, trials, random.Random(repr((cell, opponents))))
+
+
+PREFLOP_EVALUATIONS = 1500
+
+
+def preflop_cell(hole: Sequence[Card]) -> tuple[int, int]:
+    return _class_of(hole[0], hole[1])
+
+
+def equity(
+    hole: Sequence[Card],
+    board: Sequence[Card],
+    ranges: Sequence[Sequence[float]],
+    trials: int,
+    rng: random.Random,
+) -> float:
+    """Share of the pot these cards win against one hand from each range (ties split),
+    each hand drawn by its weight among those the known cards allow."""
+    known = {INDEX[card] for card in (*hole, *board)}
+    fits = [n for n, (a, b) in enumerate(COMBOS) if a not in known and b not in known]
+    draws = []
+    for weights in ranges:
+        cumulative, running = [], 0.0
+        for n in fits:
+            running += weights[n]
+            cumulative.append(running)
+        if running <= 0:  # nothing left of it: any hand
+            cumulative = list(range(1, len(fits) + 1))
+        draws.append(cumulative)
+    picks = [rng.choices(fits, cum_weights=cum, k=trials) for cum in draws]
+    deck = [E7[i] for i in range(52) if i not in known]
+    mine, shared = eval7_cards(hole), eval7_cards(board)
+    missing = 5 - len(shared)
+    random_, size = rng.random, len(deck)
+    won = 0.0
+    if len(ranges) == 1:  # heads-up, the common case, kept lean
+        for combo in picks[0]:
+            hand = COMBO_E7[combo]
+            first, second = hand
+            runout = shared.copy()
+            while len(runout) < 5:  # the cards to come, drawn one at a time
+                card = deck[int(random_() * size)]
+                if card is not first and card is not second and card not in runout:
+                    runout.append(card)
+            value, theirs = evaluate(mine + runout), evaluate(hand + runout)
+            won += 1.0 if value > theirs else 0.5 if value == theirs else 0.0
+        return won / trials
+    spare = missing + 2 * len(ranges)
+    for trial in range(trials):
+        hands = []
+        used: set[int] = set()
+        for opponent, cum in enumerate(draws):
+            combo = picks[opponent][trial]
+            tries = 0
+            while (COMBOS[combo][0] in used or COMBOS[combo][1] in used) and tries < 20:
+                combo = rng.choices(fits, cum_weights=cum)[0]
+                tries += 1
+            used.update(COMBOS[combo])
+            hands.append(COMBO_E7[combo])
+        taken = {E7[i] for i in used}
+        runout = shared + [card for card in rng.sample(deck, spare) if card not in taken][:missing]
+        value = evaluate(mine + runout)
+        tied = 1
+        for hand in hands:
+            theirs = evaluate(hand + runout)
+            if theirs > value:
+                break
+            tied += theirs == value
+        else:
+            won += 1 / tied
+    return won / trials
