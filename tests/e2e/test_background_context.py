@@ -19,6 +19,7 @@ from table_flow import bond, button_id, create_cast, join, le_chiffre, table_mes
 from bondbot.bot.client import BondBot
 from bondbot.storage import tables as stored
 from bondbot.storage.db import WRITE_DEADLINE_S, Database
+from bondbot.tables.events import Played
 
 TURN_TIMER = 10  # seconds, the least a server may set: the click's deadline is long past
 assert TURN_TIMER > WRITE_DEADLINE_S
@@ -56,15 +57,23 @@ async def test_a_turn_timer_armed_by_a_click_fires_and_plays_its_move(
     )
     async with bot_env.run() as bot:
         await _seat_bond_at_holdem(bot_env, bot, TURN_TIMER)
+        # The GM plays Le Chiffre: whoever acts first, the table waits for him, by the timer.
+        await fake.slash(world.gm, "table npc", auto=False)
+        tables = bot.services.tables
+        table = await tables.open_in_channel(world.channel.id)
         with caplog.at_level(logging.DEBUG, logger="bondbot"):
-            # The GM's click deals and arms Bond's turn timer; nobody calls run_due.
+            # The GM's click deals and arms the first player's turn timer; nobody calls
+            # run_due.
             await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
-            await wait_table(fake, "To act: **James Bond**")
+            await wait_table(fake, "To act: **")
+            dealt = (await tables.snapshot(table)).state.moves
             bot_env.clock.advance(TURN_TIMER + 1)  # the bot's clock, for the move's own check
-            await fake.wait_for_message(
-                predicate=lambda m: m.embeds and "James Bond did not act in time" in str(m.embeds),
-                timeout=TURN_TIMER + 5,
-            )
+            for _ in range((TURN_TIMER + 5) * 10):
+                if (snapshot := await tables.snapshot(table)).state.moves > dealt:
+                    break
+                await asyncio.sleep(0.1)
+            assert isinstance(snapshot.event, Played)
+            assert snapshot.event.records[0].move.auto == "timeout"
         assert not [r for r in caplog.records if "errors.busy" in r.getMessage()]
 
 
