@@ -1,4 +1,5 @@
-"""The `bot_env` fixture: see e2e_env.py."""
+"""The `bot_env` fixture: see e2e_env.py. It runs each test on SQLite, and on PostgreSQL
+when BONDBOT_TEST_POSTGRES is set (see tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,5 +12,7 @@ from fakediscord.fixtures import DefaultWorld
 
 
 @pytest.fixture
-def bot_env(fake_discord: FakeDiscord, fake_world: DefaultWorld, tmp_path: Path) -> BotEnv:
-    return BotEnv(fake_discord, fake_world, tmp_path / "bondbot.sqlite3")
+def bot_env(
+    fake_discord: FakeDiscord, fake_world: DefaultWorld, database_target: Path | str
+) -> BotEnv:
+    return BotEnv(fake_discord, fake_world, database_target)
