@@ -52,6 +52,11 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)(?:\.(postgresql))?\.sql$")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
+def shown(target: object) -> str:
+    """A database as messages and logs name it: a URL without its password."""
+    return re.sub(r"(//[^:/@]+):[^@/]*@", r"\1:***@", str(target))
+
+
 def is_postgres(target: object) -> bool:
     """Whether a `database` setting names a PostgreSQL server (a URL) rather than a file."""
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)

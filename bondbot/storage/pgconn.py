@@ -181,6 +181,14 @@ class SyncConnection:
             lastrowid = int(rows[0][0])
         return Result(rows, lastrowid, cursor.rowcount)
 
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """One statement for many rows, pipelined (a copy's inserts)."""
+        try:
+            with self.raw.cursor() as cursor:
+                cursor.executemany(translate(sql, "positional"), rows)
+        except psycopg.Error as exc:
+            raise as_dbapi(exc) from exc
+
     def _alone(self, query: str, values: Any) -> psycopg.Cursor[Any]:
         """A write that fails alone, as in SQLite: PostgreSQL aborts the whole transaction
         on an error, so the write runs in a savepoint of its own (one round trip: the
@@ -273,6 +281,9 @@ class AsyncConnection:
     ) -> tuple[int] | None:
         result = await self.run(lambda: self.sync.execute(sql, params))
         return None if result.lastrowid is None else (result.lastrowid,)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.run(lambda: self.sync.executemany(sql, rows))
 
     async def close(self) -> None:
         try:

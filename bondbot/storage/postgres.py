@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import shutil
 import sqlite3
 import time
@@ -36,7 +35,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from bondbot.storage.conn import Connection
-from bondbot.storage.db import Database
+from bondbot.storage.db import Database, shown
 from bondbot.storage.pgconn import AsyncConnection, SyncConnection, pg_cause
 from bondbot.storage.writer import MAX_BATCH, Busy, Writer, _Job, _refuse
 
@@ -49,16 +48,10 @@ _BUSY = (
     pg_errors.SerializationFailure,
     pg_errors.QueryCanceled,
 )
-_PASSWORD = re.compile(r"(//[^:/@]+):[^@/]*@")
 
 
 class BackupUnavailable(RuntimeError):
     """This backend's backup tool is not installed; the message says what to use."""
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    return _PASSWORD.sub(r"\1:***@", url)
 
 
 def _is_busy(exc: BaseException) -> bool:
@@ -192,7 +185,7 @@ class PgDatabase(Database):
     dialect = "postgresql"
 
     def __init__(self, writer: PgWriter, url: str) -> None:
-        super().__init__(writer, redact(url))
+        super().__init__(writer, shown(url))
         self.url = url
 
     @classmethod
