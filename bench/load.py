@@ -2,11 +2,13 @@
 
     python bench/load.py [--tables 50] [--actions 3000] [--concurrency C] [--spend-rate 0.5]
                          [--seed N] [--timeout 900] [--in-channel] [--lock S]
+                         [--database postgresql://user@host/db]
                          [--table-floor] [--profile FILE] [--trace] [--gc TUNE]
 
 The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1 with one guild,
 one channel per table, a GM (GM role) and three players per table; the database (a temp
-SQLite file) gets one NPC per table and one PC per player, each player's active character
+SQLite file, or with --database a fresh schema of that PostgreSQL database, dropped at
+the end) gets one NPC per table and one PC per player, each player's active character
 and the guild's GM role, before the bot starts. Two bots then run, one after the other,
 each in its own process (bench/load_bot.py) against a fresh fake of the same world:
 
@@ -61,6 +63,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -341,7 +344,7 @@ REBET_RATE = 0.5  # how often a player repeats his last wager rather than choosi
 # -- the database -----------------------------------------------------------------------------
 
 
-async def seed_database(path: Path, world: World, tables: int) -> list[Table]:
+async def seed_database(path: Path | str, world: World, tables: int) -> list[Table]:
     """One NPC per table, one PC per player (his active character), the GM role."""
     guild_id = world.guild.id
     db = await Database.open(path)
@@ -800,9 +803,11 @@ async def run_game(
 ) -> tuple[Phase, Clicker, list[str], float, LockElsewhere | None]:
     fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
     world = World(fake, args.tables)
-    tables = await seed_database(workdir / "bondbot.sqlite3", world, args.tables)
+    target = args.database_target or workdir / "bondbot.sqlite3"
+    tables = await seed_database(target, world, args.tables)
     await fake.start()
     bot = BotProcess("bondbot", fake, world.guild.id, workdir)
+    bot.database = target
     try:
         await bot.start(args.profile, args.trace, args.gc_out, args.gc_tune)
         await bot.wait_connected()
@@ -1072,7 +1077,33 @@ def print_profile(path: Path) -> None:
     stats.sort_stats("cumulative").print_stats(r"bondbot|sqlite|pydantic|discord", 40)
 
 
+@contextlib.contextmanager
+def postgres_schema(url: str | None) -> Iterator[str | None]:
+    """A fresh schema of the PostgreSQL database `url` for this run (dropped after)."""
+    if url is None:
+        yield None
+        return
+    import psycopg
+
+    schema = f"bench_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        options = urllib.parse.quote(f"-csearch_path={schema}")
+        yield f"{url}{'&' if '?' in url else '?'}options={options}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
 async def main_async(args: argparse.Namespace) -> int:
+    with postgres_schema(args.database) as target:
+        args.database_target = target
+        return await _main_async(args)
+
+
+async def _main_async(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bondbot-load-") as tmp:
         workdir = Path(tmp)
         (workdir / "floor").mkdir()
@@ -1149,6 +1180,12 @@ def main(argv: list[str] | None = None) -> int:
         "--trace", dest="trace_flag", action="store_true", help="time the game bot's hot spots"
     )
     parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="run the game bot on this PostgreSQL database (in a schema of its own, dropped"
+        " after) instead of a temporary SQLite file",
+    )
+    parser.add_argument(
         "--table-floor",
         action="store_true",
         help="a third run: the floor bot answering clicks on a copy of the table message the"
@@ -1165,6 +1202,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.tables < 1 or args.actions < 1:
         parser.error("--tables and --actions must be at least 1")
+    if args.database is not None and (args.lock or not args.database.startswith("postgres")):
+        parser.error("--database takes a postgresql:// URL, and does not go with --lock")
     args.concurrency = args.concurrency or 3 * args.tables
     args.trace = None
     args.gc_out = args.floor_gc_out = None
