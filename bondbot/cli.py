@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -63,7 +64,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _settings(args: argparse.Namespace, *, need_token: bool) -> Settings:
     path = args.config or DEFAULT_CONFIG
-    environ = None if need_token else {"BONDBOT_TOKEN": "unused-offline"}
+    # Offline commands need no token; they read the rest of the environment
+    # (BONDBOT_DATABASE_URL) as the bot does.
+    environ = None if need_token else {**os.environ, "BONDBOT_TOKEN": "unused-offline"}
     return load_settings(path, must_exist=args.config is not None, environ=environ)
 
 

@@ -154,3 +154,20 @@ async def test_backup_without_pg_dump_says_to_use_it(
     finally:
         await db.close()
     assert not (tmp_path / "bond.dump").exists()
+
+
+def test_the_offline_commands_read_the_database_url_from_the_environment(
+    postgres_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bondbot.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BONDBOT_DATABASE_URL", postgres_url)
+    assert main(["migrate"]) == 0
+    assert "applied migrations [1, 2" in capsys.readouterr().out
+    assert main(["migrate"]) == 0
+    assert "applied migrations none" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []  # no SQLite file was made instead
