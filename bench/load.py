@@ -2,12 +2,14 @@
 
     python bench/load.py [--tables 50] [--actions 3000] [--concurrency C] [--spend-rate 0.5]
                          [--seed N] [--timeout 900] [--in-channel] [--lock S]
+                         [--database postgresql://user@host/db]
                          [--table-floor] [--profile FILE] [--trace] [--gc TUNE]
-                         [--processes N] [--database URL]
+                         [--processes N]
 
 The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1 with one guild,
 one channel per table, a GM (GM role) and three players per table; the database (a temp
-SQLite file) gets one NPC per table and one PC per player, each player's active character
+SQLite file, or with --database a fresh schema of that PostgreSQL database, dropped at
+the end) gets one NPC per table and one PC per player, each player's active character
 and the guild's GM role, before the bot starts. Two bots then run, one after the other,
 each in its own process (bench/load_bot.py) against a fresh fake of the same world:
 
@@ -29,7 +31,7 @@ each in its own process (bench/load_bot.py) against a fresh fake of the same wor
 - processes (`--processes N`): the game bot runs as N processes, each on one of N
   shards (`shard_count`, `shard_ids`), on one database; the fake has a guild on each
   shard, sends each guild's events to its shard's process, and the tables are shared out
-  between the guilds. `--database URL` puts the game on another database (PostgreSQL).
+  between the guilds; with `--database URL` they share that PostgreSQL database.
 
 Game actions, what actions/s counts, are the interactions that do game work in the bot:
 wager submits, deals and spends. The bet buttons that only open a modal are
@@ -68,6 +70,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -834,7 +837,7 @@ async def run_game(
     n = args.processes
     fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S, shard_count=n)
     world = World(fake, args.tables, shards=n)
-    database = args.database or workdir / "bondbot.sqlite3"
+    database = args.database_target or workdir / "bondbot.sqlite3"
     tables = await seed_database(database, world, args.tables)
     await fake.start()
     if n == 1:
@@ -1121,7 +1124,33 @@ def print_profile(path: Path) -> None:
     stats.sort_stats("cumulative").print_stats(r"bondbot|sqlite|pydantic|discord", 40)
 
 
+@contextlib.contextmanager
+def postgres_schema(url: str | None) -> Iterator[str | None]:
+    """A fresh schema of the PostgreSQL database `url` for this run (dropped after)."""
+    if url is None:
+        yield None
+        return
+    import psycopg
+
+    schema = f"bench_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        options = urllib.parse.quote(f"-csearch_path={schema}")
+        yield f"{url}{'&' if '?' in url else '?'}options={options}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
 async def main_async(args: argparse.Namespace) -> int:
+    with postgres_schema(args.database) as target:
+        args.database_target = target
+        return await _main_async(args)
+
+
+async def _main_async(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bondbot-load-") as tmp:
         workdir = Path(tmp)
         (workdir / "floor").mkdir()
@@ -1204,6 +1233,12 @@ def main(argv: list[str] | None = None) -> int:
         "--trace", dest="trace_flag", action="store_true", help="time the game bot's hot spots"
     )
     parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="run the game bot on this PostgreSQL database (in a schema of its own, dropped"
+        " after) instead of a temporary SQLite file",
+    )
+    parser.add_argument(
         "--table-floor",
         action="store_true",
         help="a third run: the floor bot answering clicks on a copy of the table message the"
@@ -1224,12 +1259,6 @@ def main(argv: list[str] | None = None) -> int:
         help="the game bot as N processes, one shard each, on one database (a guild per"
         " shard, the tables shared out between them)",
     )
-    parser.add_argument(
-        "--database",
-        metavar="URL",
-        help="the game's database (default: a temp SQLite file); a postgresql:// URL of an"
-        " empty database needs BondBot's PostgreSQL backend",
-    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.actions < 1:
         parser.error("--tables and --actions must be at least 1")
@@ -1238,8 +1267,8 @@ def main(argv: list[str] | None = None) -> int:
     watching = args.profile or args.trace_flag or args.gc_tune is not None or args.lock
     if args.processes > 1 and watching:
         parser.error("--profile, --trace, --gc and --lock watch one process: not with --processes")
-    if args.database and args.lock:
-        parser.error("--lock takes a SQLite file's lock: not with --database")
+    if args.database is not None and (args.lock or not args.database.startswith("postgres")):
+        parser.error("--database takes a postgresql:// URL, and does not go with --lock")
     args.concurrency = args.concurrency or 3 * args.tables
     args.trace = None
     args.gc_out = args.floor_gc_out = None

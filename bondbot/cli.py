@@ -1,11 +1,12 @@
-"""`bondbot run | migrate | backup PATH | health | verify SEED COMMITMENT`: operator commands."""
+"""`bondbot run | migrate | backup PATH | copy-database FROM TO | health | verify SEED
+COMMITMENT`: the operator's commands."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
-import sqlite3
+import os
 import sys
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from bondbot.config import ConfigError, Settings, load_settings
 from bondbot.rules.cards import cards_code
 from bondbot.rules.shoe import verify
 from bondbot.storage import preflight
+from bondbot.storage.conn import DatabaseError
+from bondbot.storage.db import shown
 
 DEFAULT_CONFIG = Path("config.toml")
 PACKS_MIN, PACKS_MAX = 1, 8  # what a table's shoe can hold (Shoe.shuffled)
@@ -56,8 +59,9 @@ def _parser() -> argparse.ArgumentParser:
         "backup",
         help="copy the live database to PATH (online backup)",
         description="Copy the database to PATH with SQLite's online backup: safe while the bot "
-        "runs. It never creates the database it copies: run it where config.toml is, or pass "
-        "--config. To restore, stop the bot and copy the backup over the database file.",
+        "runs (on PostgreSQL: pg_dump --format=custom, restored with pg_restore). It never "
+        "creates the database it copies: run it where config.toml is, or pass --config. To "
+        "restore a SQLite backup, stop the bot and copy it over the database file.",
     )
     backup.add_argument(
         "path",
@@ -65,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="the backup file to write (its folder must exist; not the database itself)",
     )
+    copy = sub.add_parser(
+        "copy-database",
+        help="copy a database into a new, empty one (SQLite file or postgresql:// URL)",
+    )
+    copy.add_argument("source", metavar="FROM", help="the database to copy: a file or a URL")
+    copy.add_argument("target", metavar="TO", help="a new or empty database: a file or a URL")
     sub.add_parser(
         "health",
         help="exit 0 while the running bot is connected to Discord",
@@ -93,7 +103,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _settings(args: argparse.Namespace, *, need_token: bool) -> Settings:
     path = args.config or DEFAULT_CONFIG
-    environ = None if need_token else {"BONDBOT_TOKEN": "unused-offline"}
+    # Offline commands need no token; they read the rest of the environment
+    # (BONDBOT_DATABASE_URL) as the bot does.
+    environ = None if need_token else {**os.environ, "BONDBOT_TOKEN": "unused-offline"}
     return load_settings(path, must_exist=args.config is not None, environ=environ)
 
 
@@ -113,10 +125,45 @@ async def _backup(settings: Settings, target: Path) -> None:
     try:
         await preflight.require_bondbot_data(db)
         await db.backup(target)
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, DatabaseError) as exc:
         raise preflight.DatabaseProblem(f"backup: cannot write {target}: {exc}") from None
+    except RuntimeError as exc:  # the backend's backup tool is missing: what to use
+        raise preflight.DatabaseProblem(str(exc)) from None
     finally:
         await db.close()
+
+
+def _database(text: str) -> Path | str:
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text).expanduser()
+
+
+async def _copy(source_text: str, target_text: str) -> str:
+    from bondbot.storage.copy import CopyRefused, copy_database
+
+    source, target = _database(source_text), _database(target_text)
+    if str(source) == str(target):
+        raise preflight.DatabaseProblem("copy-database: FROM and TO are the same database")
+    src = await preflight.open_database(source, create=False)
+    try:
+        await preflight.require_bondbot_data(src)
+        dst = await preflight.open_database(target, create=True)
+        try:
+            report = await copy_database(src, dst)
+        except CopyRefused as exc:
+            raise preflight.DatabaseProblem(str(exc)) from None
+        except DatabaseError as exc:
+            raise preflight.DatabaseProblem(
+                f"copy-database: nothing was written to {dst.path}: {exc}"
+            ) from None
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+    counts = ", ".join(f"{count} {table}" for table, count in report.rows.items())
+    return (
+        f"copied {src.path} to {dst.path}: {counts}; all {report.accounts} balances equal"
+        " their ledger"
+    )
 
 
 async def _prepare(settings: Settings) -> None:
@@ -165,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"seed matches the commitment; the shoe, top card first ({len(cards)} cards):")
             print(cards_code(cards))
             return 0
+        if args.command == "copy-database":
+            print(asyncio.run(_copy(args.source, args.target)))
+            return 0
         settings = _settings(args, need_token=args.command == "run")
         if args.command == "health":
             from bondbot.bot.health import heartbeat_path, problem
@@ -174,10 +224,10 @@ def main(argv: list[str] | None = None) -> int:
             return 1 if said else 0
         if args.command == "migrate":
             applied = asyncio.run(_migrate(settings))
-            print(f"database {settings.database}: applied migrations {applied or 'none'}")
+            print(f"database {shown(settings.database)}: applied migrations {applied or 'none'}")
         elif args.command == "backup":
             asyncio.run(_backup(settings, args.path))
-            print(f"backed up {settings.database} to {args.path}")
+            print(f"backed up {shown(settings.database)} to {args.path}")
         else:
             return _run(settings)
     except (ConfigError, preflight.DatabaseProblem) as exc:

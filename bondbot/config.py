@@ -33,6 +33,8 @@ SHARD_ENV = {
     "BONDBOT_CLUSTER_SIZE": "cluster_size",
 }
 MAX_SHARDS = 65_536
+DATABASE_URL_ENV = "BONDBOT_DATABASE_URL"
+_DATABASE_URL = re.compile(r"^postgres(?:ql)?://[^\s]+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -46,7 +48,9 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     token: str = Field(default="", repr=False, validate_default=True)
-    database: Path = Path("bondbot.sqlite3")
+    # A SQLite file's path, or a PostgreSQL server's URL (kept as text: a Path would fold
+    # its `//`).
+    database: Path | str = Path("bondbot.sqlite3")
     default_locale: Literal["fr", "en"] = "fr"
     currency: str = Field(default="$", min_length=1, max_length=4)
     dev_guild_id: int | None = Field(default=None, gt=0, le=2**63 - 1)
@@ -122,12 +126,18 @@ class Settings(BaseModel):
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("database")
+    @field_validator("database", mode="before")
     @classmethod
-    def _usable_path(cls, value: Path) -> Path:
+    def _usable_path(cls, value: object) -> Path | str:
+        if not isinstance(value, str | Path):
+            raise ValueError("must be a file path or a postgresql:// URL")
         if _CONTROL.search(str(value)):
             raise ValueError("the path contains a control character")
-        return value.expanduser()
+        if isinstance(value, str) and value.startswith(("postgresql:", "postgres:")):
+            if not _DATABASE_URL.match(value):
+                raise ValueError("a PostgreSQL URL is postgresql://user@host/database")
+            return value
+        return Path(value).expanduser()
 
     @field_validator("currency")
     @classmethod
@@ -156,7 +166,10 @@ class Settings(BaseModel):
 
 
 _HINTS = {
-    "database": 'a file path, e.g. database = "bondbot.sqlite3"',
+    "database": (
+        'a file path, e.g. database = "bondbot.sqlite3", or a PostgreSQL URL,'
+        ' e.g. database = "postgresql://bondbot@localhost/bondbot"'
+    ),
     "default_locale": 'one of "fr" or "en"',
     "currency": 'a short symbol, e.g. currency = "$"',
     "dev_guild_id": "the numeric id of your test server (Developer Mode → Copy Server ID)",
@@ -214,6 +227,8 @@ def load_settings(
     if environ.get(TOKEN_ENV):
         data["token"] = environ[TOKEN_ENV]
     data.update({key: environ[env] for env, key in SHARD_ENV.items() if environ.get(env)})
+    if environ.get(DATABASE_URL_ENV):
+        data["database"] = environ[DATABASE_URL_ENV]
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:

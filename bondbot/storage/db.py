@@ -54,7 +54,18 @@ WRITE_DEADLINE_S = 2.5
 # its handler starts, so a write that waited behind others (the table's earlier clicks, a
 # lock held by another process) is refused while its answer can still reach Discord.
 answer_by: ContextVar[float | None] = ContextVar("answer_by", default=None)
-_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)(?:\.(postgresql))?\.sql$")
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def shown(target: object) -> str:
+    """A database as messages and logs name it: a URL without its password."""
+    return re.sub(r"(//[^:/@]+):[^@/]*@", r"\1:***@", str(target))
+
+
+def is_postgres(target: object) -> bool:
+    """Whether a `database` setting names a PostgreSQL server (a URL) rather than a file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
 def write_deadline() -> float:
@@ -81,18 +92,32 @@ class Migration:
     sql: str
 
 
-def load_migrations(directory: Traversable | Path | None = None) -> list[Migration]:
-    """The `NNNN_name.sql` files of `directory` (default: the package's), by version."""
+def load_migrations(
+    directory: Traversable | Path | None = None, *, dialect: str = "sqlite"
+) -> list[Migration]:
+    """The `NNNN_name.sql` files of `directory` (default: the package's), by version: one
+    history for both backends. Where PostgreSQL's SQL differs, `NNNN_name.postgresql.sql`
+    replaces `NNNN_name.sql` for it (same number, same name)."""
     folder = directory if directory is not None else resources.files(__package__) / "migrations"
     found: dict[int, Migration] = {}
+    own: dict[int, Migration] = {}
     for entry in folder.iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match is None:
             continue
-        version = int(match.group(1))
-        if version in found:
-            raise MigrationError(f"two migrations numbered {version:04d}")
-        found[version] = Migration(version, match.group(2), entry.read_text(encoding="utf-8"))
+        version, variant = int(match.group(1)), match.group(3)
+        migration = Migration(version, match.group(2), entry.read_text(encoding="utf-8"))
+        if variant is None:
+            if version in found:
+                raise MigrationError(f"two migrations numbered {version:04d}")
+            found[version] = migration
+        elif variant == dialect:
+            own[version] = migration
+    for version, migration in own.items():
+        shared = found.get(version)
+        if shared is None or shared.name != migration.name:
+            raise MigrationError(f"{dialect} migration {version:04d} has no shared twin")
+        found[version] = migration
     return [found[v] for v in sorted(found)]
 
 
@@ -115,9 +140,14 @@ def split_statements(script: str) -> list[str]:
 
 
 class Database:
-    """`submit` a job or open a `transaction()` to write, `read()` to read."""
+    """`submit` a job or open a `transaction()` to write, `read()` to read.
 
-    def __init__(self, writer: Writer, path: Path) -> None:
+    `Database.open` takes a SQLite file's path or a PostgreSQL URL (`storage.postgres`);
+    both give this interface, and nothing outside `storage` sees which one it has."""
+
+    dialect = "sqlite"
+
+    def __init__(self, writer: Writer, path: Path | str) -> None:
         self.writer = writer
         self.path = path
         self._read_lock = asyncio.Lock()  # one snapshot at a time on the read connection
@@ -125,7 +155,12 @@ class Database:
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Database:
-        """Open (creating if needed) in WAL mode with foreign keys on; does not migrate."""
+        """Open (creating if needed) in WAL mode with foreign keys on; does not migrate.
+        A `postgresql://` URL opens that database instead (`storage.postgres`)."""
+        if is_postgres(path):
+            from bondbot.storage.postgres import PgDatabase
+
+            return await PgDatabase.open(str(path))
         conn = await connect(os.fspath(path), isolation_level=None)
         reader: Reader | None = None
         try:
@@ -177,31 +212,50 @@ class Database:
         by `deadline`, and never committed after it."""
         deadline = deadline or write_deadline()
         async with self._held(), self.writer.exclusive(deadline=deadline) as conn:
-            await _begin_immediate(conn, deadline)
+            await self._begin(conn, deadline)
             try:
                 yield conn
                 if time.monotonic() >= deadline:
                     raise Busy("the database is busy: try again")
                 await conn.execute("COMMIT")
             except BaseException:
-                await _rollback(conn)
+                await self._rollback(conn)
                 raise
+
+    async def _begin(self, conn: Connection, deadline: float) -> None:
+        await _begin_immediate(conn, deadline)
+
+    async def _begin_read(self, conn: Connection) -> None:
+        await conn.execute("BEGIN")
+
+    async def _rollback(self, conn: Connection) -> None:
+        await _rollback(conn)
+
+    async def _lock_migrations(self, conn: Connection) -> None:
+        """One migrating process at a time (SQLite's BEGIN IMMEDIATE already is that)."""
+
+    async def _applied(self, conn: Connection) -> list[int]:
+        return await _applied(conn)
+
+    async def _apply(self, conn: Connection, script: str) -> None:
+        for statement in split_statements(script):
+            await conn.execute(statement)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
         """A consistent snapshot for several SELECTs, on the read-only connection."""
         async with self._held(), self._read_lock:
             conn = self.writer.reader.connection
-            await conn.execute("BEGIN")
+            await self._begin_read(conn)
             try:
                 yield conn
             finally:
-                await _rollback(conn)
+                await self._rollback(conn)
 
     async def schema_versions(self) -> list[int]:
         """The migrations applied to this database, in order."""
         async with self.read() as conn:
-            return await _applied(conn)
+            return await self._applied(conn)
 
     async def migrate(self, directory: Traversable | Path | None = None) -> list[int]:
         """Apply pending migrations in order, each in its own transaction; return their versions.
@@ -209,17 +263,19 @@ class Database:
         Safe to re-run and against a second process: each migration re-checks, under the
         write lock, whether it was applied meanwhile.
         """
-        migrations = load_migrations(directory)
+        migrations = load_migrations(directory, dialect=self.dialect)
         known = {m.version for m in migrations}
         applied_now: list[int] = []
         async with self.transaction() as conn:
+            await self._lock_migrations(conn)
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
         for migration in migrations:
             async with self.transaction() as conn:
-                done = await _applied(conn)
+                await self._lock_migrations(conn)
+                done = await self._applied(conn)
                 unknown = sorted(set(done) - known)
                 if unknown:
                     raise MigrationError(
@@ -227,8 +283,7 @@ class Database:
                     )
                 if migration.version in done:
                     continue
-                for statement in split_statements(migration.sql):
-                    await conn.execute(statement)
+                await self._apply(conn, migration.sql)
                 await conn.execute(
                     "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, utc_now()),
@@ -244,6 +299,7 @@ class Database:
         written to a temporary file then renamed, so `target` is never a half copy.
         """
         final = Path(target)
+        assert isinstance(self.path, Path)
         if final.resolve() == self.path.resolve():
             raise ValueError("a backup cannot replace the database it copies")
         temporary = final.with_name(final.name + ".partial")

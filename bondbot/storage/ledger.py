@@ -254,11 +254,11 @@ async def account_states(
 async def recompute_balances(conn: Connection) -> dict[tuple[str, str], int]:
     """Every non-zero `(account, kind)` balance, from the ledger alone."""
     rows = await conn.execute_fetchall(
-        "SELECT account, kind, SUM(delta) FROM ("
+        "SELECT account, kind, CAST(SUM(delta) AS BIGINT) FROM ("
         " SELECT src AS account, kind, -amount AS delta FROM ledger WHERE src IS NOT NULL"
         " UNION ALL"
         " SELECT dst AS account, kind, amount AS delta FROM ledger WHERE dst IS NOT NULL"
-        ") GROUP BY account, kind HAVING SUM(delta) != 0"
+        ") AS moves GROUP BY account, kind HAVING SUM(delta) != 0"
     )
     return {(row[0], row[1]): row[2] for row in rows}
 
@@ -303,6 +303,7 @@ def _character_ids(direction: str) -> str:
     return " UNION ALL ".join(
         f"SELECT id FROM (SELECT id FROM ledger WHERE {end}_character = :character"
         f" AND guild_id = :guild AND id {direction} :cursor ORDER BY id {order} LIMIT :count)"
+        f" AS {end}_rows"
         for end in ("src", "dst")
     )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bondbot.storage.db import Database, MigrationError
+from bondbot.storage.db import Database, MigrationError, is_postgres, shown
 
 WRITE_CHECK = "bondbot_write_check"
 
@@ -53,8 +53,30 @@ def describe(path: Path, error: Exception) -> str:
     return f"database: {path}: {text}"
 
 
-async def open_database(path: Path, *, create: bool) -> Database:
-    """Open `path`; with `create=False` a missing file is a problem, never a new database."""
+async def _open_postgres(url: str) -> Database:
+    """Connect to a PostgreSQL database (it must exist: the server's owner creates it)."""
+    try:
+        import psycopg
+    except ImportError:
+        raise DatabaseProblem(
+            "database: PostgreSQL needs the postgres extra: pip install -e '.[postgres]'"
+        ) from None
+    try:
+        return await Database.open(url)
+    except (psycopg.Error, sqlite3.Error, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DatabaseProblem(
+            f"database: cannot use {shown(url)}: {first}: check the server, the user,"
+            " the database's name and the password"
+        ) from None
+
+
+async def open_database(path: Path | str, *, create: bool) -> Database:
+    """Open `path` (a SQLite file or a PostgreSQL URL); with `create=False` a missing file
+    is a problem, never a new database."""
+    if is_postgres(path):
+        return await _open_postgres(str(path))
+    path = Path(path)
     problem = _where(path)
     if problem is None and not create and not path.is_file():
         problem = (
@@ -102,12 +124,13 @@ async def require_bondbot_data(db: Database) -> None:
         )
 
 
-def backup_target_problem(source: Path, target: Path) -> str | None:
+def backup_target_problem(source: Path | str, target: Path) -> str | None:
     """Why `target` cannot receive a backup of `source`, if it cannot."""
+    name = "bondbot.dump" if is_postgres(source) else Path(source).name
     if target.is_dir():
-        return f"backup: {target} is a folder: name the backup file, e.g. {target / source.name}"
+        return f"backup: {target} is a folder: name the backup file, e.g. {target / name}"
     if not target.parent.is_dir():
         return f"backup: the folder {target.parent} does not exist: create it first"
-    if target.resolve() == source.resolve():
+    if not is_postgres(source) and target.resolve() == Path(source).resolve():
         return f"backup: {target} is the live database itself: name another file"
     return None

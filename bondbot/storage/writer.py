@@ -365,9 +365,8 @@ class Writer:
 
     async def _commit(self, batch: list[_Job]) -> None:
         self.stats.batches += 1
-        conn = self._conn
         try:
-            committed = await _on_thread(conn, lambda: self._run_batch(conn._conn, batch))
+            committed = await self._run_on_thread(batch)
         except Exception as exc:  # the hop itself failed (connection gone)
             log.exception("writer batch failed")
             for job in batch:
@@ -389,6 +388,11 @@ class Writer:
                 else:
                     self.stats.failed += 1
                 job.future.set_exception(value)
+
+    async def _run_on_thread(self, batch: list[_Job]) -> int:
+        """`_run_batch` in one hop to the connection's thread (a backend's own hop)."""
+        conn = self._conn
+        return await _on_thread(conn, lambda: self._run_batch(conn._conn, batch))
 
     # -- on the writer's thread -----------------------------------------------------------
 

@@ -19,7 +19,6 @@ Between hands a finished shoe is replaced before any move, the automatic ones in
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -28,6 +27,7 @@ from bondbot.errors import Refusal
 from bondbot.games.contract import Move, Record
 from bondbot.money import Cents
 from bondbot.rules.errors import IllegalAction
+from bondbot.storage.conn import JobConnection
 from bondbot.storage.db import Database
 from bondbot.tables import accounts
 from bondbot.tables.money import TableMoney
@@ -61,7 +61,7 @@ class TableContext:
     closed: bool = False  # set by the action that closes the table
     # Writes besides the ledger rows and the table's state (an NPC's Survival Points),
     # committed with them as part of the same writer job.
-    writes: list[Callable[[sqlite3.Connection], None]] = field(default_factory=list)
+    writes: list[Callable[[JobConnection], None]] = field(default_factory=list)
 
     async def person(self, character_id: int) -> Person | None:
         """A character's table-relevant facts, read on the read-only connection."""

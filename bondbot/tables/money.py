@@ -22,14 +22,13 @@ Two rules live here and nowhere else:
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bondbot.errors import Refusal
 from bondbot.games.contract import Transfer
 from bondbot.storage import ledger
-from bondbot.storage.conn import Connection
+from bondbot.storage.conn import Connection, JobConnection
 from bondbot.storage.ledger import LedgerKind
 from bondbot.tables import accounts
 
@@ -223,9 +222,7 @@ class TableMoney:
             raise Refusal("table.no_hero_points")
         self.move(1, accounts.sheet(character_id), None, reason, "hero")
 
-    def write(
-        self, conn: sqlite3.Connection, *, guild_id: int, actor_id: int | None, now: str
-    ) -> None:
+    def write(self, conn: JobConnection, *, guild_id: int, actor_id: int | None, now: str) -> None:
         """Write the rows this action produced (in the writer job that saves the table)."""
         for row in self.rows:
             ledger.append_transfer(

@@ -17,7 +17,6 @@ import asyncio
 import logging
 import random
 import secrets
-import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -37,7 +36,7 @@ from bondbot.scheduler import Scheduler
 from bondbot.shards import Shards, shard_of
 from bondbot.storage import ledger
 from bondbot.storage import tables as stored
-from bondbot.storage.conn import Connection
+from bondbot.storage.conn import Connection, JobConnection
 from bondbot.storage.db import Database, answer_by
 from bondbot.storage.writer import Busy, WriteFailed, acquire_by
 from bondbot.tables import accounts, pot
@@ -303,7 +302,7 @@ class TableService:
         )
         saved = state.model_dump_json()
 
-        def job(conn: sqlite3.Connection) -> tuple[int, TableMoney]:
+        def job(conn: JobConnection) -> tuple[int, TableMoney]:
             table_id = stored.insert(
                 conn, guild_id=guild_id, channel_id=channel_id, game=game, state=saved, now=iso(now)
             )
@@ -850,7 +849,7 @@ class TableService:
             event = await run(ctx)
             saved = state.model_dump_json()
 
-            def job(sql: sqlite3.Connection) -> None:
+            def job(sql: JobConnection) -> None:
                 ctx.money.write(sql, guild_id=row.guild_id, actor_id=actor_id, now=iso(now))
                 for write in ctx.writes:
                     write(sql)
@@ -893,7 +892,7 @@ class TableService:
         finally:
             self._queued[table_id] -= 1
 
-    async def _commit(self, job: Callable[[sqlite3.Connection], T]) -> T:
+    async def _commit(self, job: Callable[[JobConnection], T]) -> T:
         """A writer job, answered once on disk; a busy or failed database is a refusal."""
         try:
             return await self.db.submit(job)

@@ -1,5 +1,7 @@
-"""The `bot_env` fixture (see e2e_env.py), and a check after every test that uses it: no
-message the bot sent, in any version, put a "?" where a name goes (`evening_end`)."""
+"""The `bot_env` fixture (see e2e_env.py): each test on SQLite, and on PostgreSQL when
+BONDBOT_TEST_POSTGRES is set (see tests/conftest.py); and a check after every test that
+uses it: no message the bot sent, in any version, put a "?" where a name goes
+(`evening_end`)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ from fakediscord.fixtures import DefaultWorld
 
 
 @pytest.fixture
-def bot_env(fake_discord: FakeDiscord, fake_world: DefaultWorld, tmp_path: Path) -> BotEnv:
-    return BotEnv(fake_discord, fake_world, tmp_path / "bondbot.sqlite3")
+def bot_env(
+    fake_discord: FakeDiscord, fake_world: DefaultWorld, database_target: Path | str
+) -> BotEnv:
+    return BotEnv(fake_discord, fake_world, database_target)
 
 
 @pytest.fixture(autouse=True)

@@ -35,7 +35,7 @@ class Clock:
 class BotEnv:
     fake: FakeDiscord
     world: DefaultWorld
-    database: Path
+    database: Path | str  # a SQLite file or a PostgreSQL URL
     clock: Clock = field(default_factory=Clock)
     seeds: list[bytes] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))

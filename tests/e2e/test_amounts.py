@@ -3,6 +3,7 @@ every malformed, ambiguous or huge amount answered with a clear refusal (nothing
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from e2e_env import BotEnv
@@ -100,11 +101,8 @@ async def test_amounts_are_read_as_the_users_language_writes_them(bot_env: BotEn
         await fake.click(w.player, table_message(fake), button_id(fake, "choose", "simulate"))
         placed = await fake.slash(w.player, "table bet", amount="1,000", on="player")
         assert placed.ephemeral and "$1,000" in (placed.content or "")
-        assert await query(
-            bot,
-            "SELECT max_bet FROM (SELECT json_extract(state,"
-            " '$.config.max_bet') AS max_bet FROM card_tables)",
-        ) == [(100_000,)]
+        states = await query(bot, "SELECT state FROM card_tables")
+        assert [json.loads(state)["config"]["max_bet"] for (state,) in states] == [100_000]
 
 
 async def test_every_amount_option_and_modal_refuses_bad_amounts_clearly(bot_env: BotEnv) -> None:

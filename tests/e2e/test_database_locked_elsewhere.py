@@ -1,4 +1,5 @@
-"""Another process holds SQLite's write lock: the bot keeps answering, within Discord's
+"""Another process holds the database's write lock (SQLite's; on PostgreSQL, an EXCLUSIVE
+lock on every table, which lets reads through): the bot keeps answering, within Discord's
 3 s, says "busy, try again", and applies nothing after it said so."""
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import threading
 import time
 from pathlib import Path
 
-import aiosqlite
 from e2e_env import BotEnv
+from sheet_helpers import query_file
 from table_flow import (
     bet,
     bond,
@@ -27,7 +28,19 @@ from table_flow import (
 LOCK_S = 4.0
 
 
-def hold_the_lock(path: Path, taken: threading.Event, seconds: float) -> None:
+TABLES = "ledger, balances, card_tables, characters, active_characters, guild_settings, rolls"
+
+
+def hold_the_lock(path: Path | str, taken: threading.Event, seconds: float) -> None:
+    if isinstance(path, str):
+        import psycopg
+
+        with psycopg.connect(path) as pg:  # one transaction, rolled back on exit
+            pg.execute(f"LOCK TABLE {TABLES} IN EXCLUSIVE MODE")
+            taken.set()
+            time.sleep(seconds)
+            pg.rollback()
+        return
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("BEGIN IMMEDIATE")
@@ -70,8 +83,7 @@ async def test_a_lock_held_elsewhere_is_answered_busy_and_nothing_lands(bot_env:
         assert answered < 3.0
         await asyncio.to_thread(holder.join, LOCK_S + 2)
         await asyncio.sleep(0.2)
-    async with aiosqlite.connect(bot_env.database) as conn:
-        rows = list(await conn.execute_fetchall("SELECT note FROM ledger WHERE note = 'bribe'"))
+    rows = await query_file(bot_env.database, "SELECT note FROM ledger WHERE note = 'bribe'")
     assert rows == []  # refused, and never applied once the lock was free
 
 
@@ -105,6 +117,5 @@ async def test_clicks_queued_behind_each_other_are_each_answered_in_time(bot_env
         assert "busy" in first.content and "occupée" in second.content
         await asyncio.to_thread(holder.join, 2 * LOCK_S + 2)
         await asyncio.sleep(0.2)
-    async with aiosqlite.connect(bot_env.database) as conn:
-        (state,) = list(await conn.execute_fetchall("SELECT state FROM card_tables"))
+    (state,) = await query_file(bot_env.database, "SELECT state FROM card_tables")
     assert json.loads(state[0])["engine"]["wagers"] == {}  # refused, and never placed after

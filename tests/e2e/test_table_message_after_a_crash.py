@@ -9,8 +9,8 @@ restarting the bot.
 
 from __future__ import annotations
 
-import aiosqlite
 from e2e_env import BotEnv
+from sheet_helpers import query_file
 from table_flow import create_cast, le_chiffre, table_message, wait_table
 
 from bondbot.storage.db import Database
@@ -59,15 +59,13 @@ async def test_a_table_message_whose_id_was_lost_is_not_posted_twice(bot_env: Bo
     async with bot_env.run():
         await open_a_table(bot_env)
         first = table_message(fake)
-    async with aiosqlite.connect(bot_env.database) as conn:  # the id never reached the disk
-        await conn.execute("UPDATE card_tables SET message_id = NULL")
-        await conn.commit()
+    async with await Database.open(bot_env.database) as db, db.transaction() as conn:
+        await conn.execute("UPDATE card_tables SET message_id = NULL")  # never reached the disk
     async with bot_env.run():
         await wait_table(fake, "Le Chiffre")
         assert table_message(fake).id == first.id  # one message, the same one
         await bot_env.fake.wait_for_message(predicate=lambda m: m.id == first.id)
-    async with aiosqlite.connect(bot_env.database) as conn:
-        rows = list(await conn.execute_fetchall("SELECT message_id FROM card_tables"))
+    rows = await query_file(bot_env.database, "SELECT message_id FROM card_tables")
     assert rows == [(first.id,)]
 
 

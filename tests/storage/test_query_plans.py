@@ -12,6 +12,9 @@ import random
 import re
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bondbot.config import Settings
 from bondbot.services.gm import GmService
@@ -26,7 +29,8 @@ gm, player = Actor(GUILD, GM, is_gm=True), Actor(GUILD, PLAYER)
 # A scan of a table (`SCAN ledger`, `SCAN c`…); scans of subqueries and co-routines are
 # the bounded index ranges they hold (`SCAN (subquery-1)`), `CONSTANT ROW` is none, and a
 # json_each `VIRTUAL TABLE` walks one row's small array (a table's seats).
-FULL_SCAN = re.compile(r"\bSCAN (?!\(subquery|CONSTANT ROW)(\w+)(?! VIRTUAL TABLE)")
+# (A subquery named `…_rows` is one such range: PostgreSQL wants each subquery named.)
+FULL_SCAN = re.compile(r"\bSCAN (?!\(subquery|CONSTANT ROW|\w+_rows\b)(\w+)(?! VIRTUAL TABLE)")
 # A walk of everything a guild holds: the ledger's rows (it grows without end), or every
 # character's row (a sheet each). Only a covering index may list a guild's characters.
 GUILD_WALK = re.compile(
@@ -88,6 +92,65 @@ async def _user_paths(db: Database) -> None:
     await sheets.delete(player, bond.id)
 
 
+async def _more_paths(db: Database) -> None:
+    """The storage functions no service calls yet, on the same data."""
+    async with db.read() as conn:
+        await ledger.account_states(conn, ["sheet:1", "chips:1:1"], ["pot:1:", "layout:1:"])
+        await ledger.newer_cursor(conn, GUILD, 1, character_id=1, limit=3)
+        await ledger.newer_cursor(conn, GUILD, 1, limit=3)
+        await ledger.table_entries(conn, 1)
+        await characters.list_summaries(conn, GUILD, kind="NPC", public_only=True)
+
+
+# PostgreSQL, with sequential scans disabled (the tables are small, so the planner would
+# rather read them whole): a `Seq Scan` left in a plan is a query no index serves. A walk
+# of a guild's ledger is an index range on guild_id alone (a list of a guild's living
+# characters reads their index: that is what it shows).
+PG_SCAN = re.compile(r"Seq Scan on (\w+)")
+PG_GUILD_WALK = re.compile(r"Index Cond: \(guild_id = [^)]*\)$")
+
+
+async def test_no_user_query_scans_a_table_on_postgresql(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bondbot.storage.pgconn import SyncConnection  # psycopg: the postgres extra
+
+    seen: list[tuple[str, object]] = []
+    execute = SyncConnection.execute
+
+    def traced(self: Any, sql: str, params: Any = ()) -> Any:
+        if STATEMENT.match(sql):
+            seen.append((sql, params))
+        return execute(self, sql, params)
+
+    db = await Database.open(postgres_url)
+    try:
+        await db.migrate()
+        monkeypatch.setattr(SyncConnection, "execute", traced)
+        await _user_paths(db)
+        await _more_paths(db)
+        monkeypatch.setattr(SyncConnection, "execute", execute)
+        assert any("_character" in sql for sql, _ in seen)
+        scans = {}
+        async with db.transaction() as conn:
+            await conn.execute("SET LOCAL enable_seqscan = off")
+            for sql, params in seen:
+                rows = await conn.execute_fetchall(f"EXPLAIN {sql}", params)
+                plan = [str(row[0]).strip() for row in rows]
+                found = [
+                    line
+                    for at, line in enumerate(plan)
+                    if PG_SCAN.search(line)
+                    or (PG_GUILD_WALK.search(line) and " on ledger" in plan[at - 1])
+                ]
+                if found:
+                    scans[sql] = found
+    finally:
+        await db.close()
+    assert not scans, "\n".join(f"{sql}\n  {plan}" for sql, plan in scans.items())
+
+
+@pytest.mark.sqlite_only
 async def test_no_user_query_scans_a_table(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "plans.sqlite3")
     try:
@@ -98,13 +161,7 @@ async def test_no_user_query_scans_a_table(tmp_path: Path) -> None:
         for traced in connections:
             await traced.set_trace_callback(seen.append)
         await _user_paths(db)
-        # The storage functions no service calls yet, on the same data.
-        async with db.read() as conn:
-            await ledger.account_states(conn, ["sheet:1", "chips:1:1"], ["pot:1:", "layout:1:"])
-            await ledger.newer_cursor(conn, GUILD, 1, character_id=1, limit=3)
-            await ledger.newer_cursor(conn, GUILD, 1, limit=3)
-            await ledger.table_entries(conn, 1)
-            await characters.list_summaries(conn, GUILD, kind="NPC", public_only=True)
+        await _more_paths(db)
         for traced in connections:
             await traced.set_trace_callback(None)
         queries = sorted({sql for sql in seen if STATEMENT.match(sql)})

@@ -1,0 +1,292 @@
+"""PostgreSQL connections (psycopg 3) that speak like the SQLite ones the storage uses.
+
+The storage modules write their SQL once, with `?` and `:name` placeholders, and call
+`execute`, `execute_fetchall`, `lastrowid`, `rowcount`, `in_transaction`, rows read by
+index or by column name, and catch `sqlite3.IntegrityError` (the DB-API classes). These
+adapters give the same on a psycopg connection: placeholders become `%s` / `%(name)s`,
+`x IS ?` becomes `IS NOT DISTINCT FROM`, `instr` becomes `strpos`, an INSERT into a table
+with an `id` returns it, and psycopg's errors are raised as the DB-API class of the same
+meaning (a CHECK violation reads "CHECK constraint failed", as SQLite says it). A query
+that must differ by dialect asks `dialect_of(conn)`.
+
+Each connection lives on one thread of its own (a one-worker executor): the async adapter
+runs every statement there, so the event loop never waits on the network, and the writer's
+batches run there in one hop, like aiosqlite's thread for SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.pq import TransactionStatus
+
+T = TypeVar("T")
+DIALECT = "postgresql"
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+_IS_PARAM = re.compile(r"\bIS \?")
+_INSTR = re.compile(r"\binstr\(")
+_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
+_INSERT_WITH_ID = re.compile(
+    r"^\s*INSERT INTO (ledger|characters|card_tables|rolls)\b(?!.*\bRETURNING\b)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+@lru_cache(maxsize=1024)
+def translate(sql: str, params: str) -> str:
+    """SQLite's spelling of a storage query into PostgreSQL's (see the module's docstring);
+    `params` is "named", "positional" or "none" (then psycopg reads no placeholder)."""
+    text = sql
+    if params != "none":
+        text = text.replace("%", "%%")
+        text = _IS_PARAM.sub("IS NOT DISTINCT FROM ?", text)
+        text = _NAMED.sub(r"%(\1)s", text) if params == "named" else text.replace("?", "%s")
+    text = _INSTR.sub("strpos(", text)
+    if _INSERT_WITH_ID.match(text):
+        text += " RETURNING id"
+    return text
+
+
+class Row(tuple):
+    """A result row read by position or by column name, like `sqlite3.Row`."""
+
+    _index: dict[str, int]
+
+    def __new__(cls, values: Sequence[Any], index: dict[str, int]) -> Row:
+        row = super().__new__(cls, values)
+        row._index = index
+        return row
+
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+def _row_factory(cursor: Any) -> Callable[[Sequence[Any]], Row]:
+    names = [column.name for column in cursor.description or ()]
+    index = {name: position for position, name in enumerate(names)}
+    return lambda values: Row(values, index)
+
+
+def as_dbapi(exc: psycopg.Error) -> sqlite3.Error:
+    """The DB-API error of the same meaning, worded as SQLite words its constraints."""
+    constraint = getattr(exc.diag, "constraint_name", None) or ""
+    message = (exc.diag.message_primary or str(exc)).strip()
+    if isinstance(exc, pg_errors.CheckViolation):
+        return sqlite3.IntegrityError(f"CHECK constraint failed: {constraint} ({message})")
+    if isinstance(exc, pg_errors.UniqueViolation):
+        return sqlite3.IntegrityError(f"UNIQUE constraint failed: {constraint} ({message})")
+    if isinstance(exc, pg_errors.NotNullViolation):
+        return sqlite3.IntegrityError(f"NOT NULL constraint failed: {message}")
+    if isinstance(exc, pg_errors.ForeignKeyViolation):
+        return sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: {message}")
+    if isinstance(exc, psycopg.IntegrityError | pg_errors.RaiseException):
+        return sqlite3.IntegrityError(message)  # a trigger's RAISE, as SQLite's RAISE(ABORT)
+    if isinstance(exc, psycopg.OperationalError | pg_errors.InsufficientResources):
+        return sqlite3.OperationalError(message)
+    if isinstance(exc, psycopg.ProgrammingError | psycopg.DataError):
+        return sqlite3.OperationalError(message)
+    return sqlite3.DatabaseError(message)
+
+
+def pg_cause(exc: BaseException) -> psycopg.Error | None:
+    """The psycopg error behind a translated one, if any."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, psycopg.Error):
+            return seen
+        seen = seen.__cause__
+    return None
+
+
+class Result:
+    """What `execute` returns: the rows (fetched at once), `lastrowid` and `rowcount`."""
+
+    __slots__ = ("_at", "lastrowid", "rowcount", "rows")
+
+    def __init__(self, rows: list[Row], lastrowid: int | None, rowcount: int) -> None:
+        self.rows = rows
+        self.lastrowid = lastrowid
+        self.rowcount = rowcount
+        self._at = 0
+
+    def fetchone(self) -> Row | None:
+        if self._at >= len(self.rows):
+            return None
+        self._at += 1
+        return self.rows[self._at - 1]
+
+    def fetchall(self) -> list[Row]:
+        rest = self.rows[self._at :]
+        self._at = len(self.rows)
+        return rest
+
+    def close(self) -> None:
+        pass
+
+
+class SyncConnection:
+    """A psycopg connection as a writer job or a migration sees it (`sqlite3.Connection`'s
+    `execute`, `in_transaction`), on its own thread."""
+
+    dialect = DIALECT
+
+    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+        self.raw = raw
+
+    @classmethod
+    def connect(cls, url: str, *, read_only: bool = False) -> SyncConnection:
+        raw = psycopg.connect(url, autocommit=True)
+        raw.row_factory = _row_factory  # type: ignore[assignment]
+        if read_only:
+            raw.execute("SET default_transaction_read_only = on")
+        return cls(raw)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status in (
+            TransactionStatus.INTRANS,
+            TransactionStatus.INERROR,
+        )
+
+    @property
+    def broken(self) -> bool:
+        return self.raw.closed or self.raw.info.transaction_status == TransactionStatus.UNKNOWN
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Result:
+        mode = "named" if isinstance(params, dict) else "positional" if params else "none"
+        query, values = translate(sql, mode), None if mode == "none" else params
+        try:
+            if self.in_transaction and _WRITE.match(sql):
+                cursor = self._alone(query, values)
+            else:
+                cursor = self.raw.execute(query, values)
+            rows = cursor.fetchall() if cursor.description is not None else []
+        except psycopg.Error as exc:
+            raise as_dbapi(exc) from exc
+        lastrowid = None
+        if rows and _INSERT_WITH_ID.match(sql):
+            lastrowid = int(rows[0][0])
+        return Result(rows, lastrowid, cursor.rowcount)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """One statement for many rows, pipelined (a copy's inserts)."""
+        try:
+            with self.raw.cursor() as cursor:
+                cursor.executemany(translate(sql, "positional"), rows)
+        except psycopg.Error as exc:
+            raise as_dbapi(exc) from exc
+
+    def _alone(self, query: str, values: Any) -> psycopg.Cursor[Any]:
+        """A write that fails alone, as in SQLite: PostgreSQL aborts the whole transaction
+        on an error, so the write runs in a savepoint of its own (one round trip: the
+        three statements go in one pipeline), rolled back to when it fails."""
+        raw = self.raw
+        try:
+            with raw.pipeline():  # nothing prepared here: a failure would half-prepare it
+                raw.execute("SAVEPOINT stmt", prepare=False)
+                cursor = raw.execute(query, values, prepare=False)
+                raw.execute("RELEASE SAVEPOINT stmt", prepare=False)
+        except psycopg.Error:
+            if raw.info.transaction_status == TransactionStatus.INERROR:
+                raw.execute("ROLLBACK TO SAVEPOINT stmt", prepare=False)
+                raw.execute("RELEASE SAVEPOINT stmt", prepare=False)
+            raise
+        return cursor
+
+    def script(self, sql: str) -> None:
+        """Several statements at once (a migration file: functions hold `;` in `$$`)."""
+        try:
+            self.raw.execute(sql.encode())  # bytes: no placeholder parsing, simple protocol
+        except psycopg.Error as exc:
+            raise as_dbapi(exc) from exc
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class AsyncResult:
+    """`Result` with aiosqlite's awaitable cursor methods."""
+
+    __slots__ = ("_result", "lastrowid", "rowcount")
+
+    def __init__(self, result: Result) -> None:
+        self._result = result
+        self.lastrowid = result.lastrowid
+        self.rowcount = result.rowcount
+
+    async def fetchone(self) -> Row | None:
+        return self._result.fetchone()
+
+    async def fetchall(self) -> list[Row]:
+        return self._result.fetchall()
+
+    async def close(self) -> None:
+        pass
+
+
+class AsyncConnection:
+    """The same connection as aiosqlite's `Connection` is used (`await conn.execute`,
+    `execute_fetchall`, `execute_insert`), each statement on the connection's thread."""
+
+    dialect = DIALECT
+
+    def __init__(self, sync: SyncConnection, executor: ThreadPoolExecutor) -> None:
+        self.sync = sync
+        self.executor = executor
+
+    @classmethod
+    async def connect(cls, url: str, *, read_only: bool = False) -> AsyncConnection:
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bondbot-pg")
+        loop = asyncio.get_running_loop()
+        try:
+            sync = await loop.run_in_executor(
+                executor, lambda: SyncConnection.connect(url, read_only=read_only)
+            )
+        except BaseException:
+            executor.shutdown(wait=False)
+            raise
+        return cls(sync, executor)
+
+    async def run(self, call: Callable[[], T]) -> T:
+        """`call` on the connection's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, call)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.sync.in_transaction
+
+    async def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> AsyncResult:
+        return AsyncResult(await self.run(lambda: self.sync.execute(sql, params)))
+
+    async def execute_fetchall(
+        self, sql: str, params: Sequence[Any] | dict[str, Any] = ()
+    ) -> list[Row]:
+        return (await self.run(lambda: self.sync.execute(sql, params))).rows
+
+    async def execute_insert(
+        self, sql: str, params: Sequence[Any] | dict[str, Any] = ()
+    ) -> tuple[int] | None:
+        result = await self.run(lambda: self.sync.execute(sql, params))
+        return None if result.lastrowid is None else (result.lastrowid,)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.run(lambda: self.sync.executemany(sql, rows))
+
+    async def close(self) -> None:
+        try:
+            await self.run(self.sync.close)
+        finally:
+            self.executor.shutdown(wait=False)
