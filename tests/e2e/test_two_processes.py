@@ -48,15 +48,11 @@ STORIES = {t("summary.title", lang) for lang in LANGS}
 NOW = "2026-11-21T20:00:00.000+00:00"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def shared_database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """Where both processes keep the game: a SQLite file, or BONDBOT_TEST_POSTGRES."""
-    if request.param == "sqlite":
-        return tmp_path / "bondbot.sqlite3"
-    url = os.environ.get("BONDBOT_TEST_POSTGRES")
-    if not url:
-        pytest.skip("BONDBOT_TEST_POSTGRES is not set: no PostgreSQL to run on")
-    return url
+@pytest.fixture
+def shared_database(database_target: Path | str) -> Path | str:
+    """Where both processes keep the game: a SQLite file, or a fresh PostgreSQL schema
+    when BONDBOT_TEST_POSTGRES is set (tests/conftest.py)."""
+    return database_target
 
 
 @dataclass
