@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bondbot.storage.db import database_file
+
 if TYPE_CHECKING:  # `bondbot health` runs every 30 s: it does not import discord.py
     import discord
 
@@ -25,9 +27,11 @@ BEAT_S = 30.0
 STALE_S = 90.0  # three beats missed: Docker's default retries then call it unhealthy
 
 
-def heartbeat_path(database: Path) -> Path:
-    """The file the bot touches while connected: beside its database, on its volume."""
-    return database.with_name(database.name + ".alive")
+def heartbeat_path(database: Path | str) -> Path:
+    """The file the bot touches while connected: beside its database file, on its volume;
+    for a database server, `bondbot.alive` in the working folder (the image's /data)."""
+    file = database_file(database)
+    return Path("bondbot.alive") if file is None else file.with_name(file.name + ".alive")
 
 
 def connected(bot: discord.Client) -> bool:

@@ -68,6 +68,11 @@ def is_postgres(target: object) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
+def database_file(target: str | os.PathLike[str]) -> Path | None:
+    """The file a `database` setting names (SQLite), or None for a server's URL."""
+    return None if is_postgres(target) else Path(target)
+
+
 def write_deadline() -> float:
     """When a write submitted now must be on disk or refused: WRITE_DEADLINE_S from now, or
     sooner when the interaction behind it started earlier."""
