@@ -134,12 +134,7 @@ class PgWriter(Writer):
                 raw.execute(f"SET LOCAL lock_timeout = {wait}")
                 for job in pending:
                     _run_job(conn, job)
-                with self._lock:
-                    late = [job for job in pending if not self._still_wanted(job)]
-                    if not late:
-                        for job in pending:
-                            job.committing = True
-                if late:
+                if not self._claim(pending):
                     raw.execute("ROLLBACK")
                     continue
                 raw.execute("COMMIT")

@@ -415,12 +415,7 @@ class Writer:
             try:
                 for job in pending:
                     _run_job(conn, job)
-                with self._lock:
-                    late = [job for job in pending if not self._still_wanted(job)]
-                    if not late:
-                        for job in pending:
-                            job.committing = True
-                if late:
+                if not self._claim(pending):
                     conn.execute("ROLLBACK")
                     continue
                 conn.execute("COMMIT")
@@ -430,6 +425,16 @@ class Writer:
                 _refuse(pending, exc)
                 return 0
             return len(pending)
+
+    def _claim(self, pending: Sequence[_Job]) -> bool:
+        """Mark the batch as committing if every job is still wanted; False (and the late
+        ones refused) if any is not, so the batch is rolled back and run without them."""
+        with self._lock:
+            if not all([self._still_wanted(job) for job in pending]):
+                return False
+            for job in pending:
+                job.committing = True
+            return True
 
     def _still_wanted(self, job: _Job) -> bool:
         """Not refused yet, and far enough from its deadline to commit (else refused)."""
