@@ -16,7 +16,7 @@ table shows them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bondbot.games.chemin_de_fer.tableau import PONTE_DRAWS_AT_FIVE, recommendation
@@ -49,6 +49,25 @@ def _score(mine: int, theirs: int) -> tuple[int, int]:
     return (1, 0) if mine > theirs else (0, 1) if theirs > mine else (0, 0)
 
 
+def _hidden_pairs(left: list[int]) -> Iterator[tuple[int, int]]:
+    """Each two cards the other side may hold face down, a natural excepted (it would have
+    been shown): their total and in how many ways, both cards taken out of `left` while the
+    caller weighs them (put back after)."""
+    for a in range(10):
+        ways_a = left[a]
+        if not ways_a:
+            continue
+        left[a] -= 1
+        for b in range(10):
+            ways_b = left[b]
+            if not ways_b or (a + b) % 10 >= 8:
+                continue
+            left[b] -= 1
+            yield (a + b) % 10, ways_a * ways_b
+            left[b] += 1
+        left[a] += 1
+
+
 def banker_outlook(
     counts: Sequence[int], banker_total: int, third: int | None
 ) -> dict[bool, Outlook]:
@@ -62,47 +81,33 @@ def banker_outlook(
     acc = {False: [0.0, 0.0], True: [0.0, 0.0]}
     whole = 0.0
     at_five = 1.0 if PONTE_DRAWS_AT_FIVE else 0.0
-    for a in range(10):
-        ways_a = left[a]
-        if not ways_a:
+    for total, ways in _hidden_pairs(left):
+        if third is None:
+            weight = 1.0 if total in (6, 7) else (1.0 - at_five) if total == 5 else 0.0
+            final = total
+        else:
+            weight = 1.0 if total <= 4 else at_five if total == 5 else 0.0
+            # the third card came after this pair: one of the cards of its value left
+            weight *= left[third]
+            final = (total + third) % 10
+        if not weight:
             continue
-        left[a] -= 1
-        for b in range(10):
-            ways_b = left[b]
-            if not ways_b:
-                continue
-            total = (a + b) % 10
-            if total >= 8:
-                continue  # a natural would have been shown
-            if third is None:
-                weight = 1.0 if total in (6, 7) else (1.0 - at_five) if total == 5 else 0.0
-                final = total
-            else:
-                weight = 1.0 if total <= 4 else at_five if total == 5 else 0.0
-                # the third card came after this pair: one of the cards of its value left
-                weight *= left[third] - (b == third)
-                final = (total + third) % 10
-            if not weight:
-                continue
-            weight *= ways_a * ways_b
-            left[b] -= 1
-            if third is not None:
-                left[third] -= 1
-            whole += weight
-            win, lose = _score(banker_total, final)
-            acc[False][0] += weight * win
-            acc[False][1] += weight * lose
-            rest = sum(left)
-            for x in range(10):
-                if left[x]:
-                    win, lose = _score((banker_total + x) % 10, final)
-                    share = weight * left[x] / rest
-                    acc[True][0] += share * win
-                    acc[True][1] += share * lose
-            if third is not None:
-                left[third] += 1
-            left[b] += 1
-        left[a] += 1
+        weight *= ways
+        if third is not None:
+            left[third] -= 1
+        whole += weight
+        win, lose = _score(banker_total, final)
+        acc[False][0] += weight * win
+        acc[False][1] += weight * lose
+        rest = sum(left)
+        for x in range(10):
+            if left[x]:
+                win, lose = _score((banker_total + x) % 10, final)
+                share = weight * left[x] / rest
+                acc[True][0] += share * win
+                acc[True][1] += share * lose
+        if third is not None:
+            left[third] += 1
     if not whole:
         return {draw: Outlook(0.0, 0.0) for draw in (False, True)}
     return {draw: Outlook(acc[draw][0] / whole, acc[draw][1] / whole) for draw in acc}
@@ -130,33 +135,19 @@ def ponte_outlook(counts: Sequence[int], ponte_total: int) -> dict[bool, Outlook
                 out[1] += weight * left[y] / rest * lose
         return out
 
-    for a in range(10):
-        ways_a = left[a]
-        if not ways_a:
-            continue
-        left[a] -= 1
-        for b in range(10):
-            ways_b = left[b]
-            if not ways_b:
-                continue
-            banker = (a + b) % 10
-            if banker >= 8:
-                continue
-            weight = float(ways_a * ways_b)
-            left[b] -= 1
-            whole += weight
-            stand = banker_plays(weight, ponte_total, banker, None)
-            acc[False][0] += stand[0]
-            acc[False][1] += stand[1]
-            rest = sum(left)
-            for x in range(10):
-                if left[x]:
-                    share = weight * left[x] / rest
-                    left[x] -= 1
-                    drawn = banker_plays(share, (ponte_total + x) % 10, banker, x)
-                    left[x] += 1
-                    acc[True][0] += drawn[0]
-                    acc[True][1] += drawn[1]
-            left[b] += 1
-        left[a] += 1
+    for banker, ways in _hidden_pairs(left):
+        weight = float(ways)
+        whole += weight
+        stand = banker_plays(weight, ponte_total, banker, None)
+        acc[False][0] += stand[0]
+        acc[False][1] += stand[1]
+        rest = sum(left)
+        for x in range(10):
+            if left[x]:
+                share = weight * left[x] / rest
+                left[x] -= 1
+                drawn = banker_plays(share, (ponte_total + x) % 10, banker, x)
+                left[x] += 1
+                acc[True][0] += drawn[0]
+                acc[True][1] += drawn[1]
     return {draw: Outlook(acc[draw][0] / whole, acc[draw][1] / whole) for draw in acc}
