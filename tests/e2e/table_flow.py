@@ -89,9 +89,48 @@ async def wait_table(fake: FakeDiscord, text: str) -> FakeMessage:
 
 
 async def join(fake: FakeDiscord, user: FakeUser, amount: str) -> InteractionResult:
-    modal = await fake.click(user, table_message(fake), button_id(fake, "join"))
-    assert modal.modal is not None
+    """Sit down: My seat opens the buy-in form to someone without a seat."""
+    modal = await fake.click(user, table_message(fake), button_id(fake, "seat"))
+    assert modal.modal is not None, modal.content
     return await fake.submit_modal(user, modal, {"amount": amount})
+
+
+def _find(components: list[dict[str, Any]], wanted: list[str]) -> str | None:
+    return next(
+        (
+            c["custom_id"]
+            for row in components
+            for c in row.get("components", [])
+            if c.get("custom_id", "").split(":")[3:] == wanted
+        ),
+        None,
+    )
+
+
+async def press(fake: FakeDiscord, user: FakeUser, action: str, *args: object) -> InteractionResult:
+    """Click the button for `action` where its user finds it: on the table message; else
+    in his seat panel (My seat); else, for the GM, in the GM panel (to anyone else the GM
+    button answers a refusal, which is returned). A Hero Point goes through the table's
+    one Spend button, and the pick among his lost hands when he has several."""
+    wanted = [action, *map(str, args)]
+    table = table_message(fake)
+    found = _find(table.components, wanted)
+    if found is not None:
+        return await fake.click(user, table, found)
+    if action == "spend":
+        picked = await fake.click(user, table, button_id(fake, "hp"))
+        found = _find(picked.components, wanted)
+        return picked if found is None else await fake.click(user, picked, found)
+    panel = await fake.click(user, table, button_id(fake, "seat"))
+    found = None if panel.modal is not None else _find(panel.components, wanted)
+    if found is not None:
+        return await fake.click(user, panel, found)
+    panel = await fake.click(user, table, button_id(fake, "gm"))
+    found = _find(panel.components, wanted)
+    if found is None:
+        assert not panel.components, f"no {wanted} button for {user} anywhere"
+        return panel  # the GM panel's refusal
+    return await fake.click(user, panel, found)
 
 
 def button_id(fake: FakeDiscord, action: str, *args: object) -> str:

@@ -15,10 +15,10 @@ from privacy import assert_never_seen
 from table_flow import (
     balances,
     bond,
-    button_id,
     create_cast,
     join,
     le_chiffre,
+    press,
     table_message,
     wait_table,
 )
@@ -73,28 +73,28 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         )
 
         await join(fake, world.player, "100")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
-        anted = await fake.click(world.player, table_message(fake), button_id(fake, "ante"))
+        await press(fake, world.player, "choose", "simulate")
+        anted = await press(fake, world.player, "ante")
         assert anted.ephemeral and anted.content == "You ante."
-        no_cards = await fake.click(world.player, table_message(fake), button_id(fake, "mine"))
+        no_cards = await press(fake, world.player, "mine")
         assert no_cards.content == "You hold no cards right now."
 
-        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        dealt = await press(fake, world.gm, "deal")
         assert dealt.response_type == 7  # the table message, redrawn in place
-        mine = await fake.click(world.player, table_message(fake), button_id(fake, "mine"))
+        mine = await press(fake, world.player, "mine")
         assert mine.ephemeral and mine.content == f"Your cards: {bonds_card.pretty}"
         assert mine.message is not None
         (picture,) = mine.message.attachments  # his card, drawn, to him alone
         with Image.open(io.BytesIO(picture.data)) as drawn:
             assert drawn.format == "PNG" and drawn.size == hand_size(1)
         assert picture.data == hand_png([bonds_card])
-        outsider = await fake.click(world.player_fr, table_message(fake), button_id(fake, "mine"))
+        outsider = await press(fake, world.player_fr, "mine")
         assert outsider.ephemeral and "pas assis" in outsider.content
         # Nothing the channel or another player could see shows a card still face down.
         assert_never_seen(fake, None, [bonds_card, npc_card])
         assert_never_seen(fake, world.player_fr, [bonds_card, npc_card])
         assert_never_seen(fake, world.player, [npc_card])
-        shown = await fake.click(world.gm, table_message(fake), button_id(fake, "show"))
+        shown = await press(fake, world.gm, "show")
         assert shown.content == "Cards shown."
         message = await fake.wait_for_message(
             predicate=lambda m: m.embeds and "Last showdown" in str(m.embeds)

@@ -11,12 +11,11 @@ from fakediscord import InteractionResult
 from sheet_helpers import dump, query
 from table_flow import (
     bond,
-    button_id,
     create_cast,
     join,
     le_chiffre,
     mathis,
-    table_message,
+    press,
     wait_table,
 )
 
@@ -98,7 +97,7 @@ async def test_amounts_are_read_as_the_users_language_writes_them(bot_env: BotEn
         assert joined.content == t("table.joined", "en", chips="$1,500.50")
         joined_fr = await fake.slash(w.player_fr, "table join", buy_in="250,50")
         assert joined_fr.content == t("table.joined", "fr", chips="$250.50")
-        await fake.click(w.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        await press(fake, w.player, "choose", "simulate")
         placed = await fake.slash(w.player, "table bet", amount="1,000", on="player")
         assert placed.ephemeral and "$1,000" in (placed.content or "")
         states = await query(bot, "SELECT state FROM card_tables")

@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 from e2e_env import BotEnv
 from fakediscord.models import FakeUser
-from table_flow import bond, button_id, create_cast, join, le_chiffre, table_message, wait_table
+from table_flow import (
+    bond,
+    create_cast,
+    join,
+    le_chiffre,
+    press,
+    wait_table,
+)
 
 from bondbot.bot.client import BondBot
 from bondbot.storage import tables as stored
@@ -45,7 +52,7 @@ async def _seat_bond_at_holdem(bot_env: BotEnv, bot: BondBot, turn_timer: int) -
     )
     await wait_table(fake, "Le Chiffre")
     await join(fake, world.player, "100")
-    await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+    await press(fake, world.player, "choose", "simulate")
 
 
 async def test_a_turn_timer_armed_by_a_click_fires_and_plays_its_move(
@@ -64,7 +71,7 @@ async def test_a_turn_timer_armed_by_a_click_fires_and_plays_its_move(
         with caplog.at_level(logging.DEBUG, logger="bondbot"):
             # The GM's click deals and arms the first player's turn timer; nobody calls
             # run_due.
-            await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+            await press(fake, world.gm, "deal")
             await wait_table(fake, "To act: **")
             dealt = (await tables.snapshot(table)).state.moves
             bot_env.clock.advance(TURN_TIMER + 1)  # the bot's clock, for the move's own check

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from e2e_env import BotEnv
-from table_flow import bond, button_id, create_cast, join, le_chiffre, table_message, wait_table
+from table_flow import (
+    bond,
+    create_cast,
+    join,
+    le_chiffre,
+    press,
+    table_message,
+    wait_table,
+)
 
 from bondbot.rules.blackjack import VALUES, Blackjack, BlackjackRules, hand_total
 from bondbot.rules.cards import cards_pretty
@@ -49,9 +57,9 @@ async def hint_at(env: BotEnv, seed: bytes, **options: object) -> str:
         )
         await wait_table(fake, "Le Chiffre")
         await join(fake, world.player, "500")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        await press(fake, world.player, "choose", "simulate")
         await fake.slash(world.player, "table bet", amount="100")
-        await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        await press(fake, world.gm, "deal")
         await wait_table(fake, "To play: **James Bond**")
         hint = next(
             c["custom_id"]

@@ -24,6 +24,7 @@ from table_flow import (
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -138,16 +139,12 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
 
         await join(fake, world.player, "500")
         await join(fake, world.player_fr, "200")
-        chose = await fake.click(
-            world.player, table_message(fake), button_id(fake, "choose", "simulate")
-        )
+        chose = await press(fake, world.player, "choose", "simulate")
         assert chose.content == "You simulate the game. Hero Points earned: 2."
-        chose_fr = await fake.click(
-            world.player_fr, table_message(fake), button_id(fake, "choose", "simulate")
-        )
+        chose_fr = await press(fake, world.player_fr, "choose", "simulate")
         assert chose_fr.content == "Vous simulez la partie. Points d'Héroïsme gagnés : 1."
 
-        modal = await fake.click(world.player, table_message(fake), button_id(fake, "bet"))
+        modal = await press(fake, world.player, "bet")
         assert modal.modal is not None and modal.modal.title == "Bet on the next round"
         placed = await fake.submit_modal(world.player, modal, {"amount": "100"})
         assert placed.ephemeral and placed.content == "Bet placed: $100 on the next round."
@@ -156,9 +153,9 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         assert placed_fr.content == "Mise placée : $50 sur la prochaine donne."
         await wait_table(fake, "bets $50")
 
-        not_gm = await fake.click(world.player, table_message(fake), button_id(fake, "deal"))
+        not_gm = await press(fake, world.player, "deal")
         assert not_gm.ephemeral and "GM" in (not_gm.content or "")
-        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        dealt = await press(fake, world.gm, "deal")
         assert dealt.response_type == 7  # the table message, redrawn in place
         deadline = int(bot_env.clock.now.timestamp()) + TURN_TIMER
         table = await wait_table(fake, f"To play: **James Bond** — time runs out <t:{deadline}:R>")
@@ -313,7 +310,7 @@ async def test_the_bet_command_still_needs_a_side_at_punto_banco(bot_env: BotEnv
         )
         await wait_table(fake, "Punto banco")
         await join(fake, world.player, "100")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        await press(fake, world.player, "choose", "simulate")
         sideless = await fake.slash(world.player, "table bet", amount="20")
         assert sideless.ephemeral and sideless.content == "Wager on Player, Banker or Tie."
         placed = await fake.slash(world.player, "table bet", amount="20", on="player")

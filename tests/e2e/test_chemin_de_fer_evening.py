@@ -28,6 +28,7 @@ from table_flow import (
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -140,13 +141,11 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
 
         await join(fake, world.player, "500")
         await join(fake, world.player_fr, "300")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
-        await fake.click(
-            world.player_fr, table_message(fake), button_id(fake, "choose", "simulate")
-        )
-        not_gm = await fake.click(world.player, table_message(fake), button_id(fake, "start"))
+        await press(fake, world.player, "choose", "simulate")
+        await press(fake, world.player_fr, "choose", "simulate")
+        not_gm = await press(fake, world.player, "start")
         assert not_gm.ephemeral and "GM" in (not_gm.content or "")
-        started = await fake.click(world.gm, table_message(fake), button_id(fake, "start"))
+        started = await press(fake, world.gm, "start")
         assert started.content == "The first bank goes to Le Chiffre."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$500**.")
         assert table.embeds[0]["title"] == "Chemin de fer — Le Chiffre's table"
@@ -239,7 +238,7 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         assert "Le Chiffre wins $150 — a Hero Point wins it for James Bond ($300 paid" in embed
         spend_labels = [b["label"] for b in table.buttons() if ":spend:" in b["custom_id"]]
         assert spend_labels == ["James Bond: spend a Hero Point (receives $300)"]
-        spent = await fake.click(world.player, table_message(fake), button_id(fake, "spend", 2))
+        spent = await press(fake, world.player, "spend", 2)
         assert spent.content == "You spend a Hero Point and win the hand: the bank pays you $300."
         await wait_table(fake, "Le Chiffre wins $150 — James Bond spends a Hero Point")
 
@@ -305,7 +304,7 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         )
         await wait_table(fake, "Le Chiffre's table")
         await join(fake, world.player, "500")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        await press(fake, world.player, "choose", "simulate")
         taken = await fake.slash(world.gm, "table npc", auto=False)
         assert taken.content.startswith("You play Le Chiffre now")
         started = await fake.slash(world.gm, "table deal")  # the GM's start, as a command
@@ -354,8 +353,8 @@ async def test_the_first_bank_is_drawn_with_the_tables_generator(bot_env: BotEnv
         await join(fake, world.player, "500")
         await join(fake, world.player_fr, "300")
         for user in (world.player, world.player_fr):
-            await fake.click(user, table_message(fake), button_id(fake, "choose", "simulate"))
-        started = await fake.click(world.gm, table_message(fake), button_id(fake, "start"))
+            await press(fake, user, "choose", "simulate")
+        started = await press(fake, world.gm, "start")
         assert started.content == f"The first bank goes to {drawn}."
         again = await fake.click(world.gm, table, button_id(fake, "start"))
         assert again.content == "The game has started: the bank goes round the table by itself."

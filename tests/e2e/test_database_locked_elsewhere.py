@@ -16,12 +16,11 @@ from sheet_helpers import query_file
 from table_flow import (
     bet,
     bond,
-    button_id,
     create_cast,
     join,
     le_chiffre,
     mathis,
-    table_message,
+    press,
     wait_table,
 )
 
@@ -102,7 +101,7 @@ async def test_clicks_queued_behind_each_other_are_each_answered_in_time(bot_env
         await wait_table(fake, "Le Chiffre")
         for user in (world.player, world.player_fr):
             await join(fake, user, "100")
-            await fake.click(user, table_message(fake), button_id(fake, "choose", "simulate"))
+            await press(fake, user, "choose", "simulate")
         taken = threading.Event()
         holder = threading.Thread(
             target=hold_the_lock, args=(bot_env.database, taken, 2 * LOCK_S), daemon=True

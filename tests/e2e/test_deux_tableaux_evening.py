@@ -17,11 +17,11 @@ from e2e_env import BotEnv
 from table_flow import (
     balances,
     bond,
-    button_id,
     create_cast,
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -75,7 +75,7 @@ def shown(codes: tuple[str, ...]) -> str:
 
 
 async def stake(fake, user, on: str, amount: str):  # type: ignore[no-untyped-def]
-    modal = await fake.click(user, table_message(fake), button_id(fake, "stake", on, 0))
+    modal = await press(fake, user, "stake", on, 0)
     assert modal.modal is not None
     return await fake.submit_modal(user, modal, {"amount": amount})
 
@@ -106,11 +106,9 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         assert message.embeds[0]["title"] == "Baccara à deux tableaux — Le Chiffre's table"
         await join(fake, world.player, "500")
         await join(fake, world.player_fr, "300")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
-        await fake.click(
-            world.player_fr, table_message(fake), button_id(fake, "choose", "simulate")
-        )
-        started = await fake.click(world.gm, table_message(fake), button_id(fake, "start"))
+        await press(fake, world.player, "choose", "simulate")
+        await press(fake, world.player_fr, "choose", "simulate")
+        started = await press(fake, world.gm, "start")
         assert started.content == "Le Chiffre banks $300."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$300**")
         assert "$150 on the right tableau, $150 on the left" in str(table.embeds)

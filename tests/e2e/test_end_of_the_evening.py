@@ -19,11 +19,11 @@ from e2e_env import BotEnv
 from evening_end import HASH, NAME_AS_QUESTION_MARK, the_end
 from table_flow import (
     bond,
-    button_id,
     create_cast,
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -87,9 +87,7 @@ async def test_a_blackjack_evening_ends_with_its_scores_and_its_story(bot_env: B
 
         for key in ("bond", "mathis", "vesper"):
             await join(fake, players[key], "200")
-            await fake.click(
-                players[key], table_message(fake), button_id(fake, "choose", "simulate")
-            )
+            await press(fake, players[key], "choose", "simulate")
         for _ in range(ROUNDS):
             for key in ("bond", "mathis", "vesper"):
                 placed = await fake.slash(players[key], "table bet", amount="20")
@@ -111,9 +109,7 @@ async def test_a_blackjack_evening_ends_with_its_scores_and_its_story(bot_env: B
                     lambda spend=spend: any(spend in c for c in table_message(fake).custom_ids()),
                     what="Bond's spend button",
                 )
-                spent = await fake.click(
-                    world.player, table_message(fake), button_id(fake, "spend", mine[0].id)
-                )
+                spent = await press(fake, world.player, "spend", mine[0].id)
                 assert spent.content.startswith("You spend a Hero Point")
         left = await fake.slash(world.owner, "table leave")
         assert left.content.startswith("You leave the table")
@@ -130,7 +126,7 @@ async def test_a_blackjack_evening_ends_with_its_scores_and_its_story(bot_env: B
 
         # The closed table keeps one button: the shoes' proof, privately, in French here.
         await wait_table(fake, f"🔓 Shoe revealed · {commitment[:8]}…")
-        verify = await fake.click(world.player_fr, table_message(fake), button_id(fake, "verify"))
+        verify = await press(fake, world.player_fr, "verify")
         assert verify.ephemeral and f"Graine : `{seed}`" in str(verify.embeds)
         assert f"bondbot verify {seed} {commitment} --packs 6" in str(verify.embeds)
         after = await fake.slash(world.player, "table history")  # the closed table's

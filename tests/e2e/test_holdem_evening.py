@@ -27,6 +27,7 @@ from table_flow import (
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -109,13 +110,13 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         joined = await fake.slash(world.player_fr, "table join", buy_in="300")
         assert joined.content == "Vous vous asseyez avec $300 en jetons."
         for user in (world.player, world.player_fr):
-            await fake.click(user, table_message(fake), button_id(fake, "choose", "simulate"))
+            await press(fake, user, "choose", "simulate")
         gm_plays = await fake.slash(world.gm, "table npc", auto=False)
         assert gm_plays.content.startswith("You play Le Chiffre")
         await wait_table(fake, "(NPC, played by the GM)")
 
         # -- hand 1: the GM plays Le Chiffre ---------------------------------------------
-        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        dealt = await press(fake, world.gm, "deal")
         assert dealt.response_type == 7  # the table message, redrawn in place
         deadline = int(bot_env.clock.now.timestamp()) + TURN_TIMER
         table = await wait_table(
@@ -139,13 +140,13 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         ]
         wrong = await fake.click(world.player, table_message(fake), play_id(fake, "fold"))
         assert wrong.ephemeral and wrong.content == "It is not your turn: Le Chiffre is to act."
-        mine = await fake.click(world.player, table_message(fake), button_id(fake, "mine"))
+        mine = await press(fake, world.player, "mine")
         assert mine.ephemeral and mine.content == f"Your cards: {pretty(bond_hole)}"
-        mine_fr = await fake.click(world.player_fr, table_message(fake), button_id(fake, "mine"))
+        mine_fr = await press(fake, world.player_fr, "mine")
         assert mine_fr.content == f"Vos cartes : {pretty(mathis_hole)}"
-        peek = await fake.click(world.player, table_message(fake), button_id(fake, "npccards"))
+        peek = await press(fake, world.player, "npccards")
         assert peek.ephemeral and "GM" in peek.content
-        npc_cards = await fake.click(world.gm, table_message(fake), button_id(fake, "npccards"))
+        npc_cards = await press(fake, world.gm, "npccards")
         assert npc_cards.content == f"Le Chiffre's cards: {pretty(npc_hole)}"
 
         modal = await fake.click(world.gm, table_message(fake), play_id(fake, "raise"))
@@ -231,7 +232,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
             ),
             what="Mathis's spend button redrawn",
         )
-        spent = await fake.click(world.player_fr, table_message(fake), button_id(fake, "spend", 2))
+        spent = await press(fake, world.player_fr, "spend", 2)
         assert spent.content == (
             "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie $450."
         )
@@ -244,7 +245,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         # -- hand 2: Le Chiffre plays by itself; Bond's timer runs out -------------------
         on = await fake.slash(world.gm, "table npc", auto=True)
         assert on.content == "Le Chiffre now plays by itself."
-        await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        await press(fake, world.gm, "deal")
         table = await wait_table(fake, "To act: **James Bond**")
         # The table shows the new pack's seal in one short line, no hash in full; the
         # previous pack's seed is behind /table verify with its commitment: hand 1 checks.

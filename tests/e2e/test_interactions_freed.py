@@ -10,7 +10,7 @@ import gc
 
 import discord
 from e2e_env import BotEnv
-from table_flow import bet, bond, button_id, create_cast, join, le_chiffre, table_message
+from table_flow import bet, bond, create_cast, join, le_chiffre, press
 
 COUPS = 5
 
@@ -31,7 +31,7 @@ async def test_clicks_modals_and_commands_leave_no_interaction_behind(bot_env: B
         )
         await fake.wait_for_message(predicate=lambda m: "Le Chiffre" in str(m.embeds))
         await join(fake, world.player, "500")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        await press(fake, world.player, "choose", "simulate")
         await asyncio.sleep(0.1)  # the handlers' tasks end just after their answers
         gc.collect()
         before = live_interactions()
@@ -39,7 +39,7 @@ async def test_clicks_modals_and_commands_leave_no_interaction_behind(bot_env: B
         try:
             for _ in range(COUPS):
                 await bet(fake, world.player, "banker", "10")  # a click, then a modal
-                await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+                await press(fake, world.gm, "deal")
                 history = await fake.slash(world.player, "table history")
                 assert history.ephemeral
             await asyncio.sleep(0.1)

@@ -29,6 +29,7 @@ from table_flow import (
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -195,26 +196,26 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         await join(fake, world.player, "500")
         await join(fake, world.player_fr, "200")
         for user in (world.player, world.player_fr):
-            await fake.click(user, table_message(fake), button_id(fake, "choose", "simulate"))
+            await press(fake, user, "choose", "simulate")
 
         # -- coup 1 -----------------------------------------------------------------------
-        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        dealt = await press(fake, world.gm, "deal")
         assert dealt.response_type == 7  # the table message, redrawn in place
         await wait_table(fake, "waiting for James Bond, René Mathis")
-        mine = await fake.click(world.player, table_message(fake), button_id(fake, "mine"))
+        mine = await press(fake, world.player, "mine")
         assert mine.ephemeral and mine.content == (
             f"Your cards: {cards_pretty(c1[BOND])}\nTotal **9** (minus 9). A natural 9! "
             "Wager on your own hand, the banker's hand or a tie — or pass."
         )
-        mine_fr = await fake.click(world.player_fr, table_message(fake), button_id(fake, "mine"))
+        mine_fr = await press(fake, world.player_fr, "mine")
         assert mine_fr.content == (
             f"Vos cartes : {cards_pretty(c1[MATHIS])}\nTotal **{total(c1[MATHIS])}** "
             "(moins 9). Misez sur votre main, sur celle du banquier ou sur l'égalité — ou passez."
         )
-        outsider = await fake.click(world.owner, table_message(fake), button_id(fake, "mine"))
+        outsider = await press(fake, world.owner, "mine")
         assert outsider.content == "You are not seated at this table."
 
-        modal = await fake.click(world.player, table_message(fake), button_id(fake, "wager", "own"))
+        modal = await press(fake, world.player, "wager", "own")
         assert modal.modal is not None and modal.modal.title == "Wager on your own hand"
         placed = await fake.submit_modal(world.player, modal, {"amount": "100"})
         assert placed.ephemeral and placed.content == "Wager placed: $100 on your own hand."
@@ -224,9 +225,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert_never_seen(fake, world.player, [*c1[MATHIS], *c1["bank"]])
         assert_never_seen(fake, world.gm, [*c1[BOND], *c1[MATHIS]])  # he sees the NPC's only
 
-        modal = await fake.click(
-            world.player_fr, table_message(fake), button_id(fake, "wager", "tie")
-        )
+        modal = await press(fake, world.player_fr, "wager", "tie")
         assert modal.modal is not None and modal.modal.title == "Miser sur l'égalité"
         placed = await fake.submit_modal(world.player_fr, modal, {"amount": "10"})
         assert placed.content == "Mise placée : $10 sur l'égalité."
@@ -274,11 +273,11 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         # -- coup 2: the GM plays Le Chiffre ---------------------------------------------
         took = await fake.slash(world.gm, "table npc", auto=False)
         assert took.content.startswith("You play Le Chiffre now")
-        await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        await press(fake, world.gm, "deal")
         await wait_table(fake, "Coup 2 of 2")
         wager = await fake.slash(world.player, "table bet", amount="10", on="player")
         assert wager.content == "Wager placed: $10 on your own hand."
-        passed = await fake.click(world.player_fr, table_message(fake), button_id(fake, "pass"))
+        passed = await press(fake, world.player_fr, "pass")
         assert passed.content == "Vous passez : vous ne jouez pas ce coup."
         await wait_table(fake, "To draw or stand: **James Bond**")
         assert_never_seen(fake, None, [*c2[BOND], *c2[MATHIS], *c2["bank"]])
@@ -296,7 +295,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         not_his = await fake.click(world.player, table_message(fake), play_id(fake, "stand"))
         assert not_his.content == "It is not your turn: Le Chiffre is to draw."
         advice = "draw" if plan.banker_draws else "stand"
-        npc_cards = await fake.click(world.gm, table_message(fake), button_id(fake, "mine"))
+        npc_cards = await press(fake, world.gm, "mine")
         assert npc_cards.ephemeral and npc_cards.content == (
             f"Le Chiffre's cards: {cards_pretty(c2['bank'])}\n"
             f"Total **{total(c2['bank'])}** (minus 9). "

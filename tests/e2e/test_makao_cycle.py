@@ -22,12 +22,11 @@ from privacy import PrivacyWatch
 from table_flow import (
     balances,
     bond,
-    button_id,
     create_cast,
     join,
     le_chiffre,
     mathis,
-    table_message,
+    press,
     wait_table,
 )
 
@@ -148,7 +147,7 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
             predicate=lambda m: m.embeds and any(":newhand" in c for c in m.custom_ids())
         )
         await check_privacy(bot)
-        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "newhand"))
+        dealt = await press(fake, world.gm, "newhand")
         assert dealt.ephemeral and dealt.content.startswith(f"Deal {number} of 13 dealt")
         table = await wait_table(fake, f"Deal {number} of 13")
         await check_privacy(bot)
@@ -175,7 +174,7 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
         assert stake_option["name_localizations"]["fr"] == "enjeu"
         for key in ("bond", "mathis", "leiter"):
             await join(fake, users[key], "50")
-            await fake.click(users[key], table_message(fake), button_id(fake, "choose", "simulate"))
+            await press(fake, users[key], "choose", "simulate")
         await wait_table(fake, "4 players in the game: a cycle of 13 deals.")
         no_bets = await fake.slash(world.player, "table bet", amount="10")
         assert no_bets.ephemeral and no_bets.content.startswith("Makao has no bets")
@@ -191,7 +190,7 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
                 await time_out(bot)
                 await wait_table(fake, "Time ran out for Felix Leiter")
             elif key != "npc":
-                panel = await fake.click(users[key], table_message(fake), button_id(fake, "hand"))
+                panel = await press(fake, users[key], "hand")
                 hand = (await engine(bot)).hands[str(ids[key])]
                 if key == "mathis":
                     assert panel.content.startswith(f"Votre main : {Card.parse(hand[0]).pretty}")
@@ -208,7 +207,7 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
             if key == "leiter":
                 await time_out(bot)
                 continue
-            panel = await fake.click(users[key], table_message(fake), button_id(fake, "hand"))
+            panel = await press(fake, users[key], "hand")
             (card,) = (await engine(bot)).hands[str(ids[key])]
             assert list(panel_ids(panel, "card")) == [card]  # his legal cards only
             played = await fake.click(users[key], panel, panel_ids(panel, "card")[card])

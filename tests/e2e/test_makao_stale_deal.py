@@ -13,6 +13,7 @@ from table_flow import (
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -38,7 +39,7 @@ async def test_deal_on_a_stale_message_during_the_bidding_says_a_deal_is_in_play
         await wait_table(fake, "Le Chiffre")
         for user in users.values():
             await join(fake, user, "50")
-            await fake.click(user, table_message(fake), button_id(fake, "choose", "simulate"))
+            await press(fake, user, "choose", "simulate")
         await wait_table(fake, "3 players in the game")
         message = table_message(fake)
         stale = copy.deepcopy(message.components)

@@ -29,7 +29,7 @@ from table_flow import (
     join,
     le_chiffre,
     mathis,
-    table_message,
+    press,
     wait_table,
 )
 
@@ -143,7 +143,7 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         assert isinstance(game, Michigan)
         hand = game.hands[str(ids[key])]
         user = world.gm if key == "npc" else users[key]
-        panel = await fake.click(user, table_message(fake), button_id(fake, "hand"))
+        panel = await press(fake, user, "hand")
         assert panel.ephemeral
         pretty = " ".join(Card.parse(c).pretty for c in hand)
         intro = {"npc": "Le Chiffre's hand:", "mathis": "Votre main :"}.get(key, "Your hand:")
@@ -194,10 +194,10 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         assert level.content.endswith("Gambling 15 for the evening: a master of the tables.")
         for key in ("bond", "mathis", "leiter"):
             await join(fake, users[key], "50")
-            await fake.click(users[key], table_message(fake), button_id(fake, "choose", "simulate"))
-        not_gm = await fake.click(world.player, table_message(fake), button_id(fake, "newhand"))
+            await press(fake, users[key], "choose", "simulate")
+        not_gm = await press(fake, world.player, "newhand")
         assert not_gm.ephemeral and "GM" in (not_gm.content or "")
-        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "newhand"))
+        dealt = await press(fake, world.gm, "newhand")
         assert dealt.content == f"Round 1 dealt: {NAMES[dealer]} deals."
         table = await wait_table(fake, f"Round 1 — {NAMES[dealer]} deals")
         embed = str(table.embeds[0])
@@ -207,7 +207,7 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         await check_privacy(bot)
 
         # Leiter lets his time run out: the table leads for him, and says so.
-        wrong = await fake.click(world.player_fr, table_message(fake), button_id(fake, "hand"))
+        wrong = await press(fake, world.player_fr, "hand")
         assert wrong.content == "Ce n'est pas votre tour : c'est à Felix Leiter de jouer."
         bot_env.clock.advance(TURN_TIMER + 1)
         await bot.services.tables.run_due()
@@ -227,7 +227,7 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         # From now on the GM leads for the NPC, from the same panel.
         refused = await fake.click(world.player, table, button_id(fake, "npc", 0))
         assert "GM" in (refused.content or "")
-        gm = await fake.click(world.gm, table_message(fake), button_id(fake, "npc", 0))
+        gm = await press(fake, world.gm, "npc", 0)
         assert gm.content.startswith("You play Le Chiffre now")
         await fake.wait_for_message(
             predicate=lambda m: m.embeds and "Automatic NPC" in m.button_labels()
@@ -267,7 +267,7 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
             ids["leiter"]: expected.stacks["leiter"],
         }
 
-        ended = await fake.click(world.gm, table_message(fake), button_id(fake, "end"))
+        ended = await press(fake, world.gm, "end")
         assert ended.content == "The game is over: the result is on the table."
         table = await wait_table(fake, "Game over")
         game = (await bot.services.tables.snapshot(1)).state.engine

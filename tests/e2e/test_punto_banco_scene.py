@@ -26,6 +26,7 @@ from table_flow import (
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -98,19 +99,13 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert joined_fr.content == "Vous vous asseyez avec $100 en jetons."
         await join(fake, world.owner, "100")
 
-        chose = await fake.click(
-            world.player, table_message(fake), button_id(fake, "choose", "simulate")
-        )
+        chose = await press(fake, world.player, "choose", "simulate")
         assert chose.ephemeral and chose.content == "You simulate the game. Hero Points earned: 2."
-        rulebook = await fake.click(
-            world.player_fr, table_message(fake), button_id(fake, "choose", "rulebook")
-        )
+        rulebook = await press(fake, world.player_fr, "choose", "rulebook")
         assert rulebook.content.startswith("Vous utilisez les règles du livre")
-        again = await fake.click(
-            world.player_fr, table_message(fake), button_id(fake, "choose", "simulate")
-        )
+        again = await press(fake, world.player_fr, "choose", "simulate")
         assert again.ephemeral and "définitif" in again.content
-        await fake.click(world.owner, table_message(fake), button_id(fake, "choose", "simulate"))
+        await press(fake, world.owner, "choose", "simulate")
 
         refused_bet = await bet(fake, world.player_fr, "player", "20")
         assert refused_bet.ephemeral and "duel" in refused_bet.content
@@ -120,11 +115,11 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert placed.content == "Wager placed: Player, $50."
         await bet(fake, world.owner, "player", "20")
 
-        not_gm = await fake.click(world.player, table_message(fake), button_id(fake, "deal"))
+        not_gm = await press(fake, world.player, "deal")
         assert not_gm.ephemeral and "GM" in not_gm.content
         await wait_table(fake, "on Player: $20")  # Leiter's wager shown: no edit on its way
         edits = table_message(fake).edit_count
-        dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+        dealt = await press(fake, world.gm, "deal")
         assert dealt.response_type == 7  # the click's answer is the table message itself
         for _ in range(2):  # at once, and still after the next redraw would have come
             after = table_message(fake)
@@ -178,7 +173,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         ]
         await wait_table(fake, "James Bond spends a Hero Point and wins the hand.")
 
-        contest = await fake.click(world.player_fr, table_message(fake), button_id(fake, "contest"))
+        contest = await press(fake, world.player_fr, "contest")
         rolled = await fake.submit_modal(world.player_fr, contest, {"amount": "20"})
         assert rolled.ephemeral and rolled.content.startswith("Votre jet de Jeu")
         settle = next(cid for cid in rolled.custom_ids() if ":csettle:" in cid)
@@ -186,7 +181,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert settled.content == "Duel réglé : le résultat est sur la table."
         await wait_table(fake, "Rulebook contest for $20")
 
-        again = await fake.click(world.owner, table_message(fake), button_id(fake, "again"))
+        again = await press(fake, world.owner, "again")
         assert again.ephemeral and again.content == "Wager placed: Player, $20."
         await wait_table(fake, "on Player: $20")
 
@@ -202,7 +197,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         await wait_table(fake, "This table is closed.")
         # The closed table keeps one button, the shoes' proof, answered privately.
         assert [b["custom_id"].split(":")[3] for b in table_message(fake).buttons()] == ["verify"]
-        proof = await fake.click(world.player_fr, table_message(fake), button_id(fake, "verify"))
+        proof = await press(fake, world.player_fr, "verify")
         assert proof.ephemeral and f"Graine : `{seed}`" in str(proof.embeds)
         assert f"bondbot verify {seed} {commitment} --packs 8" in str(proof.embeds)
 
@@ -256,7 +251,7 @@ async def test_a_table_that_deals_by_itself(bot_env: BotEnv) -> None:
         )
         await wait_table(fake, "Le Chiffre")
         await join(fake, world.player, "200")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        await press(fake, world.player, "choose", "simulate")
         await bet(fake, world.player, "tie", "10")
         tables = bot.services.tables
         table = await tables.open_in_channel(world.channel.id)

@@ -8,10 +8,10 @@ from e2e_env import BotEnv
 from table_flow import (
     balances,
     bond,
-    button_id,
     create_cast,
     join,
     le_chiffre,
+    press,
     table_message,
     wait_table,
 )
@@ -52,12 +52,12 @@ async def test_several_npcs_play_the_rulebook_for_a_pot(bot_env: BotEnv) -> None
         assert started.content.startswith("Pot started: 3 rolls.")
         await wait_table(fake, "Pot in play")
 
-        mine = await fake.click(world.player, table_message(fake), button_id(fake, "proll"))
+        mine = await press(fake, world.player, "proll")
         assert mine.ephemeral and mine.content.startswith("Your Gambling roll:")
-        outsider = await fake.click(world.player_fr, table_message(fake), button_id(fake, "proll"))
+        outsider = await press(fake, world.player_fr, "proll")
         assert outsider.ephemeral and outsider.content == "Vous n'avez pas de jet dans ce pot."
 
-        settled = await fake.click(world.gm, table_message(fake), button_id(fake, "psettle"))
+        settled = await press(fake, world.gm, "psettle")
         assert settled.ephemeral
         done = await wait_table(fake, "Takes the pot:")
         text = str(done.embeds)
@@ -86,13 +86,13 @@ async def test_a_rulebook_contest_survives_a_lost_answer_and_a_restart(bot_env: 
         )
         await wait_table(fake, "Le Chiffre")
         await join(fake, world.player, "200")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "rulebook"))
-        contest = await fake.click(world.player, table_message(fake), button_id(fake, "contest"))
+        await press(fake, world.player, "choose", "rulebook")
+        contest = await press(fake, world.player, "contest")
         rolled = await fake.submit_modal(world.player, contest, {"amount": "20"})
         assert rolled.content.startswith("Your Gambling roll")
     async with bot_env.run():  # the bot restarts; the player lost his private message
         await wait_table(fake, "Le Chiffre")
-        again = await fake.click(world.player, table_message(fake), button_id(fake, "contest"))
+        again = await press(fake, world.player, "contest")
         assert again.modal is None and again.content == rolled.content
         (step,) = [
             button

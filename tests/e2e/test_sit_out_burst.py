@@ -18,6 +18,7 @@ from table_flow import (
     join,
     le_chiffre,
     mathis,
+    press,
     table_message,
     wait_table,
 )
@@ -48,7 +49,7 @@ async def test_twenty_sit_out_clicks_at_once_sit_him_out_once(bot_env: BotEnv) -
         await join(fake, world.player, "100")
         await join(fake, world.player_fr, "100")
         for user in (world.player, world.player_fr):
-            await fake.click(user, table_message(fake), button_id(fake, "choose", "simulate"))
+            await press(fake, user, "choose", "simulate")
         sit_out = button_id(fake, "sit", "out")
         assert [b["label"] for b in table_message(fake).buttons() if b["custom_id"] == sit_out] == [
             "Sit out"

@@ -7,11 +7,10 @@ from e2e_env import BotEnv
 from table_flow import (
     bet,
     bond,
-    button_id,
     create_cast,
     join,
     le_chiffre,
-    table_message,
+    press,
     wait_table,
 )
 
@@ -35,11 +34,11 @@ async def test_the_history_pages_through_every_hand(bot_env: BotEnv) -> None:
         empty = await fake.slash(world.player, "table history")
         assert empty.ephemeral and "No hand has moved chips" in empty.embeds[0]["description"]
         await join(fake, world.player, "500")
-        await fake.click(world.player, table_message(fake), button_id(fake, "choose", "simulate"))
+        await press(fake, world.player, "choose", "simulate")
         for coup in range(1, COUPS + 1):
             bot_env.clock.advance(1)  # hands are told apart by their time (summary.py)
             await bet(fake, world.player, "tie", "10")  # a tie bet always moves chips
-            await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+            await press(fake, world.gm, "deal")
             await wait_table(fake, f"Coup {coup}")
         first = await fake.slash(world.player, "table history")
     db = await Database.open(bot_env.database)

@@ -21,6 +21,7 @@ from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.sheet_views import actor_of
+from bondbot.bot.tables import panels
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
@@ -49,7 +50,7 @@ from bondbot.rules.cards import cards_pretty
 from bondbot.storage import characters, ledger
 from bondbot.tables.contest import pending
 from bondbot.tables.context import iso
-from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened, Spent
+from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened
 from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
@@ -131,7 +132,13 @@ class TableMessages:
         }
 
     async def answer(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
-        """Answer a click on the table message by redrawing that message in place."""
+        """Answer a click on the table message by redrawing that message in place; a click
+        from a private panel (the GM's Deal) is told it was done, and the table redrawn."""
+        message = interaction.message
+        if message is None or message.id != snapshot.message_id:
+            await (await reply_to(interaction)).say("table.done")
+            await self.changed(snapshot)
+            return
         self._shown[snapshot.id] = snapshot  # first, so a pending refresh does not edit too
         try:
             async with self._writing[snapshot.id]:
@@ -446,10 +453,15 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
     @app_commands.guild_only()
     async def close(self, interaction: discord.Interaction) -> None:
         await require_gm(interaction)
-        snapshot = await self.service.close(await self._table(interaction), interaction.user.id)
+        await self.close_table(await reply_to(interaction), await self._table(interaction))
+
+    async def close_table(self, reply: Reply, table: int) -> None:
+        """Cash everyone out, tell the GM the shoe's seed, and post the evening's story
+        (`/table close` and the GM panel's Close)."""
+        await require_gm(reply.interaction)
+        snapshot = await self.service.close(table, reply.interaction.user.id)
         shoes = snapshot.state.shoes
         shoe = shoes[-1]
-        reply = await reply_to(interaction)
         text = reply.t(
             "table.closed_reply",
             seed=shoe.seed or "—",
@@ -506,7 +518,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.channel_id,
         ):
             raise Refusal("table.not_this_table")
-        actions = common if common.route(name) else ui_for(snapshot.game).actions
+        registries = (common, panels.actions, ui_for(snapshot.game).actions)
+        actions = next((found for found in registries if found.route(name)), registries[-1])
         submitted = interaction.type is discord.InteractionType.modal_submit
         click = Click(
             interaction,
@@ -568,12 +581,7 @@ async def _choose(click: Click, choice: str) -> None:
 
 @common.on("spend", int)
 async def _spend(click: Click, offer: int) -> None:
-    snapshot = await _service(click).spend(click.table, click.user_id, offer)
-    assert isinstance(snapshot.event, Spent)
-    if snapshot.event.score is not None:
-        await click.reply.say("table.spent_score", score=snapshot.event.score)
-    else:
-        await click.reply.say("table.spent", pay=click.reply.money(snapshot.event.pay))
+    await panels.spend(click, offer)
 
 
 @common.on("mine")
@@ -724,8 +732,16 @@ async def _npc_auto(click: Click, auto: int) -> None:
 
 
 async def _joined(reply: Reply, snapshot: TableSnapshot) -> None:
+    """He sits with his chips; while he has not chosen his rule, the choice comes with it."""
     assert isinstance(snapshot.event, Joined)
-    await reply.say("table.joined", chips=reply.money(snapshot.chips[snapshot.event.character_id]))
+    character = snapshot.event.character_id
+    text = reply.t("table.joined", chips=reply.money(snapshot.chips[character]))
+    seat = snapshot.state.seat_of_character(character)
+    if seat is None or seat.choice is not None or snapshot.state.rulebook_only:
+        await reply.send(text)
+        return
+    buttons = panels.choice_buttons(reply.lang, snapshot.id)
+    await reply.send(f"{text}\n{reply.t('table.choose_now')}", view=view_of(buttons))
 
 
 async def _left(reply: Reply, snapshot: TableSnapshot) -> None:

@@ -8,7 +8,7 @@ subcommand, and what `/table bet` and `/table deal` do at its tables.
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
+from typing import Any, Protocol
 
 from discord import app_commands
 
@@ -37,8 +37,9 @@ class GameUI(Protocol):
         ...
 
     def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        """The game's own buttons (rows 1 and 2 of the message); amounts on them are shown
-        with the server's currency, `money`."""
+        """The moves someone at the table may make now, on the public message (the seat
+        panel, the GM panel and Hero Points are the table's own buttons); amounts on them
+        are shown with the server's currency, `money`. Rows are laid out by the table."""
         ...
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
@@ -49,9 +50,23 @@ class GameUI(Protocol):
         """`/table deal` (the GM); the Deal button redraws the table message instead."""
         ...
 
-    # Optional: `hand_note(snapshot, seat, lang) -> str | None`, a line after a seat's
-    # private cards in the My cards answer (its total, what it may do now). Looked up
-    # with getattr, so a game without private hands need not write it.
+    # Optional, looked up with getattr (see `optional` below), so a game writes only what
+    # it has:
+    # - `hand_note(snapshot, seat, lang) -> str | None`: a line after a seat's private
+    #   cards in his seat panel (its total, what it may do now);
+    # - `gm_waits(snapshot, lang, money) -> ButtonSpec | None`: the one GM action the
+    #   table waits for now (Deal once the wagers are in), shown on the table message;
+    # - `gm_buttons(snapshot, lang, money) -> list[ButtonSpec]`: the game's controls in
+    #   the GM's private panel (deal, auction, the NPC's cards);
+    # - `panel_buttons(snapshot, seat, lang, money) -> list[ButtonSpec]`: in a player's
+    #   private seat panel, his legal moves now with their amounts, and his own controls
+    #   (sit out, repeat a bet).
+
+
+def optional(game: GameUI, name: str, default: Any) -> Any:
+    """A game's optional hook (see `GameUI`), or a stand-in returning `default`."""
+    hook = getattr(game, name, None)
+    return hook if hook is not None else (lambda *args: default)
 
 
 def ui_for(game: str) -> GameUI:

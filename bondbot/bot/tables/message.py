@@ -6,24 +6,24 @@ things (a rulebook contest's roll before it is settled) go to their owner epheme
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import discord
 
-from bondbot.bot.router import ButtonSpec, custom_id, view_of
-from bondbot.bot.tables.common import AREA, add_lines, fit, names, quality, short, table_button
-from bondbot.bot.tables.games import ui_for
+from bondbot.bot.router import view_of
+from bondbot.bot.tables.common import add_lines, fit, names, quality, short, table_button
+from bondbot.bot.tables.games import optional, ui_for
+from bondbot.bot.tables.panels import spendable
 from bondbot.bot.tables.story import shoe_line, table_title
 from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang, has, t
 from bondbot.money import format_amount
 from bondbot.rules import gambling
-from bondbot.tables.context import iso
 from bondbot.tables.service import TableSnapshot
-from bondbot.tables.state import Pot, PotSettled, SpendOffer, TableState
+from bondbot.tables.state import Pot, PotSettled, TableState
 
-MAX_SPEND_BUTTONS = 10
-SPEND_ROW = 3
+GREEN, BLUE = discord.ButtonStyle.success, discord.ButtonStyle.primary
 
 
 def _contest(snapshot: TableSnapshot, lang: Lang, money: str) -> str | None:
@@ -155,7 +155,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             ),
             inline=False,
         )
-    offers = [offer for offer, _ in _spendable(snapshot, now)]
+    offers = [offer for offer, _ in spendable(snapshot, now)]
     if offers:
         who = names(snapshot)
         lines = [
@@ -173,59 +173,27 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     return fit(embed)
 
 
-def _spendable(snapshot: TableSnapshot, now: datetime) -> list[tuple[SpendOffer, int]]:
-    """The open offers a PC can spend on, with what spending pays now: the offer's pay, or
-    what the game reckons (a pot he would share with those who spent on it before him)."""
-    found = []
-    for offer in snapshot.spendable_offers(iso(now)):
-        pays = snapshot.state.engine.won_back_pays(str(offer.character_id))
-        pay = offer.pay if pays is None else pays.get(str(offer.character_id), 0)
-        if pay > 0 or offer.score is not None:  # a score game's spend pays no chips
-            found.append((offer, pay))
-    return found
-
-
 def table_view(
     snapshot: TableSnapshot, lang: Lang, now: datetime, money: str = "$"
 ) -> discord.ui.View | None:
+    """Only what someone at the table may do now: the game's moves of the moment, the GM
+    action the table waits for, one Hero Point button while a hand can be won back, the
+    players' private seat panel and the GM's. Everything else is in those panels."""
     if not snapshot.open:
         return None
-    table = snapshot.id
-    green, blue = discord.ButtonStyle.success, discord.ButtonStyle.primary
-    if snapshot.state.rulebook_only:
-        return view_of(
-            [
-                table_button(lang, table, "table.btn_join", "join", style=green, row=0),
-                table_button(lang, table, "table.btn_leave", "leave", row=0),
-                table_button(lang, table, "table.btn_pot_roll", "proll", style=blue, row=1),
-                table_button(lang, table, "table.btn_pot_settle", "psettle", row=1),
-            ]
-        )
-    specs = [
-        table_button(lang, table, "table.btn_join", "join", style=green, row=0),
-        table_button(lang, table, "table.btn_leave", "leave", row=0),
-        table_button(lang, table, "table.btn_simulate", "choose", "simulate", style=blue, row=0),
-        table_button(lang, table, "table.btn_rulebook", "choose", "rulebook", row=0),
-        table_button(lang, table, "table.btn_contest", "contest", row=0),
-        *ui_for(snapshot.state.config.game).buttons(snapshot, lang, money),
-    ]
-    if spec_for(snapshot.state.config.game).private_hands:
-        specs.append(table_button(lang, table, "table.btn_my_cards", "mine", style=blue, row=2))
-    if snapshot.state.npc_key in snapshot.state.engine.seats:  # the NPC takes decisions
-        auto = snapshot.state.npc_auto
-        key = "table.btn_npc_take" if auto else "table.btn_npc_auto"
-        specs.append(table_button(lang, table, key, "npc", int(not auto), row=2))
-    who = names(snapshot)
-    for index, (offer, pay) in enumerate(_spendable(snapshot, now)[:MAX_SPEND_BUTTONS]):
-        name = who.get(offer.character_id, "?")
-        specs.append(
-            ButtonSpec(
-                t("table.btn_spend", lang, name=name, pay=format_amount(pay, money))
-                if offer.score is None
-                else t("table.btn_spend_score", lang, name=name, score=offer.score),
-                custom_id(AREA, table, "spend", offer.id),
-                style=green,
-                row=SPEND_ROW + index // 5,
-            )
-        )
-    return view_of(specs)
+    state, table = snapshot.state, snapshot.id
+    game = ui_for(state.config.game)
+    if state.rulebook_only:
+        specs = []
+        if any(not pot.settled for pot in state.pots):
+            specs.append(table_button(lang, table, "table.btn_pot_roll", "proll", style=BLUE))
+    else:
+        specs = list(game.buttons(snapshot, lang, money))
+        waits = optional(game, "gm_waits", None)(snapshot, lang, money)
+        if waits is not None:
+            specs.append(waits)
+        if spendable(snapshot, now):
+            specs.append(table_button(lang, table, "table.btn_hero_point", "hp", style=GREEN))
+    specs.append(table_button(lang, table, "table.btn_seat", "seat"))
+    specs.append(table_button(lang, table, "table.btn_gm", "gm"))
+    return view_of([replace(spec, row=None) for spec in specs])  # laid out five a row

@@ -13,15 +13,19 @@ from bondbot.money import amount_or_refuse
 
 
 def amount_modal(
-    lang: Lang, title_key: str, table: int, action: str, *args: Any
+    lang: Lang, title_key: str, table: int, action: str, *args: Any, hint: str | None = None
 ) -> discord.ui.Modal:
-    """A modal asking for an amount; its submit comes back as the same table action."""
+    """A modal asking for an amount; its submit comes back as the same table action.
+    `hint` (the placeholder) says what the amount may be: "Between $10 and $500"."""
     return modal_view(
         t(title_key, lang),
         custom_id(AREA, table, action, *args),
         [
             discord.ui.TextInput(
-                label=t("table.modal_amount", lang), custom_id="amount", max_length=16
+                label=t("table.modal_amount", lang),
+                custom_id="amount",
+                max_length=16,
+                placeholder=None if hint is None else hint[:100],
             )
         ],
     )
