@@ -206,13 +206,19 @@ class HighCardUI:
         shown = ", ".join(cards_pretty([Card.parse(code)]) for code in engine.last.cards.values())
         return [(t("high_card.last", lang), shown)]
 
+    COMMON_PHASES = ("in hand", "between hands")
+
     def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        table = snapshot.id
-        return [
-            table_button(lang, table, "high_card.btn_ante", "ante", row=1),
-            table_button(lang, table, "table.btn_deal", "deal", row=1),
-            table_button(lang, table, "high_card.btn_show", "show", row=1),
-        ]
+        """The players ante between hands; nobody else has a move."""
+        if snapshot.state.engine.in_hand():
+            return []
+        return [table_button(lang, snapshot.id, "high_card.btn_ante", "ante")]
+
+    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec:
+        """The table waits for the GM: to deal, then to show the cards."""
+        if snapshot.state.engine.in_hand():
+            return table_button(lang, snapshot.id, "high_card.btn_show", "show")
+        return table_button(lang, snapshot.id, "table.btn_deal", "deal")
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         await reply.say("high_card.no_bets")

@@ -95,6 +95,11 @@ async def join(fake: FakeDiscord, user: FakeUser, amount: str) -> InteractionRes
     return await fake.submit_modal(user, modal, {"amount": amount})
 
 
+def button_labels(fake: FakeDiscord) -> list[str]:
+    """The table message's buttons, as everyone sees them."""
+    return [c.get("label", "") for row in table_message(fake).components for c in row["components"]]
+
+
 def _find(components: list[dict[str, Any]], wanted: list[str]) -> str | None:
     return next(
         (

@@ -15,6 +15,7 @@ from privacy import assert_never_seen
 from table_flow import (
     balances,
     bond,
+    button_labels,
     create_cast,
     join,
     le_chiffre,
@@ -76,20 +77,26 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         await press(fake, world.player, "choose", "simulate")
         anted = await press(fake, world.player, "ante")
         assert anted.ephemeral and anted.content == "You ante."
-        no_cards = await press(fake, world.player, "mine")
-        assert no_cards.content == "You hold no cards right now."
+        assert button_labels(fake) == ["Ante", "Deal (GM)", "My seat", "GM"]
+        no_cards = await press(fake, world.player, "seat")  # his panel: chips, no cards yet
+        assert no_cards.ephemeral and no_cards.embed is not None
+        assert "Chips: $90" in no_cards.embed["description"]
+        assert "Your cards" not in no_cards.embed["description"]
 
         dealt = await press(fake, world.gm, "deal")
         assert dealt.response_type == 7  # the table message, redrawn in place
-        mine = await press(fake, world.player, "mine")
-        assert mine.ephemeral and mine.content == f"Your cards: {bonds_card.pretty}"
+        assert button_labels(fake) == ["Show", "My seat", "GM"]  # nothing for the players
+        mine = await press(fake, world.player, "seat")
+        assert mine.ephemeral and mine.embed is not None
+        assert f"Your cards: {bonds_card.pretty}" in mine.embed["description"]
+        assert mine.embed["image"]["url"] == "attachment://hand.png"
         assert mine.message is not None
         (picture,) = mine.message.attachments  # his card, drawn, to him alone
         with Image.open(io.BytesIO(picture.data)) as drawn:
             assert drawn.format == "PNG" and drawn.size == hand_size(1)
         assert picture.data == hand_png([bonds_card])
-        outsider = await press(fake, world.player_fr, "mine")
-        assert outsider.ephemeral and "pas assis" in outsider.content
+        outsider = await press(fake, world.player_fr, "seat")  # no seat: the buy-in form
+        assert outsider.modal is not None and outsider.message is None
         # Nothing the channel or another player could see shows a card still face down.
         assert_never_seen(fake, None, [bonds_card, npc_card])
         assert_never_seen(fake, world.player_fr, [bonds_card, npc_card])
@@ -114,8 +121,8 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         )
         with Image.open(io.BytesIO(drawn.data)) as picture:
             assert picture.size == Layout((1, 1), heading=True).size
-        spend = next(cid for cid in message.custom_ids() if ":spend:" in cid)
-        spent = await fake.click(world.player, message, spend)
+        spend = next(cid for cid in message.custom_ids() if cid.endswith(":hp"))
+        spent = await fake.click(world.player, message, spend)  # his one lost hand
         assert spent.ephemeral and "$20" in spent.content
 
         left = await fake.slash(world.player, "table leave")

@@ -39,7 +39,11 @@ async def test_without_the_permission_the_table_plays_in_the_channel(bot_env: Bo
         assert "Create Public Threads" in answer
         assert not [c for c in fake.channels.values() if c.is_thread]
         joined = await join(fake, world.player, "100")  # the table works in the channel
-        assert joined.content == "You sit down with $100 in chips."
+        assert joined.content.splitlines() == [
+            "You sit down with $100 in chips.",
+            "Do you simulate (Hero Points by your Gambling) or play the rulebook's contest?",
+        ]
+        assert [b["label"] for b in joined.buttons()] == ["Simulate", "Rulebook"]
         assert table_message(fake).channel_id == world.channel.id
 
 

@@ -207,12 +207,11 @@ async def open_table(fake: FakeDiscord, st: Station) -> None:
     )
     st.note(opened)
     await fake.wait_for_message(at, lambda m: bool(m.embeds) and m.ephemeral_for is None)
-    modal = await fake.click(st.player, st.table_message(fake), st.button(fake, "join"))
+    modal = await fake.click(st.player, st.table_message(fake), st.button(fake, "seat"))
     joined = st.note(await fake.submit_modal(st.player, modal, {"amount": "200"}))
-    assert joined.content == "You sit down with $200 in chips."
-    chose = await fake.click(
-        st.player, st.table_message(fake), st.button(fake, "choose", "simulate")
-    )
+    assert joined.content.startswith("You sit down with $200 in chips.")
+    simulate = next(cid for cid in joined.custom_ids() if cid.endswith(":choose:simulate"))
+    chose = await fake.click(st.player, joined, simulate)  # the choice comes with the seat
     assert st.note(chose).content.startswith("You simulate the game")
 
 
