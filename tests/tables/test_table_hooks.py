@@ -19,7 +19,9 @@ from table_helpers import (
     open_table,
 )
 
+from bondbot.bot.reply import Reply
 from bondbot.bot.tables.message import table_view
+from bondbot.bot.tables.panels import gm_panel
 from bondbot.errors import Refusal
 from bondbot.games import registry
 from bondbot.storage.db import Database
@@ -153,15 +155,25 @@ def labels(snapshot, now) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return {item.custom_id: item.label for item in view.children}  # type: ignore[attr-defined]
 
 
-async def test_the_message_has_the_npc_switch_and_score_spends(db: Database) -> None:
+def gm_labels(snapshot) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """The GM panel's buttons, as an English-speaking GM sees them."""
+    panel = gm_panel(snapshot, Reply(None, "en", "en", "$"))  # type: ignore[arg-type]
+    return {item.custom_id: item.label for item in panel["view"].children}
+
+
+async def test_the_gm_panel_has_the_npc_switch_and_the_table_a_score_spend(
+    db: Database,
+) -> None:
     clock = Clock()
     tables, table, _ = await seated(db, clock)
     await tables.act(table, GM, "deal", as_gm=True)
     await tables.act(table, BOND_OWNER, "call", amount=0)
     lost = await tables.act(table, VESPER_OWNER, "call", amount=1)
     (offer,) = lost.state.offers
+    assert offer.score == 10
     shown = labels(lost, clock.now)
-    assert shown[f"bb:tbl:{table}:npc:0"] == "GM plays the NPC"
-    assert shown[f"bb:tbl:{table}:spend:{offer.id}"] == "James Bond: spend a Hero Point (scores 10)"
+    assert shown[f"bb:tbl:{table}:hp"] == "Spend a Hero Point"
+    assert f"bb:tbl:{table}:npc:0" not in shown  # the GM's switch is in his panel
+    assert gm_labels(lost)[f"bb:tbl:{table}:npc:0"] == "GM plays the NPC"
     gm_plays = await tables.set_npc_auto(table, GM, False)
-    assert labels(gm_plays, clock.now)[f"bb:tbl:{table}:npc:1"] == "Automatic NPC"
+    assert gm_labels(gm_plays)[f"bb:tbl:{table}:npc:1"] == "Automatic NPC"
