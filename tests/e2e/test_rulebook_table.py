@@ -8,6 +8,7 @@ from e2e_env import BotEnv
 from table_flow import (
     balances,
     bond,
+    button_labels,
     create_cast,
     join,
     le_chiffre,
@@ -62,11 +63,21 @@ async def test_several_npcs_play_the_rulebook_for_a_pot(bot_env: BotEnv) -> None
         done = await wait_table(fake, "Takes the pot:")
         text = str(done.embeds)
         assert all(name in text for name in ("James Bond:", "Le Chiffre:", "Obanno:"))
+        # Between pots the table has nothing to roll; the GM starts the next from his panel.
+        assert button_labels(fake) == ["My seat", "GM"]
+        form = await press(fake, world.gm, "gpot")
+        assert form.modal is not None
+        again = await fake.submit_modal(world.gm, form, {"amount": "20"})
+        assert again.embed is not None
+        assert again.embed["description"].startswith("Pot started: 3 rolls.")
+        await fake.wait_until(lambda: "My roll" in button_labels(fake))
         await fake.slash(world.gm, "table close")
 
     cash, hero = (await balances(bot_env, ids))["bond"]
-    # Bond staked 50 of his 1000; he won nothing, a third, a half, or the whole 150.
-    assert cash - 95_000 in {0, 5_000, 7_500, 15_000}
+    # Bond staked 50 of his 1000, then 20; of each pot he won nothing, a third, a half, or
+    # the whole (the second is settled at the close).
+    first, second = {0, 5_000, 7_500, 15_000}, {0, 2_000, 3_000, 6_000}
+    assert cash - 93_000 in {a + b for a in first for b in second}
     assert hero == 2
 
 

@@ -41,7 +41,7 @@ from bondbot.money import Cents, format_amount
 from bondbot.pictures.cards import hand_png
 from bondbot.rules.cards import cards_pretty
 from bondbot.tables.context import iso
-from bondbot.tables.events import Spent
+from bondbot.tables.events import PotOpened, Spent
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Seat, SpendOffer
 
@@ -243,6 +243,8 @@ def gm_panel(snapshot: TableSnapshot, reply: Reply, note: str | None = None) -> 
         specs.append(table_button(lang, table, "table.btn_npc_cards", "mine"))
     if any(not pot.settled for pot in state.pots):
         specs.append(table_button(lang, table, "table.btn_pot_settle", "psettle", style=BLUE))
+    elif state.rulebook_only:  # the GM starts each round of the contest
+        specs.append(table_button(lang, table, "table.btn_pot_start", "gpot", style=BLUE))
     paused = state.paused
     specs.append(
         table_button(lang, table, "table.btn_resume" if paused else "table.btn_pause", "gpause")
@@ -262,6 +264,21 @@ async def _gm_answer(click: Click, snapshot: TableSnapshot, key: str, **params: 
         await click.interaction.response.edit_message(content=None, **panel)
     else:
         await click.reply.send(**panel)
+
+
+@actions.on("gpot")
+async def _gm_pot(click: Click) -> None:
+    """Start a rulebook contest for a pot (the GM's `/table pot`, at the Ease Factor 5)."""
+    await require_gm(click.interaction)
+    lang = click.reply.lang
+    if not click.submitted:
+        modal = amount_modal(lang, "table.modal_pot", click.table, "gpot")
+        await click.interaction.response.send_modal(modal)
+        return
+    stake = parse_amount_or_refuse(click.values.get("amount", ""), lang)
+    snapshot = await _service(click).pot_start(click.table, click.user_id, stake, 5)
+    assert isinstance(snapshot.event, PotOpened)
+    await _gm_answer(click, snapshot, "table.pot_started", players=snapshot.event.players)
 
 
 @actions.on("gpause")
