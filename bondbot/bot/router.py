@@ -80,12 +80,14 @@ def modal_view(title: str, custom: str, fields: Sequence[discord.ui.TextInput]) 
 
 
 def modal_values(interaction: discord.Interaction) -> dict[str, str]:
-    """The submitted text of each input of a modal, by the input's custom id."""
+    """The submitted text of each input of a modal (a menu's choice), by its custom id."""
     values: dict[str, str] = {}
     for row in (interaction.data or {}).get("components", []):
         for component in row.get("components", [row.get("component", {})]):
-            if "custom_id" in component:
-                values[component["custom_id"]] = component.get("value", "")
+            if "custom_id" in component:  # a text input's value, a menu's one choice
+                picked = component.get("values")
+                value = picked[0] if picked else component.get("value", "")
+                values[component["custom_id"]] = value or ""
     return values
 
 

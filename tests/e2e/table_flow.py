@@ -100,6 +100,11 @@ def button_labels(fake: FakeDiscord) -> list[str]:
     return [c.get("label", "") for row in table_message(fake).components for c in row["components"]]
 
 
+def by_action(result: InteractionResult, action: str) -> str:
+    """The custom id of an answer's button for `action` ("choose:simulate")."""
+    return next(c for c in result.custom_ids() if c.split(":", 3)[3] == action)
+
+
 def _find(components: list[dict[str, Any]], wanted: list[str]) -> str | None:
     return next(
         (
@@ -150,8 +155,12 @@ def button_id(fake: FakeDiscord, action: str, *args: object) -> str:
 
 
 async def bet(fake: FakeDiscord, user: FakeUser, on: str, amount: str) -> InteractionResult:
-    modal = await fake.click(user, table_message(fake), button_id(fake, "bet", on))
-    return await fake.submit_modal(user, modal, {"amount": amount})
+    """A punto banco wager: the table's one Bet button, its form's menu and amount (the
+    button is drawn once someone may wager: wait for the redraw after his choice)."""
+    await fake.wait_until(lambda: _find(table_message(fake).components, ["bets"]) is not None)
+    modal = await fake.click(user, table_message(fake), button_id(fake, "bets"))
+    assert modal.modal is not None, modal.content
+    return await fake.submit_modal(user, modal, {"on": [on], "amount": amount})
 
 
 async def balances(env: BotEnv, ids: dict[str, int]) -> dict[str, tuple[int, int]]:

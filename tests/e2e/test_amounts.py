@@ -94,9 +94,9 @@ async def test_amounts_are_read_as_the_users_language_writes_them(bot_env: BotEn
         )
         await wait_table(fake, "Le Chiffre")
         joined = await fake.slash(w.player, "table join", buy_in="1,500.50")
-        assert joined.content == t("table.joined", "en", chips="$1,500.50")
+        assert joined.content.startswith(t("table.joined", "en", chips="$1,500.50"))
         joined_fr = await fake.slash(w.player_fr, "table join", buy_in="250,50")
-        assert joined_fr.content == t("table.joined", "fr", chips="$250.50")
+        assert joined_fr.content.startswith(t("table.joined", "fr", chips="$250.50"))
         await press(fake, w.player, "choose", "simulate")
         placed = await fake.slash(w.player, "table bet", amount="1,000", on="player")
         assert placed.ephemeral and "$1,000" in (placed.content or "")
@@ -126,6 +126,7 @@ async def test_every_amount_option_and_modal_refuses_bad_amounts_clearly(bot_env
         )
         await fake.wait_for_message(casino, lambda m: bool(m.embeds))
         await fake.slash(w.player_fr, "table join", buy_in="100", _channel=casino)
+        await press(fake, w.player, "choose", "rulebook")  # his contest's form below
         before = await dump(bot)
 
         for text in [*HOSTILE, *LONG]:
@@ -162,26 +163,26 @@ async def test_every_amount_option_and_modal_refuses_bad_amounts_clearly(bot_env
                     answers.append((command, text, result, refusal(text, player_lang)))
             if len(text) > 16:
                 continue
-            for user, lang, channel, buttons in (
-                (w.player, "en", w.channel, [("join",), ("contest",), ("bet", "tie")]),
-                (w.player_fr, "fr", casino, [("join",), ("contest",), ("bet",)]),
+            # Every form a button opens: the buy-in (My seat, to someone seated elsewhere),
+            # the rulebook contest (in the rulebook player's own panel).
+            for user, lang, channel, action in (
+                (w.player, "en", w.channel, "contest"),
+                (w.player, "en", casino, "seat"),
+                (w.player_fr, "fr", w.channel, "seat"),
             ):
                 message = next(
                     m
                     for m in fake.channel_messages(channel)
                     if m.embeds and m.ephemeral_for is None and not m.deleted
                 )
-                for button in buttons:
-                    custom = next(
-                        c["custom_id"]
-                        for row in message.components
-                        for c in row["components"]
-                        if c["custom_id"].split(":")[3:] == list(button)
-                    )
-                    modal = await fake.click(user, message, custom)
-                    assert modal.modal is not None, button
-                    result = await fake.submit_modal(user, modal, {"amount": text})
-                    answers.append((f"modal {button}", text, result, refusal(text, lang)))
+                seat = next(c for c in message.custom_ids() if c.endswith(":seat"))
+                modal = await fake.click(user, message, seat)
+                if action != "seat":  # his panel, then the button in it
+                    button = next(c for c in modal.custom_ids() if c.endswith(f":{action}"))
+                    modal = await fake.click(user, modal, button)
+                assert modal.modal is not None, action
+                result = await fake.submit_modal(user, modal, {"amount": text})
+                answers.append((f"modal {action}", text, result, refusal(text, lang)))
         assert await dump(bot) == before
         assert await query(bot, "SELECT COUNT(*) FROM card_tables") == [(2,)]
     wrong = [

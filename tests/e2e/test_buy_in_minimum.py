@@ -51,7 +51,7 @@ async def test_punto_banco_refuses_a_buy_in_below_its_smallest_wager(bot_env: Bo
         assert seated.content == t("table.buy_in_below_minimum", "en", min="$10")
         assert "James Bond" not in str(table_message(fake).embeds)
         joined = await join(fake, world.player, "10")
-        assert joined.content == t("table.joined", "en", chips="$10")
+        assert joined.content.startswith(t("table.joined", "en", chips="$10"))
 
 
 async def test_makao_asks_for_its_stake(bot_env: BotEnv) -> None:

@@ -108,7 +108,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert short.content == "The buy-in at this table is between $50 and $500."
         await join(fake, world.player, "100")
         joined = await fake.slash(world.player_fr, "table join", buy_in="300")
-        assert joined.content == "Vous vous asseyez avec $300 en jetons."
+        assert joined.content.startswith("Vous vous asseyez avec $300 en jetons.")
         for user in (world.player, world.player_fr):
             await press(fake, user, "choose", "simulate")
         gm_plays = await fake.slash(world.gm, "table npc", auto=False)

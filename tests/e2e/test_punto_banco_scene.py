@@ -22,6 +22,8 @@ from table_flow import (
     bet,
     bond,
     button_id,
+    button_labels,
+    by_action,
     create_cast,
     join,
     le_chiffre,
@@ -94,20 +96,31 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert "Le Chiffre" in message.embeds[0]["title"]
 
         joined = await join(fake, world.player, "200")
-        assert joined.ephemeral and joined.content == "You sit down with $200 in chips."
+        assert joined.ephemeral and joined.content.startswith("You sit down with $200 in chips.")
         joined_fr = await join(fake, world.player_fr, "100")
-        assert joined_fr.content == "Vous vous asseyez avec $100 en jetons."
+        assert joined_fr.content.startswith("Vous vous asseyez avec $100 en jetons.")
         await join(fake, world.owner, "100")
 
         chose = await press(fake, world.player, "choose", "simulate")
         assert chose.ephemeral and chose.content == "You simulate the game. Hero Points earned: 2."
-        rulebook = await press(fake, world.player_fr, "choose", "rulebook")
+        rulebook = await fake.click(
+            world.player_fr, joined_fr, by_action(joined_fr, "choose:rulebook")
+        )
         assert rulebook.content.startswith("Vous utilisez les règles du livre")
-        again = await press(fake, world.player_fr, "choose", "simulate")
+        # His seat's answer still shows Simulate; the choice is final.
+        again = await fake.click(
+            world.player_fr, joined_fr, by_action(joined_fr, "choose:simulate")
+        )
         assert again.ephemeral and "définitif" in again.content
+        panel = await press(fake, world.player_fr, "seat")  # no choice left to make there
+        assert [b["label"] for b in panel.buttons()] == ["Duel", "Partir"]
         await press(fake, world.owner, "choose", "simulate")
 
-        refused_bet = await bet(fake, world.player_fr, "player", "20")
+        await fake.wait_until(lambda: "Bet" in button_labels(fake))  # once Bond simulates
+        refused_bet = await fake.click(
+            world.player_fr, table_message(fake), button_id(fake, "bets")
+        )
+        assert refused_bet.modal is None  # refused at the click, before any form
         assert refused_bet.ephemeral and "duel" in refused_bet.content
         over = await bet(fake, world.player, "player", "300")
         assert over.ephemeral and over.content == "You do not have that many chips."
@@ -131,25 +144,21 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
     assert (await balances(bot_env, ids))["bond"] == (100_000 - 20_000, 3)
 
     async with bot_env.run() as bot:  # a restart: new bot object, same database
-        spend_bond = button_id(fake, "spend", 1)  # offers are numbered in seat order of the wagers
-        stolen = await fake.click(world.player_fr, table_message(fake), spend_bond)
-        assert stolen.ephemeral and stolen.content == "Ce bouton appartient à un autre joueur."
-        spend_buttons = [
-            c["label"]
-            for row in table_message(fake).components
-            for c in row["components"]
-            if ":spend:" in c["custom_id"]
-        ]
-        assert spend_buttons == [
-            "James Bond: spend a Hero Point (receives $100)"
-        ]  # Leiter has no point
+        # One Spend button for everyone; only a player with a lost hand may use it.
+        spend = button_id(fake, "hp")
+        stolen = await fake.click(world.player_fr, table_message(fake), spend)
+        assert stolen.ephemeral and stolen.content == (
+            "Vous n'avez pas de coup perdu à regagner avec un Point d'Héroïsme en ce moment."
+        )
+        no_point = await fake.click(world.owner, table_message(fake), spend)  # Leiter, no point
+        assert no_point.content == "You have no lost hand to win back with a Hero Point now."
+        assert button_labels(fake).count("Spend a Hero Point") == 1
+        assert "James Bond may spend a Hero Point" in str(table_message(fake).embeds)
 
         # The GM takes two of Bond's three points and Bond spends his last one on a roll:
-        # the table message is redrawn without his button; a point from the GM brings it back.
+        # the table message is redrawn without the button; a point from the GM brings it back.
         def has_spend(message: FakeMessage) -> bool:
-            return any(
-                spend_bond == c["custom_id"] for r in message.components for c in r["components"]
-            )
+            return any(spend == c["custom_id"] for r in message.components for c in r["components"])
 
         await fake.slash(
             world.gm, "gm hero", character="James Bond", action="take", amount=2, reason="test"
@@ -163,14 +172,20 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         )
         await fake.wait_until(lambda: has_spend(table_message(fake)), what="the spend button")
         first, second = await asyncio.gather(
-            fake.click(world.player, table_message(fake), spend_bond),
-            fake.click(world.player, table_message(fake), spend_bond),
+            fake.click(world.player, table_message(fake), spend),
+            fake.click(world.player, table_message(fake), spend),
         )
         answers = sorted([first.content, second.content])
-        assert answers == [
-            "A Hero Point was already spent on that hand.",
-            "You spend a Hero Point and win the hand: the bank pays you $100.",
-        ]
+        assert answers in (  # the second click finds the hand spent, or no hand left
+            [
+                "A Hero Point was already spent on that hand.",
+                "You spend a Hero Point and win the hand: the bank pays you $100.",
+            ],
+            [
+                "You have no lost hand to win back with a Hero Point now.",
+                "You spend a Hero Point and win the hand: the bank pays you $100.",
+            ],
+        )
         await wait_table(fake, "James Bond spends a Hero Point and wins the hand.")
 
         contest = await press(fake, world.player_fr, "contest")

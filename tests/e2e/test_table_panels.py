@@ -13,12 +13,13 @@ from __future__ import annotations
 import pytest
 from e2e_env import BotEnv
 from fakediscord import FakeDiscord
-from fakediscord.client import InteractionRejected, InteractionResult
+from fakediscord.client import InteractionRejected
 from table_flow import (
     balances,
     bond,
     button_id,
     button_labels,
+    by_action,
     create_cast,
     le_chiffre,
     mathis,
@@ -39,11 +40,6 @@ async def hero_points(bot_env: BotEnv, ids: dict[str, int]) -> int:
 def seats_field(fake: FakeDiscord) -> str:
     fields = table_message(fake).embeds[0].get("fields", [])
     return next((f["value"] for f in fields if f["name"] == "Players"), "")
-
-
-def by_action(result: InteractionResult, action: str) -> str:
-    """The custom id of the answer's button for `action` (its arguments included)."""
-    return next(c for c in result.custom_ids() if c.split(":", 3)[3] == action)
 
 
 async def test_the_gm_panel_is_the_gms_alone_and_answers_in_place(bot_env: BotEnv) -> None:

@@ -33,6 +33,24 @@ async def may_act(
     return (await whose_turn(click.reply, snapshot)).for_npc
 
 
+async def may_play(click: Click) -> TableSnapshot:
+    """Refuse, before a form opens, a clicker the table already knows cannot play a move:
+    no seat, no choice of rule yet, the rulebook's contest instead, a paused table. The
+    service checks again when the form comes back."""
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    state = snapshot.state
+    if state.paused:
+        raise Refusal("table.paused")
+    seat = state.seat_of_user(click.user_id)
+    if seat is None:
+        raise Refusal("table.not_seated")
+    if state.rulebook_only or seat.choice == "rulebook":
+        raise Refusal("table.rulebook_player")
+    if seat.choice is None:
+        raise Refusal("table.choose_first")
+    return snapshot
+
+
 async def act(
     click: Click,
     kind: str,

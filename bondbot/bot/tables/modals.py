@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -29,6 +30,34 @@ def amount_modal(
             )
         ],
     )
+
+
+def choice_amount_modal(
+    lang: Lang,
+    title_key: str,
+    table: int,
+    action: str,
+    *args: Any,
+    choice_key: str,
+    choices: Sequence[tuple[str, str]],
+    hint: str | None = None,
+) -> discord.ui.Modal:
+    """A form asking what on (a menu of `choices`: value, label) and how much: one button
+    and one form where a game had a button per choice. The choice comes back as `on`."""
+    modal = discord.ui.Modal(
+        title=t(title_key, lang), custom_id=custom_id(AREA, table, action, *args), timeout=None
+    )
+    menu = discord.ui.Select(  # type: ignore[var-annotated]
+        custom_id="on",
+        options=[discord.SelectOption(label=label, value=value) for value, label in choices],
+    )
+    modal.add_item(discord.ui.Label(text=t("table.modal_on", lang), component=menu))
+    amount = discord.ui.TextInput(  # type: ignore[var-annotated]
+        custom_id="amount", max_length=16, placeholder=None if hint is None else hint[:100]
+    )
+    modal.add_item(discord.ui.Label(text=t("table.modal_amount", lang), component=amount))
+    modal.stop()
+    return modal
 
 
 def parse_amount_or_refuse(text: str, lang: Lang) -> int:

@@ -99,7 +99,7 @@ class PuntoBanco(Engine):
                 found.append(
                     Option(kind="wager", seat=seat, min=self.min_bet, max=top, targets=BETS)
                 )
-            if self._previous(seat) is not None:
+            if self.previous(seat) is not None:
                 found.append(Option(kind="again", seat=seat))
         if self.wagers:
             found.append(Option(kind="deal"))
@@ -112,7 +112,7 @@ class PuntoBanco(Engine):
             self._check_stake(move.seat, move.amount or 0)
             self._check_cover(move.seat, Wager(bet=Bet(move.target), amount=move.amount or 0))
         elif move.kind == "again":
-            previous = self._previous(move.seat)
+            previous = self.previous(move.seat)
             if previous is None:
                 raise IllegalAction("baccarat.no_previous_wager")
             self._check_stake(move.seat, previous.amount)
@@ -142,7 +142,7 @@ class PuntoBanco(Engine):
     def _chips(self, seat: SeatKey) -> int:
         return self.stacks.get(seat) or 0
 
-    def _previous(self, seat: SeatKey | None) -> WagerResult | None:
+    def previous(self, seat: SeatKey | None) -> WagerResult | None:
         results = self.last.results if self.last else ()
         return next((r for r in results if r.seat == seat), None)
 
@@ -154,7 +154,7 @@ class PuntoBanco(Engine):
             if not self.wagers:  # a coup's first wager
                 self.begin_hand()
             if move.kind == "again":
-                previous = self._previous(move.seat)
+                previous = self.previous(move.seat)
                 assert previous is not None
                 wager = Wager(bet=previous.bet, amount=previous.amount)
             else:
