@@ -137,10 +137,17 @@ async def press(fake: FakeDiscord, user: FakeUser, action: str, *args: object) -
         return await fake.click(user, panel, found)
     panel = await fake.click(user, table, button_id(fake, "gm"))
     found = _find(panel.components, wanted)
-    if found is None:
+    if found is not None:
+        return await fake.click(user, panel, found)
+    try:  # nowhere yet: the table message may still be redrawn with it
+        await fake.wait_until(
+            lambda: _find(table_message(fake).components, wanted) is not None, timeout=3
+        )
+    except TimeoutError:
         assert not panel.components, f"no {wanted} button for {user} anywhere"
-        return panel  # the GM panel's refusal
-    return await fake.click(user, panel, found)
+        return panel  # the GM panel's refusal: the button is the GM's
+    table = table_message(fake)
+    return await fake.click(user, table, _find(table.components, wanted))
 
 
 def button_id(fake: FakeDiscord, action: str, *args: object) -> str:

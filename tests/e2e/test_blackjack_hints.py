@@ -9,7 +9,6 @@ from table_flow import (
     join,
     le_chiffre,
     press,
-    table_message,
     wait_table,
 )
 
@@ -61,13 +60,7 @@ async def hint_at(env: BotEnv, seed: bytes, **options: object) -> str:
         await fake.slash(world.player, "table bet", amount="100")
         await press(fake, world.gm, "deal")
         await wait_table(fake, "To play: **James Bond**")
-        hint = next(
-            c["custom_id"]
-            for row in table_message(fake).components
-            for c in row["components"]
-            if c["custom_id"].split(":")[3] == "hint"
-        )
-        answer = await fake.click(world.player, table_message(fake), hint)
+        answer = await press(fake, world.player, "hint")  # in his panel, on his turn
     assert answer.ephemeral and answer.content is not None
     return answer.content
 

@@ -162,7 +162,10 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         embed = str(table.embeds[0])
         assert f"Shows {up.pretty} 🂠" in embed  # the hole card stays hidden
         assert f"▶ {cards_pretty(bond_cards)} (20) · $100 · to play" in embed
-        assert [b["label"] for b in table.buttons()][5:] == [
+        # The table: the moves every hand may have; his panel: all of his, and the hint.
+        assert [b["label"] for b in table.buttons()] == ["Hit", "Stand", "Double", "My seat", "GM"]
+        panel = await press(fake, world.player, "seat")
+        assert [b["label"] for b in panel.buttons()] == [
             "Hit",
             "Stand",
             "Double",
@@ -173,24 +176,28 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
 
         wrong = await fake.click(world.player_fr, table_message(fake), play_id(fake, "hit"))
         assert wrong.ephemeral and wrong.content == "Ce n'est pas votre tour : James Bond joue."
-        hint = await fake.click(world.player, table_message(fake), play_id(fake, "hint"))
+        hint = await fake.click(
+            world.player, panel, next(c for c in panel.custom_ids() if c.endswith(":hint"))
+        )
         assert hint.ephemeral
         assert hint.content == (
             f"Basic strategy for {cards_pretty(bond_cards)} (20) against the dealer's "
             f"{up.pretty}: **Stand**."
         )
-        no_hint = await fake.click(world.player_fr, table_message(fake), play_id(fake, "hint"))
-        assert no_hint.content == "Pas de conseil maintenant : ce n'est pas votre tour."
+        not_his = await press(fake, world.player_fr, "seat")  # not his turn: no moves
+        assert [b["label"] for b in not_his.buttons()] == []
 
-        split_id = play_id(fake, "split")
-        split = await fake.click(world.player, table_message(fake), split_id)
+        split_id = next(c for c in panel.custom_ids() if ":split:" in c)
+        split = await fake.click(world.player, panel, split_id)
         first = cards_pretty(bust.cards[:2])
         assert split.ephemeral
         assert (
             split.content
             == f"You split: your first hand is {first} ({hand_total(bust.cards[:2])[0]})."
         )
-        await redrawn(fake, split_id)
+        await redrawn(
+            fake, play_id(fake, "hit").rsplit(":", 1)[0] + f":{split_id.rsplit(':', 1)[1]}"
+        )
 
         # A double click on Hit: one card, and a refusal for the click that came too late.
         hit_id = play_id(fake, "hit")
@@ -235,21 +242,23 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
             " — bust, loses $100 — a Hero Point wins it ($200 paid" in embed
         )
         assert f"René Mathis: {cards_pretty(doubled.cards)}" in embed
-        spend_labels = [b["label"] for b in table.buttons() if ":spend:" in b["custom_id"]]
-        assert len(
-            [x for x in spend_labels if x.startswith("James Bond: spend a Hero Point")]
-        ) == sum(1 for r in (bust, second) if r.net < 0)
-        assert "James Bond: spend a Hero Point (receives $200)" in spend_labels
-
-        spend = button_id(fake, "spend", 1)  # offers are numbered in hand order: his bust
-        answers = await asyncio.gather(
-            fake.click(world.player, table_message(fake), spend),
-            fake.click(world.player, table_message(fake), spend),
-        )
-        assert sorted(a.content for a in answers) == [
-            "A Hero Point was already spent on that hand.",
-            "You spend a Hero Point and win the hand: the bank pays you $200.",
-        ]
+        assert [b["label"] for b in table.buttons()].count("Spend a Hero Point") == 1
+        lost = sum(1 for r in (bust, second) if r.net < 0)
+        pick = await fake.click(world.player, table_message(fake), button_id(fake, "hp"))
+        if lost == 1:  # his one lost hand: spent at once
+            assert (
+                pick.content == "You spend a Hero Point and win the hand: the bank pays you $200."
+            )
+        else:  # he picks; a double click on his pick spends once
+            assert len(pick.buttons()) == 2
+            spend = next(c for c in pick.custom_ids() if c.endswith(":spend:1"))  # his bust
+            answers = await asyncio.gather(
+                fake.click(world.player, pick, spend), fake.click(world.player, pick, spend)
+            )
+            assert sorted(a.content for a in answers) == [
+                "A Hero Point was already spent on that hand.",
+                "You spend a Hero Point and win the hand: the bank pays you $200.",
+            ]
         await wait_table(fake, "James Bond spends a Hero Point and wins the hand")
 
     bond_chips = 50_000 + game.seat_net("bond") + 2 * BOND_BET

@@ -104,10 +104,9 @@ async def test_a_blackjack_evening_ends_with_its_scores_and_its_story(bot_env: B
             now = iso(bot.services.clock())
             mine = [o for o in snapshot.spendable_offers(now) if o.character_id == ids["bond"]]
             if mine:
-                spend = f":spend:{mine[0].id}"
                 await fake.wait_until(
-                    lambda spend=spend: any(spend in c for c in table_message(fake).custom_ids()),
-                    what="Bond's spend button",
+                    lambda: any(c.endswith(":hp") for c in table_message(fake).custom_ids()),
+                    what="the Spend a Hero Point button",
                 )
                 spent = await press(fake, world.player, "spend", mine[0].id)
                 assert spent.content.startswith("You spend a Hero Point")

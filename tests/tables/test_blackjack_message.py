@@ -23,7 +23,7 @@ def fields(snapshot: TableSnapshot, now: datetime) -> dict[str, str]:
 def labels(snapshot: TableSnapshot, now: datetime) -> list[tuple[str, bool]]:
     view = table_view(snapshot, "en", now)
     assert view is not None
-    return [(item.label, item.disabled) for item in view.children][5:]  # after the seat row
+    return [(item.label, item.disabled) for item in view.children]
 
 
 async def test_the_insurance_offer(db: Database) -> None:
@@ -45,7 +45,14 @@ async def test_the_insurance_offer(db: Database) -> None:
     assert labels(dealt, clock.now) == [
         ("Insurance", False),
         ("No insurance", False),
-        ("Hint", False),
+        ("My seat", False),
+        ("GM", False),
+    ]
+    bond = str(ids["bond"])
+    assert [b.label for b in UI.panel_buttons(dealt, bond, "en", "$")] == [
+        "Insurance",
+        "No insurance",
+        "Hint",
     ]
     insured = await tables.act(table, BOND_OWNER, "insure")
     seat = UI.seat_extra(insured, ids["bond"], "en", "$")
@@ -70,11 +77,21 @@ async def test_an_american_double_is_dealt_face_down_until_the_settlement(db: Da
         await tables.act(table, owner, "wager", amount=BET)
     dealt = await tables.act(table, GM, "deal", as_gm=True)
     moves = dealt.state.moves
-    play = [spec for spec in UI.buttons(dealt, "en", "$") if spec.label != "Hint"]
+    legal = {a.value for a in dealt.state.engine.game.legal_actions(str(ids["bond"]))}
+    play = UI.buttons(dealt, "en", "$")  # only the legal ones, split and surrender aside
     assert [spec.custom_id for spec in play] == [
         f"bb:tbl:{table}:{action}:{moves}"
-        for action in ("hit", "stand", "double", "split", "surrender")
+        for action in ("hit", "stand", "double")
+        if action in legal
     ]
+    assert "double" in legal
+    panel = UI.panel_buttons(dealt, str(ids["bond"]), "en", "$")  # all his legal moves
+    assert [spec.custom_id for spec in panel[:-1]] == [
+        f"bb:tbl:{table}:{action}:{moves}"
+        for action in ("hit", "stand", "double", "split", "surrender")
+        if action in legal
+    ]
+    assert panel[-1].label == "Hint"
     doubled = await tables.act(table, BOND_OWNER, "double", moves=moves)
     entry = event_of(doubled, "logged").entry
     assert entry.kind == "double" and entry.card is None and entry.total is None

@@ -16,6 +16,7 @@ from discord import app_commands
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
+from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
@@ -31,6 +32,7 @@ from bondbot.tables.service import TableSnapshot
 
 HIDDEN = "🂠"
 PLAY = ("hit", "stand", "double", "split", "surrender")
+_BLUE, _GREEN = discord.ButtonStyle.primary, discord.ButtonStyle.success
 _STYLES = {
     "hit": discord.ButtonStyle.primary,
     "stand": discord.ButtonStyle.danger,
@@ -167,8 +169,16 @@ actions = TableActions()
 
 @actions.on("bet")
 async def _bet(click: Click) -> None:
-    if not click.submitted:
-        modal = amount_modal(click.reply.lang, "blackjack.modal_bet", click.table, "bet")
+    if not click.submitted:  # refused before the form when he cannot bet at all
+        snapshot = await may_play(click)
+        bj, lang, money = engine_of(snapshot), click.reply.lang, click.reply.currency
+        hint = t(
+            "table.hint_between",
+            lang,
+            min=format_amount(bj.min_bet, money),
+            max=format_amount(bj.max_bet, money),
+        )
+        modal = amount_modal(lang, "blackjack.modal_bet", click.table, "bet", hint=hint)
         await click.interaction.response.send_modal(modal)
     else:
         await wager(click.reply, click.table, click.values.get("amount", ""))
@@ -287,6 +297,17 @@ async def hint(reply: Reply, table: int) -> None:
         up=game.dealer_up.pretty,
         move=reply.t(f"blackjack.btn_{Action(move).value}"),
     )
+
+
+def _legal(snapshot: TableSnapshot) -> set[str]:
+    """The moves of the hand to play now."""
+    game = engine_of(snapshot).game
+    current = game.current()
+    return {a.value for a in game.legal_actions(current[0])} if current else set()
+
+
+def _bets_in(snapshot: TableSnapshot) -> bool:
+    return any(option.kind == "deal" for option in engine_of(snapshot).options())
 
 
 class BlackjackUI:
@@ -438,37 +459,70 @@ class BlackjackUI:
             )
         return "\n".join(lines)
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        table = snapshot.id
+    COMMON_PHASES = ("betting", "playing")
+    # On the table while a hand is played: the moves every hand may have. Split and
+    # surrender, when legal, are in the player's panel with the others.
+    PUBLIC_PLAY = ("hit", "stand", "double")
+
+    def phase(self, snapshot: TableSnapshot) -> str:
         game = engine_of(snapshot).game
         if game.phase in (Phase.BETTING, Phase.SETTLED):
+            return "betting"
+        return "insurance" if game.insurance_open else "playing"
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        table = snapshot.id
+        bj = engine_of(snapshot)
+        phase = self.phase(snapshot)
+        if phase == "betting":
+            if not bj.seats:  # nobody plays the game: nothing to bet
+                return []
+            return [table_button(lang, table, "blackjack.btn_bet", "bet", style=_BLUE)]
+        if phase == "insurance":
             return [
-                table_button(
-                    lang,
-                    table,
-                    "blackjack.btn_bet",
-                    "bet",
-                    style=discord.ButtonStyle.primary,
-                    row=1,
-                ),
-                table_button(lang, table, "table.btn_deal", "deal", row=1),
+                table_button(lang, table, "blackjack.btn_insure", "insure", style=_GREEN),
+                table_button(lang, table, "blackjack.btn_no_insurance", "noinsure"),
             ]
-        hint = table_button(lang, table, "blackjack.btn_hint", "hint", row=2)
-        if game.insurance_open:
-            return [
-                table_button(
-                    lang,
-                    table,
-                    "blackjack.btn_insure",
-                    "insure",
-                    style=discord.ButtonStyle.success,
-                    row=1,
-                ),
-                table_button(lang, table, "blackjack.btn_no_insurance", "noinsure", row=1),
-                hint,
-            ]
+        legal = _legal(snapshot)
+        return [
+            table_button(
+                lang,
+                table,
+                f"blackjack.btn_{action}",
+                action,
+                snapshot.state.moves,
+                style=_STYLES[action],
+            )
+            for action in self.PUBLIC_PLAY
+            if action in legal
+        ]
+
+    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
+        """Deal, once a bet is in."""
+        if self.phase(snapshot) != "betting" or not _bets_in(snapshot):
+            return None
+        return table_button(lang, snapshot.id, "table.btn_deal", "deal", style=_BLUE)
+
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        if self.phase(snapshot) != "betting" or not _bets_in(snapshot):
+            return []
+        return [table_button(lang, snapshot.id, "blackjack.btn_deal_now", "deal")]
+
+    def panel_buttons(
+        self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str
+    ) -> list[ButtonSpec]:
+        """His moves when his hand is to play (split and surrender too), and the hint."""
+        game, table = engine_of(snapshot).game, snapshot.id
         current = game.current()
-        legal = {a.value for a in game.legal_actions(current[0])} if current else set()
+        if game.insurance_open and seat in game.insurance_pending:
+            return [
+                table_button(lang, table, "blackjack.btn_insure", "insure", style=_GREEN),
+                table_button(lang, table, "blackjack.btn_no_insurance", "noinsure"),
+                table_button(lang, table, "blackjack.btn_hint", "hint"),
+            ]
+        if current is None or current[0] != seat or game.insurance_open:
+            return []
+        legal = _legal(snapshot)
         specs = [
             table_button(
                 lang,
@@ -477,12 +531,11 @@ class BlackjackUI:
                 action,
                 snapshot.state.moves,
                 style=_STYLES[action],
-                row=1,
-                disabled=action not in legal,
             )
             for action in PLAY
+            if action in legal
         ]
-        return [*specs, hint]
+        return [*specs, table_button(lang, table, "blackjack.btn_hint", "hint")]
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         await wager(reply, table, amount)
