@@ -90,7 +90,10 @@ async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]
             if lang == "en":
                 seen[phase_of(snapshot)].append(labels)
             assert len(labels) <= MOST, (game, phase_of(snapshot), lang, labels)
-        options = snapshot.state.engine.options()
+        engine = snapshot.state.engine.model_copy(deep=True)  # its stacks, as the table
+        engine.stacks = {str(key): chips for key, chips in snapshot.chips.items()}  # sets them
+        engine.stacks[snapshot.state.npc_key] = None  # the NPC's bank is unlimited here
+        options = engine.options()
         if not options:
             clock.advance(30)
             await tables.run_due()
