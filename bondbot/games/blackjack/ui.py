@@ -19,7 +19,7 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import COMMON, LANGUAGES, npc_names, open_table
 from bondbot.errors import Refusal
 from bondbot.games.blackjack.engine import BlackjackEngine, LogEntry, Logged, Settled, Voided
 from bondbot.i18n import Lang, t
@@ -123,6 +123,7 @@ def _name_of(snapshot: TableSnapshot, character_id: int | str) -> str:
         app_commands.Choice(name="Rank", value="rank"),
     ],
 )
+@app_commands.choices(language=LANGUAGES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -140,6 +141,7 @@ async def open_command(
     max_hands: app_commands.Range[int, 2, 4] | None = None,
     surrender: bool | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     await open_table(
         interaction,
@@ -159,6 +161,7 @@ async def open_command(
             "surrender": surrender,
         },
         thread=thread,
+        language=language,
     )
 
 

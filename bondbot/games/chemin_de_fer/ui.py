@@ -25,7 +25,7 @@ from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import COMMON, LANGUAGES, npc_names, open_table
 from bondbot.errors import Refusal
 from bondbot.games.chemin_de_fer.coverage import Cover
 from bondbot.games.chemin_de_fer.engine import ChemindeFer
@@ -102,6 +102,7 @@ async def character_names(
         app_commands.Choice(name="Classic", value="classic"),
     ]
 )
+@app_commands.choices(language=LANGUAGES)
 @app_commands.autocomplete(npc=npc_names, first_banker=character_names)
 @app_commands.guild_only()
 async def open_command(
@@ -117,6 +118,7 @@ async def open_command(
     npc_bank: str | None = None,
     first_banker: str | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     await require_gm(interaction)
     reply = await reply_to(interaction)
@@ -140,6 +142,7 @@ async def open_command(
             "first_banker": first,
         },
         thread=thread,
+        language=language,
     )
 
 

@@ -11,7 +11,7 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, result_line, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import COMMON, LANGUAGES, npc_names, open_table
 from bondbot.errors import Refusal
 from bondbot.games.punto_banco.engine import BETS, PuntoBanco
 from bondbot.i18n import Lang, t
@@ -43,6 +43,7 @@ def engine_of(snapshot: TableSnapshot) -> PuntoBanco:
         app_commands.Choice(name="9:1", value=9),
     ]
 )
+@app_commands.choices(language=LANGUAGES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -56,6 +57,7 @@ async def open_command(
     tie_pays: int = 8,
     auto_deal: app_commands.Range[int, 5, 600] | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     await open_table(
         interaction,
@@ -68,6 +70,7 @@ async def open_command(
         other_npcs=other_npcs,
         options={"tie_pays": tie_pays, "auto_deal_s": auto_deal},
         thread=thread,
+        language=language,
     )
 
 
