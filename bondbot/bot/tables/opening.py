@@ -1,8 +1,10 @@
 """`/table open <game>`: what every game's opening command shares.
 
 Each game declares its own subcommand (its options differ, and Discord allows 25 a
-command); they all take the same first options and end here. `language` (choices
-`LANGUAGES`) is the table's: what its public messages are written in.
+command); they all take the same first options and end here. `language` (described by
+`LANGUAGE`, choices `LANGUAGE_CHOICES`) is the table's: what its public messages are
+written in. It is kept out of `COMMON` so that a game written before it (describing
+`COMMON` only) still loads; its tables speak the server's language.
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ COMMON = {
     "bankroll": "The NPC's bankroll (empty: unlimited)",
     "other_npcs": "Other NPCs playing too, comma-separated: then only the rulebook is played",
     "thread": "Play in a thread started from the table's message (false: in the channel)",
-    "language": "The language of the table, its thread and its summary (default: the server's)",
+}
+LANGUAGE = {
+    "language": "The language of the table, its thread and its summary (default: the server's)"
 }
 # The choices of `language` (French names under `commands.choices`).
-LANGUAGES = [
+LANGUAGE_CHOICES = [
     app_commands.Choice(name="Français", value="fr"),
     app_commands.Choice(name="English", value="en"),
 ]

@@ -20,7 +20,13 @@ from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, LANGUAGES, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.chemin_de_fer.events import StakeResult
 from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
@@ -79,9 +85,10 @@ def table_name(table: str, lang: Lang) -> str:
         "minimum": "Smallest stake (a bank covers one on each table)",
         "maximum": "Largest bank in play",
     },
+    **LANGUAGE,
     npc_bank="The bank the NPC puts up and offers at an auction (default: half the maximum)",
 )
-@app_commands.choices(language=LANGUAGES)
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(

@@ -25,7 +25,13 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, LANGUAGES, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.macao.counting import Counting, card_value, hand_total, is_bust, natural_of
 from bondbot.games.macao.drawing import (
@@ -54,6 +60,7 @@ _STYLES = {
 @app_commands.command(name="macao", description="Open a Macao table (GM)")
 @app_commands.describe(
     **COMMON,
+    **LANGUAGE,
     counting="Above 9: minus 9 (the default), modulo 10, or the hand is bust",
     bank="The NPC holds the bank (the default), or it passes from player to player",
     tie_pays="A tie pays this many to 1 (8 by default)",
@@ -70,7 +77,7 @@ _STYLES = {
         app_commands.Choice(name="Rotating", value="rotate"),
     ],
 )
-@app_commands.choices(language=LANGUAGES)
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(

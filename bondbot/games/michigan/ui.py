@@ -24,7 +24,13 @@ from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, short, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, LANGUAGES, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.bot.tables.turns import Turn
 from bondbot.games.contract import Record
 from bondbot.games.michigan.engine import (
@@ -362,8 +368,8 @@ async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
 
 
 @app_commands.command(name="michigan", description="Open a Michigan table (GM)")
-@app_commands.describe(**COMMON, chip="What one chip is worth (default 1)")
-@app_commands.choices(language=LANGUAGES)
+@app_commands.describe(**COMMON, **LANGUAGE, chip="What one chip is worth (default 1)")
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(

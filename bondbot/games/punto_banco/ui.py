@@ -11,7 +11,13 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, result_line, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, LANGUAGES, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.punto_banco.engine import BETS, PuntoBanco
 from bondbot.i18n import Lang, t
@@ -34,6 +40,7 @@ def engine_of(snapshot: TableSnapshot) -> PuntoBanco:
 @app_commands.command(name="punto_banco", description="Open a punto banco table (GM)")
 @app_commands.describe(
     **COMMON,
+    **LANGUAGE,
     tie_pays="A tie pays 8 or 9 to 1",
     auto_deal="Deal by itself this many seconds after a coup's first wager",
 )
@@ -43,7 +50,7 @@ def engine_of(snapshot: TableSnapshot) -> PuntoBanco:
         app_commands.Choice(name="9:1", value=9),
     ]
 )
-@app_commands.choices(language=LANGUAGES)
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
