@@ -8,6 +8,13 @@ decimals) or a thousand in French, so it is refused there with an example of the
 French form. Separators that can only mean one thing are read whatever the language:
 `12,50` and `12.50` both have cents, `1,000.50` and `1.000,50` both say where the
 cents start.
+
+Amounts are written as the language writes them (`format_amount`): English `$1,000.50`,
+French `1 000,50 $` (a narrow no-break space between thousands, a comma before the cents,
+the symbol after a no-break space), for the server's symbol. The Discord layer passes
+that symbol as a `Currency`, a `str` that also carries the language its amounts are
+written in, so the code between the caller who knows the language (a table's, a
+clicker's) and `format_amount` passes one value, as it did when it was the bare symbol.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ if TYPE_CHECKING:
 
 MAX_AMOUNT = 10**13  # a hundred billion in major units: beyond any campaign
 MAX_DIGITS = len(str(MAX_AMOUNT))  # more digits than this is too big without reading it
+NBSP, NNBSP = "\u00a0", "\u202f"  # no-break space, narrow no-break space
 SPACES = " \u00a0\u202f\u2009"  # space, no-break, narrow no-break, thin space
 EXAMPLES: dict[str, str] = {"en": "1,000.50", "fr": "1\u202f000,50"}
 GROUPING: dict[str, str] = {"en": ",", "fr": " "}  # the language's own thousands mark
@@ -95,10 +103,33 @@ def parse_amount(text: str, lang: Lang = "en") -> int:
     return value
 
 
-def format_amount(cents: int, symbol: str = "$") -> str:
-    """`$1,234` for whole sums, `$1,234.50` otherwise; a minus sign leads negatives."""
+class Currency(str):
+    """A currency symbol that knows the language its amounts are written in.
+
+    It is the symbol itself (`"$"`, compares and prints as it), so every function that
+    took the bare symbol takes it; `format_amount` reads its `lang`."""
+
+    lang: Lang
+
+    def __new__(cls, symbol: str, lang: Lang = "en") -> Currency:
+        made = super().__new__(cls, symbol)
+        made.lang = lang
+        return made
+
+    def __repr__(self) -> str:
+        return f"Currency({str(self)!r}, {self.lang!r})"
+
+
+def format_amount(cents: int, symbol: str = "$", lang: Lang | None = None) -> str:
+    """An amount as `lang` writes it (by default the language `symbol` carries, if it is a
+    `Currency`, else English): `$1,234` and `$1,234.50` in English, `1 234 $` and
+    `1 234,50 $` in French; a minus sign leads negatives."""
+    lang = lang or getattr(symbol, "lang", "en")
     sign = "-" if cents < 0 else ""
     whole, frac = divmod(abs(cents), 100)
+    if lang == "fr":
+        body = f"{whole:,}".replace(",", NNBSP) + ("" if frac == 0 else f",{frac:02d}")
+        return f"{sign}{body}{NBSP}{symbol}"
     body = f"{whole:,}" if frac == 0 else f"{whole:,}.{frac:02d}"
     return f"{sign}{symbol}{body}"
 

@@ -53,7 +53,7 @@ def test_language_follows_the_user_then_the_server() -> None:
     assert lang_of("en-GB", "fr") == "en"
     assert lang_of("de", "fr") == "fr"
     assert lang_of(None, "en") == "en"
-    assert t("table.joined", "fr", chips="$5") == "Vous vous asseyez avec $5 en jetons."
+    assert t("table.joined", "fr", chips="5\u00a0$") == "Vous vous asseyez avec 5\u00a0$ en jetons."
     assert t("no.such.key", "en") == "no.such.key"
 
 

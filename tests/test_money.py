@@ -13,6 +13,7 @@ from bondbot.money import (
     MAX_AMOUNT,
     AmountError,
     Cents,
+    Currency,
     amount_or_refuse,
     format_amount,
     parse_amount,
@@ -98,6 +99,44 @@ def test_ambiguous_malformed_and_huge_amounts_are_refused(text: str, lang: str, 
 @given(st.integers(min_value=1, max_value=MAX_AMOUNT))
 def test_the_bots_own_display_reads_back_in_english(cents: int) -> None:
     assert parse_amount(format_amount(cents, ""), "en") == cents
+
+
+@pytest.mark.parametrize(
+    ("cents", "symbol", "lang", "shown"),
+    [
+        (2_000, "$", "en", "$20"),
+        (100_050, "$", "en", "$1,000.50"),
+        (-3_100, "€", "en", "-€31"),
+        (5, "$", "en", "$0.05"),
+        (2_000, "$", "fr", f"20{NBSP}$"),
+        (100_050, "$", "fr", f"1{NNBSP}000,50{NBSP}$"),
+        (-3_100, "€", "fr", f"-31{NBSP}€"),
+        (5, "$", "fr", f"0,05{NBSP}$"),
+        (99_900, "£", "fr", f"999{NBSP}£"),
+        (123_456_789, "gp", "fr", f"1{NNBSP}234{NNBSP}567,89{NBSP}gp"),
+    ],
+)
+def test_amounts_are_written_as_each_language_writes_them(
+    cents: int, symbol: str, lang: str, shown: str
+) -> None:
+    assert format_amount(cents, symbol, lang) == shown  # type: ignore[arg-type]
+    assert format_amount(cents, Currency(symbol, lang)) == shown  # type: ignore[arg-type]
+
+
+def test_a_currency_is_its_symbol_and_carries_its_language() -> None:
+    euro = Currency("€", "fr")
+    assert euro == "€" and str(euro) == "€" and f"{euro}" == "€" and euro.lang == "fr"
+    assert Currency("€").lang == "en"
+    assert format_amount(2_000, "€") == "€20"  # a bare symbol: English
+    assert format_amount(2_000, euro, "en") == "€20"  # the language given wins
+    assert format_amount(2_000) == "$20"
+
+
+@given(st.integers(min_value=1, max_value=MAX_AMOUNT))
+def test_the_bots_own_french_display_reads_back_in_french(cents: int) -> None:
+    shown = format_amount(cents, Currency("$", "fr"))
+    assert shown.endswith(f"{NBSP}$")
+    assert parse_amount(shown.removesuffix(f"{NBSP}$"), "fr") == cents
 
 
 @given(st.integers(min_value=1, max_value=MAX_AMOUNT), st.sampled_from([" ", NBSP, NNBSP]))

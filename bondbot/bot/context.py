@@ -11,7 +11,7 @@ from discord import app_commands
 from bondbot.bot.reply import reply_to
 from bondbot.errors import Refusal
 from bondbot.i18n import Lang, t
-from bondbot.money import Cents, format_amount
+from bondbot.money import Cents, Currency, format_amount
 from bondbot.rules.errors import IllegalAction
 from bondbot.storage.writer import Busy
 
@@ -37,7 +37,8 @@ async def lang_for(interaction: discord.Interaction) -> Lang:
     return (await reply_to(interaction)).lang
 
 
-async def currency_for(interaction: discord.Interaction) -> str:
+async def currency_for(interaction: discord.Interaction) -> Currency:
+    """The server's currency, its amounts written in the user's language."""
     return (await reply_to(interaction)).currency
 
 
@@ -102,10 +103,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         lang = await lang_for(interaction)
         currency = await currency_for(interaction)
     except Exception:
-        lang, currency = (
-            bot_of(interaction).settings.default_locale,
-            bot_of(interaction).settings.currency,
-        )
+        lang = bot_of(interaction).settings.default_locale
+        currency = Currency(bot_of(interaction).settings.currency, lang)
     params = {name: _shown(value, currency) for name, value in params.items()}
     try:
         await send(interaction, t(key, lang, **params))

@@ -1,5 +1,6 @@
 """What every answer to one interaction needs, looked up once: the user's language and the
-server's currency.
+server's currency (a `Currency` carrying the user's language, so amounts in his answers are
+written as his language writes them).
 
 `reply_to(interaction)` reads the server's settings the first time it is asked about an
 interaction and keeps the answer in the interaction's `extras` (discord.py's place for a
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bondbot.i18n import Lang, lang_of, t
-from bondbot.money import Cents, format_amount
+from bondbot.money import Cents, Currency, format_amount
 
 if TYPE_CHECKING:
     from bondbot.bot.client import BondBot
@@ -28,14 +29,14 @@ class Reply:
     interaction: discord.Interaction
     lang: Lang  # the user's Discord language if French or English, else the server's
     server_lang: Lang  # what the server's public messages are written in
-    currency: str
+    currency: Currency  # the server's symbol, its amounts written in `lang`
 
     def t(self, key: str, /, **params: Any) -> str:
         """A message in the user's language; `Cents` parameters shown as money."""
         return t(key, self.lang, **self.formatted(params))
 
     def money(self, cents: int) -> str:
-        return format_amount(cents, self.currency)
+        return format_amount(cents, self.currency, self.lang)
 
     def formatted(self, params: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -68,6 +69,7 @@ async def reply_to(interaction: discord.Interaction) -> Reply:
     if interaction.guild_id is not None:
         settings = await bot.services.guilds.get(interaction.guild_id)
         lang, currency = settings.locale, settings.currency
-    reply = Reply(interaction, lang_of(str(interaction.locale), lang), lang, currency)
+    user_lang = lang_of(str(interaction.locale), lang)
+    reply = Reply(interaction, user_lang, lang, Currency(currency, user_lang))
     interaction.extras[_EXTRA] = reply
     return reply

@@ -28,6 +28,7 @@ from bondbot import background
 from bondbot.errors import Refusal
 from bondbot.games.contract import GAMBLING_MAX, Event, Move, Record
 from bondbot.games.registry import NewTable, spec_for
+from bondbot.i18n import Lang
 from bondbot.money import Cents
 from bondbot.rules import alternative
 from bondbot.rules.errors import IllegalAction
@@ -248,8 +249,10 @@ class TableService:
         options: dict[str, Any] | None = None,
         other_npc_ids: Sequence[int] = (),
         thread: bool = True,
+        language: Lang | None = None,
     ) -> TableSnapshot:
-        """Open a table; with other NPCs besides the bank's, only the rulebook is played."""
+        """Open a table; with other NPCs besides the bank's, only the rulebook is played.
+        `language` is its public messages' (None: the server's, whatever it is then)."""
         self._refuse_foreign(guild_id)
         spec = spec_for(game)
         packs = spec.default_packs if packs is None else packs
@@ -269,6 +272,7 @@ class TableService:
             packs=packs,
             bankroll=bankroll,
             thread=thread,
+            language=language,
             options=game_options.model_dump(),
         )
         now = self.clock()

@@ -21,6 +21,7 @@ from pydantic import (
 
 from bondbot.games.contract import GAMBLING_MAX, Engine, Event
 from bondbot.games.registry import spec_for
+from bondbot.i18n import Lang
 
 Choice = Literal["simulate", "rulebook"]
 
@@ -34,6 +35,9 @@ class TableConfig(BaseModel):
     packs: int
     bankroll: int | None = None  # None: the NPC's bank is unlimited
     thread: bool = True  # the table plays in a public thread started from its message
+    # What its public messages are written in (`bot.tables.language.table_lang`); None for
+    # a table saved before the option existed: the server's language.
+    language: Lang | None = None
     options: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -23,7 +23,7 @@ from bondbot.bot.context import ECHO_MAX, clip
 from bondbot.i18n import Lang, t
 from bondbot.money import EXAMPLES, MAX_AMOUNT, AmountError, format_amount, parse_amount
 
-NNBSP = "\u202f"
+NNBSP, NBSP = "\u202f", "\u00a0"
 # Each hostile text fits a modal's 16 characters; 26 and 400 digits go through options.
 HOSTILE = ["1e26", "1e400", "NaN", "Infinity", "-inf", "9" * 16, "-5", "0", "1,000.005", "x"]
 LONG = ["9" * 26, "9" * 400]
@@ -40,7 +40,7 @@ def refusal(text: str, lang: Lang) -> str:
             lang,
             text=clip(text.strip(), ECHO_MAX),
             example=EXAMPLES[lang],
-            max=format_amount(MAX_AMOUNT),
+            max=format_amount(MAX_AMOUNT, "$", lang),
         )
     raise AssertionError(f"{text!r} is an amount in {lang}")
 
@@ -82,7 +82,9 @@ async def test_amounts_are_read_as_the_users_language_writes_them(bot_env: BotEn
         )
         for text in ("1 000,50", "1000,50", f"1{NNBSP}000,50", "1.000,50"):
             given = await cash(text, "fr")
-            assert given.content is not None and given.content.startswith("$1,000.50 "), text
+            # Answered in French, the amount as French writes it.
+            assert given.content is not None, text
+            assert given.content.startswith(f"1{NNBSP}000,50{NBSP}$ "), text
         before = await dump(bot)
         ambiguous = await cash("1,000", "fr")
         assert ambiguous.ephemeral and ambiguous.content == refusal("1,000", "fr")
@@ -96,7 +98,7 @@ async def test_amounts_are_read_as_the_users_language_writes_them(bot_env: BotEn
         joined = await fake.slash(w.player, "table join", buy_in="1,500.50")
         assert joined.content.startswith(t("table.joined", "en", chips="$1,500.50"))
         joined_fr = await fake.slash(w.player_fr, "table join", buy_in="250,50")
-        assert joined_fr.content.startswith(t("table.joined", "fr", chips="$250.50"))
+        assert joined_fr.content.startswith(t("table.joined", "fr", chips=f"250,50{NBSP}$"))
         await press(fake, w.player, "choose", "simulate")
         placed = await fake.slash(w.player, "table bet", amount="1,000", on="player")
         assert placed.ephemeral and "$1,000" in (placed.content or "")

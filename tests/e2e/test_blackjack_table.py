@@ -150,7 +150,7 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         assert placed.ephemeral and placed.content == "Bet placed: $100 on the next round."
         placed_fr = await fake.slash(world.player_fr, "table bet", amount="50")
         assert placed_fr.ephemeral
-        assert placed_fr.content == "Mise placée : $50 sur la prochaine donne."
+        assert placed_fr.content == "Mise placée : 50\u00a0$ sur la prochaine donne."
         await wait_table(fake, "bets $50")
 
         not_gm = await press(fake, world.player, "deal")
@@ -226,7 +226,7 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         mathis_net = game.seat_net("mathis")
         assert double.ephemeral
         assert double.content == "Vous doublez.\n" + t(
-            "blackjack.round_over_lost", "fr", net=format_amount(-mathis_net)
+            "blackjack.round_over_lost", "fr", net=format_amount(-mathis_net, "$", "fr")
         )
 
         dealer = game.dealer_cards

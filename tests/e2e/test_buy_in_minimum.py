@@ -46,7 +46,7 @@ async def test_punto_banco_refuses_a_buy_in_below_its_smallest_wager(bot_env: Bo
         cent = await join(fake, world.player, "0.01")
         assert cent.ephemeral and cent.content == t("table.buy_in_below_minimum", "en", min="$10")
         short = await fake.slash(world.player_fr, "table join", buy_in="9,99")
-        assert short.content == t("table.buy_in_below_minimum", "fr", min="$10")
+        assert short.content == t("table.buy_in_below_minimum", "fr", min="10\u00a0$")
         seated = await fake.slash(world.gm, "table seat", character="René Mathis", buy_in="5")
         assert seated.content == t("table.buy_in_below_minimum", "en", min="$10")
         assert "James Bond" not in str(table_message(fake).embeds)
@@ -81,7 +81,7 @@ async def test_michigan_asks_for_an_ante(bot_env: BotEnv) -> None:
         await wait_table(fake, "Michigan")
         # A player antes one chip on each of the four pay cards: $8.
         short = await fake.slash(world.player_fr, "table join", buy_in="7")
-        assert short.content == t("table.buy_in_below_minimum", "fr", min="$8")
+        assert short.content == t("table.buy_in_below_minimum", "fr", min="8\u00a0$")
         assert (await fake.slash(world.player_fr, "table join", buy_in="8")).content == t(
-            "table.joined", "fr", chips="$8"
+            "table.joined", "fr", chips="8\u00a0$"
         )

@@ -199,7 +199,7 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         await wait_table(fake, "Le Chiffre: $200, covered")
         modal = await click_id(fake, world.player_fr, "stake")
         staked = await fake.submit_modal(world.player_fr, modal, {"amount": "50"})
-        assert staked.content == "Vous pontez $50 contre la banque."
+        assert staked.content == "Vous pontez 50\u00a0$ contre la banque."
         table = await wait_table(fake, "René Mathis speaks: draw or stand.")
         embed = str(table.embeds[0])
         assert "René Mathis: $50, covered" in embed

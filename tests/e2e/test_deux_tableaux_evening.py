@@ -123,7 +123,7 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
     async with bot_env.run():  # a restart with the stakes half answered
         await wait_table(fake, "The table waits for René Mathis")
         staked = await stake(fake, world.player_fr, "right", "50")
-        assert staked.content.startswith("Vous pontez $50 sur le tableau de droite.")
+        assert staked.content.startswith("Vous pontez 50\u00a0$ sur le tableau de droite.")
         table = await wait_table(fake, "Coup 1: result")
         embed = str(table.embeds[0])
         assert f"Bank (Le Chiffre): {shown(coup.banker)} ({coup.banker_total})" in embed

@@ -82,7 +82,9 @@ async def test_hero_points_and_cash_grants_and_takes(bot_env: BotEnv) -> None:
             reason="Frais",
             _locale="fr",
         )
-        assert fr.content == t("gm.given", "fr", amount="$200", name="René Mathis", balance="$200")
+        fr_200 = format_amount(20_000, "$", "fr")  # "200 $": the French answer writes it so
+        assert fr_200 == "200\u00a0$"
+        assert fr.content == t("gm.given", "fr", amount=fr_200, name="René Mathis", balance=fr_200)
         rows = await query(
             bot, "SELECT kind, amount, src, dst, reason, actor_id, note FROM ledger ORDER BY id"
         )
@@ -179,7 +181,7 @@ async def test_ledger_pages_through_buttons_across_a_restart(bot_env: BotEnv) ->
         fr = await fake.slash(w.gm, "gm ledger", character="René Mathis", _locale="fr")
         assert fr.embed["title"] == "Registre — René Mathis"
         assert len(fr.embed["description"].splitlines()) == 1
-        assert "$7 : extérieur → **René Mathis** — don du MJ" in fr.embed["description"]
+        assert "7\u00a0$ : extérieur → **René Mathis** — don du MJ" in fr.embed["description"]
         bond = await fake.slash(w.gm, "gm ledger", character="James Bond")
         assert "René" not in bond.embed["description"]
         more = await fake.click(w.gm, bond, label="Older ▶")

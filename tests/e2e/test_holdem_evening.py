@@ -108,7 +108,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert short.content == "The buy-in at this table is between $50 and $500."
         await join(fake, world.player, "100")
         joined = await fake.slash(world.player_fr, "table join", buy_in="300")
-        assert joined.content.startswith("Vous vous asseyez avec $300 en jetons.")
+        assert joined.content.startswith("Vous vous asseyez avec 300\u00a0$ en jetons.")
         for user in (world.player, world.player_fr):
             await press(fake, user, "choose", "simulate")
         gm_plays = await fake.slash(world.gm, "table npc", auto=False)
@@ -234,7 +234,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         )
         spent = await press(fake, world.player_fr, "spend", 2)
         assert spent.content == (
-            "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie $450."
+            "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie 450\u00a0$."
         )
         table = await wait_table(fake, "René Mathis spends a Hero Point and takes back $450")
         assert "James Bond spends a Hero Point and takes back $150 from Le Chiffre." in str(

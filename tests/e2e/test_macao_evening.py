@@ -228,7 +228,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         modal = await press(fake, world.player_fr, "wager", "tie")
         assert modal.modal is not None and modal.modal.title == "Miser sur l'égalité"
         placed = await fake.submit_modal(world.player_fr, modal, {"amount": "10"})
-        assert placed.content == "Mise placée : $10 sur l'égalité."
+        assert placed.content == "Mise placée : 10\u00a0$ sur l'égalité."
         table = await wait_table(fake, "To draw or stand: **René Mathis**")
         shown = str(table.embeds)
         assert f"James Bond shows a natural 9: {cards_pretty(c1[BOND])}." in shown
@@ -251,7 +251,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
                 "La table a avancé depuis que ce bouton a été affiché : regardez de nouveau "
                 "la table.",
                 f"Vous tirez {plan.mathis_third.pretty} : {cards_pretty(cards)}, total "
-                f"{total(cards)}.\nLe coup est réglé : vous perdez $10.",
+                f"{total(cards)}.\nLe coup est réglé : vous perdez 10\u00a0$.",
             ]
         )
         table = await wait_table(fake, f"René Mathis draws {plan.mathis_third.pretty}.")
@@ -266,7 +266,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert stolen.content == "This button belongs to another player."
         spent = await fake.click(world.player_fr, table_message(fake), spend)
         assert spent.content == (
-            "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie $90."
+            "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie 90\u00a0$."
         )
         await wait_table(fake, "René Mathis spends a Hero Point and wins the hand ($90 paid)")
 

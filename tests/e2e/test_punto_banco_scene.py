@@ -98,7 +98,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         joined = await join(fake, world.player, "200")
         assert joined.ephemeral and joined.content.startswith("You sit down with $200 in chips.")
         joined_fr = await join(fake, world.player_fr, "100")
-        assert joined_fr.content.startswith("Vous vous asseyez avec $100 en jetons.")
+        assert joined_fr.content.startswith("Vous vous asseyez avec 100\u00a0$ en jetons.")
         await join(fake, world.owner, "100")
 
         chose = await press(fake, world.player, "choose", "simulate")

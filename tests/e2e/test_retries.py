@@ -101,11 +101,11 @@ async def test_a_retried_cash_take_is_done_again_only_once_on_a_click(bot_env: B
             "gm.repeat_taken",
             "fr",
             when=when(at),
-            amount="$120.50",
+            amount="120,50\u00a0$",
             name="René Mathis",
             reason="Frais",
             entry=entry,
-            balance="$379.50",
+            balance="379,50\u00a0$",
         )
         assert retry.button_labels() == ["Prendre encore", "Non, une fois suffit"]
         # A double click on "Take it again": one take, one refusal.
@@ -116,7 +116,7 @@ async def test_a_retried_cash_take_is_done_again_only_once_on_a_click(bot_env: B
         done, twice = sorted(clicks, key=lambda r: -(r.response_type or 0))
         assert done.response_type == 7
         assert retry.content == t(
-            "gm.taken", "fr", amount="$120.50", name="René Mathis", balance="$259"
+            "gm.taken", "fr", amount="120,50\u00a0$", name="René Mathis", balance="259\u00a0$"
         )
         assert refused(twice, "gm.already_repeated")
         assert await query(

@@ -10,6 +10,7 @@ from table_helpers import GM, Clock, make_character, open_table
 from test_chemin_de_fer_service import banker_natural, seed_where
 
 from bondbot.bot.tables.message import table_embed, table_view
+from bondbot.money import Currency
 from bondbot.rules import baccarat
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableService, TableSnapshot
@@ -47,8 +48,8 @@ async def full_table(
 def assert_fits(snapshots: list[TableSnapshot], clock: Clock) -> None:
     for snapshot in snapshots:
         for lang in ("en", "fr"):
-            embed = table_embed(snapshot, lang, "CHF", clock.now)
-            view = table_view(snapshot, lang, clock.now, "CHF")
+            embed = table_embed(snapshot, lang, Currency("CHF", lang), clock.now)
+            view = table_view(snapshot, lang, clock.now, Currency("CHF", lang))
             payload = {
                 "embeds": [embed.to_dict()],
                 "components": [] if view is None else view.to_components(),

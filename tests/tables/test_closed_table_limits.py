@@ -29,7 +29,7 @@ from bondbot.bot.tables.story import (
     summary_embed,
     verify_answer,
 )
-from bondbot.money import format_amount
+from bondbot.money import Currency, format_amount
 from bondbot.rules.baccarat import Bet
 from bondbot.storage.db import Database
 from bondbot.tables.state import ShoeRecord
@@ -73,7 +73,7 @@ async def test_the_end_of_a_full_table_fits_and_names_everyone(db: Database, lan
     assert {pc: short(long_name(i)) for i, pc in enumerate(pcs)}.items() <= names(closed).items()
     async with db.read() as conn:
         told = await read_story(conn, closed)
-    embed = closed_embed(closed, told, lang, "CHF", "Punto banco")
+    embed = closed_embed(closed, told, lang, Currency("CHF", lang), "Punto banco")
     fits({"embeds": [embed.to_dict()], "components": closed_view(closed, lang).to_components()})
     text = str(embed.to_dict())
     assert all(short(long_name(i)) in text for i in range(SEATS))

@@ -14,6 +14,7 @@ from test_holdem_service import deal_of, seed_where
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.games.holdem.names import HandName
 from bondbot.games.holdem.ui import hand_text
+from bondbot.money import Currency
 from bondbot.rules.cards import Card
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableService, TableSnapshot
@@ -118,8 +119,8 @@ def check_limits(snapshot: TableSnapshot, now: datetime) -> str:
     """The message as Discord would take it (the fake's validators), as text."""
     errors = FormErrors()
     for lang in ("en", "fr"):
-        embed = table_embed(snapshot, lang, "$", now).to_dict()
-        view = table_view(snapshot, lang, now, "$")
+        embed = table_embed(snapshot, lang, Currency("$", lang), now).to_dict()
+        view = table_view(snapshot, lang, now, Currency("$", lang))
         validate_embeds(errors, [embed])
         validate_components(errors, view.to_components() if view else [], 0)
     assert errors.errors == {}, errors.errors

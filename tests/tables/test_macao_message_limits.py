@@ -13,6 +13,7 @@ from table_helpers import GM, Clock, make_character, service
 
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.games.macao.counting import Counting, hand_total
+from bondbot.money import Currency
 from bondbot.rules.shoe import Shoe
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableService, TableSnapshot
@@ -58,8 +59,8 @@ async def full_table(db: Database, seeds: list[bytes], counting: str) -> tuple[T
 
 def assert_fits(snapshot: TableSnapshot, clock: Clock) -> dict[str, Any]:
     for lang in ("en", "fr"):
-        embed = table_embed(snapshot, lang, "$", clock.now)  # type: ignore[arg-type]
-        view = table_view(snapshot, lang, clock.now)  # type: ignore[arg-type]
+        embed = table_embed(snapshot, lang, Currency("$", lang), clock.now)  # type: ignore[arg-type]
+        view = table_view(snapshot, lang, clock.now, Currency("$", lang))  # type: ignore[arg-type]
         payload = {"embeds": [embed.to_dict()], "components": view.to_components() if view else []}
         validate_message(payload, has_files=False, creating=True)
     return payload

@@ -11,6 +11,7 @@ from table_helpers import GM, Clock, make_character, open_table, seeds_where
 
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.results import PICTURE, result_embed, result_picture
+from bondbot.money import Currency
 from bondbot.rules.baccarat import Bet
 from bondbot.storage.db import Database
 
@@ -51,8 +52,8 @@ async def test_a_full_table_of_long_names_fits_discord(db: Database, game: str, 
         snapshots.append(await tables.snapshot(table))  # type: ignore[attr-defined]
     assert snapshots[-1].state.offers  # hands were lost: spend buttons are drawn
     for snapshot in snapshots:
-        embed = table_embed(snapshot, lang, "CHF", clock.now)
-        view = table_view(snapshot, lang, clock.now, "CHF")
+        embed = table_embed(snapshot, lang, Currency("CHF", lang), clock.now)
+        view = table_view(snapshot, lang, clock.now, Currency("CHF", lang))
         payload = {
             "embeds": [embed.to_dict()],
             "components": [] if view is None else view.to_components(),

@@ -25,6 +25,7 @@ from bondbot.bot.tables import panels
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
+from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.message import level_band, table_embed, table_view
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed, result_picture
@@ -117,18 +118,19 @@ class TableMessages:
 
     async def _draw(self, snapshot: TableSnapshot) -> dict[str, Any]:
         settings = await self.bot.services.guilds.get(snapshot.guild_id)
+        lang, money = table_lang(snapshot, settings), table_money(snapshot, settings)
         now = self.bot.services.clock()
         if not snapshot.open:  # the final scoreboard, from the ledger
             async with self.bot.db.read() as conn:  # type: ignore[union-attr]
                 told = await read_story(conn, snapshot)
-            title = table_title(snapshot.state, settings.locale)
+            title = table_title(snapshot.state, lang)
             return {
-                "embed": closed_embed(snapshot, told, settings.locale, settings.currency, title),
-                "view": closed_view(snapshot, settings.locale),
+                "embed": closed_embed(snapshot, told, lang, money, title),
+                "view": closed_view(snapshot, lang),
             }
         return {
-            "embed": table_embed(snapshot, settings.locale, settings.currency, now),
-            "view": table_view(snapshot, settings.locale, now, settings.currency),
+            "embed": table_embed(snapshot, lang, money, now),
+            "view": table_view(snapshot, lang, now, money),
         }
 
     async def answer(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
@@ -169,11 +171,11 @@ class TableMessages:
     async def _start_thread(self, snapshot: TableSnapshot, message_id: int) -> None:
         """The table's public thread, started from its message (which stays at its top).
         Without the permission the table plays in the channel (the GM is told)."""
-        settings = await self.bot.services.guilds.get(snapshot.guild_id)
+        lang = table_lang(snapshot, await self.bot.services.guilds.get(snapshot.guild_id))
         name = t(
             "table.thread_name",
-            settings.locale,
-            game=t(f"games.{snapshot.state.config.game}", settings.locale),
+            lang,
+            game=t(f"games.{snapshot.state.config.game}", lang),
             npc=snapshot.state.npc_name,
         )[:THREAD_NAME_MAX]
         try:
@@ -208,7 +210,7 @@ class TableMessages:
         async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
             try:
                 settings = await self.bot.services.guilds.get(snapshot.guild_id)
-                picture = result_picture(snapshot, rows, settings.locale)
+                picture = result_picture(snapshot, rows, table_lang(snapshot, settings))
                 embed = result_embed(picture)
                 # On the loop: a result draws in about a millisecond (bench/pictures.py),
                 # and a thread would only take the GIL back and forth with the loop; but
@@ -485,10 +487,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
 
     async def _tell_the_story(self, snapshot: TableSnapshot) -> None:
         settings = await self.bot.services.guilds.get(snapshot.guild_id)
-        lang = settings.locale
+        lang, currency = table_lang(snapshot, settings), table_money(snapshot, settings)
 
         def money(cents: int) -> str:
-            return format_amount(cents, settings.currency)
+            return format_amount(cents, currency)
 
         async with self.bot.db.read() as conn:  # type: ignore[union-attr]
             told = await read_story(conn, snapshot)

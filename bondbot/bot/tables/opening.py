@@ -1,7 +1,10 @@
 """`/table open <game>`: what every game's opening command shares.
 
 Each game declares its own subcommand (its options differ, and Discord allows 25 a
-command); they all take the same first options and end here.
+command); they all take the same first options and end here. `language` (described by
+`LANGUAGE`, choices `LANGUAGE_CHOICES`) is the table's: what its public messages are
+written in. It is kept out of `COMMON` so that a game written before it (describing
+`COMMON` only) still loads; its tables speak the server's language.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from bondbot.bot.reply import reply_to
 from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.message import npc_level_line
 from bondbot.bot.tables.modals import parse_amount_or_refuse
+from bondbot.errors import Refusal
+from bondbot.i18n import LANGS, Lang
 from bondbot.tables.service import TableSnapshot
 
 FIRST_POST_WAIT_S = 2.0  # the open answer waits this long for the table's message
@@ -32,6 +37,14 @@ COMMON = {
     "other_npcs": "Other NPCs playing too, comma-separated: then only the rulebook is played",
     "thread": "Play in a thread started from the table's message (false: in the channel)",
 }
+LANGUAGE = {
+    "language": "The language of the table, its thread and its summary (default: the server's)"
+}
+# The choices of `language` (French names under `commands.choices`).
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="Français", value="fr"),
+    app_commands.Choice(name="English", value="en"),
+]
 
 
 async def npc_names(
@@ -55,10 +68,15 @@ async def open_table(
     other_npcs: str | None,
     options: dict[str, Any],
     thread: bool = True,
+    language: str | None = None,
 ) -> TableSnapshot:
-    """Open `game` in this channel for the GM, and answer with the shoe's commitment."""
+    """Open `game` in this channel for the GM, and answer with the shoe's commitment.
+    The table speaks `language`, or the server's language of the moment."""
     await require_gm(interaction)
     reply = await reply_to(interaction)
+    if language is not None and language not in LANGS:
+        raise Refusal("table.bad_options")
+    lang: Lang = language or reply.server_lang  # type: ignore[assignment]
     sheets = bot_of(interaction).services.sheets
     npc_id = await sheets.find_id(interaction.guild_id, npc, kind="NPC")
     others = [
@@ -79,6 +97,7 @@ async def open_table(
         options=options,
         other_npc_ids=others,
         thread=thread,
+        language=lang,
     )
     if snapshot.state.rulebook_only:
         text = reply.t("table.opened_rulebook_only", count=len(others) + 1)

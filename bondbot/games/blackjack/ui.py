@@ -20,7 +20,13 @@ from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.blackjack.engine import BlackjackEngine, LogEntry, Logged, Settled, Voided
 from bondbot.i18n import Lang, t
@@ -108,6 +114,7 @@ def _name_of(snapshot: TableSnapshot, character_id: int | str) -> str:
 @app_commands.command(name="blackjack", description="Open a blackjack table (GM)")
 @app_commands.describe(
     **COMMON,
+    **LANGUAGE,
     deal="American (hole card, peek) or European (no hole card)",
     european_lose_all="European deal: a dealer blackjack takes doubles and splits",
     hit_soft_17="The dealer hits a soft 17",
@@ -125,6 +132,7 @@ def _name_of(snapshot: TableSnapshot, character_id: int | str) -> str:
         app_commands.Choice(name="Rank", value="rank"),
     ],
 )
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -142,6 +150,7 @@ async def open_command(
     max_hands: app_commands.Range[int, 2, 4] | None = None,
     surrender: bool | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     await open_table(
         interaction,
@@ -161,6 +170,7 @@ async def open_command(
             "surrender": surrender,
         },
         thread=thread,
+        language=language,
     )
 
 

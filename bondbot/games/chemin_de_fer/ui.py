@@ -25,7 +25,13 @@ from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.chemin_de_fer.coverage import Cover
 from bondbot.games.chemin_de_fer.engine import ChemindeFer
@@ -91,6 +97,7 @@ async def character_names(
 @app_commands.command(name="chemin_de_fer", description="Open a chemin de fer table (GM)")
 @app_commands.describe(
     **{**COMMON, "minimum": "Smallest stake (and bank)", "maximum": "Largest bank in play"},
+    **LANGUAGE,
     drawing="Fixed (the punto banco tableau) or classic (choices at 5 and for the banker)",
     commission="The house's commission on a banker's win, 0 to 5%",
     npc_bank="The bank the NPC puts up (default: the table's maximum)",
@@ -102,6 +109,7 @@ async def character_names(
         app_commands.Choice(name="Classic", value="classic"),
     ]
 )
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names, first_banker=character_names)
 @app_commands.guild_only()
 async def open_command(
@@ -117,6 +125,7 @@ async def open_command(
     npc_bank: str | None = None,
     first_banker: str | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     await require_gm(interaction)
     reply = await reply_to(interaction)
@@ -140,6 +149,7 @@ async def open_command(
             "first_banker": first,
         },
         thread=thread,
+        language=language,
     )
 
 

@@ -20,7 +20,13 @@ from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.chemin_de_fer.events import StakeResult
 from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
@@ -79,8 +85,10 @@ def table_name(table: str, lang: Lang) -> str:
         "minimum": "Smallest stake (a bank covers one on each table)",
         "maximum": "Largest bank in play",
     },
+    **LANGUAGE,
     npc_bank="The bank the NPC puts up and offers at an auction (default: half the maximum)",
 )
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -93,6 +101,7 @@ async def open_command(
     other_npcs: str | None = None,
     npc_bank: str | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     await require_gm(interaction)
     reply = await reply_to(interaction)
@@ -109,6 +118,7 @@ async def open_command(
             "npc_bank": None if npc_bank is None else parse_amount_or_refuse(npc_bank, reply.lang)
         },
         thread=thread,
+        language=language,
     )
 
 

@@ -24,7 +24,13 @@ from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.contract import Option
 from bondbot.games.holdem.engine import Holdem, PotAwarded, ShowdownHand, totals
@@ -135,10 +141,12 @@ def blind_options(
     bankroll="The NPC's chips (empty: it covers every stack)",
     other_npcs=COMMON["other_npcs"],
     thread=COMMON["thread"],
+    language=LANGUAGE["language"],
     small_blind="The small blind (default: half the big one)",
     schedule="The next levels, small/big, separated by ';': 20/40; 50/100",
     raise_every="The blinds go up a level every N hands",
 )
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -153,6 +161,7 @@ async def open_command(
     schedule: str | None = None,
     raise_every: app_commands.Range[int, 1, 1000] | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     await require_gm(interaction)
     reply = await reply_to(interaction)
@@ -167,6 +176,7 @@ async def open_command(
         other_npcs=other_npcs,
         options=blind_options(big_blind, small_blind, schedule, raise_every, reply.lang),
         thread=thread,
+        language=language,
     )
 
 

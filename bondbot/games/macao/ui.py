@@ -25,7 +25,13 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.macao.counting import Counting, card_value, hand_total, is_bust, natural_of
 from bondbot.games.macao.drawing import (
@@ -54,6 +60,7 @@ _STYLES = {
 @app_commands.command(name="macao", description="Open a Macao table (GM)")
 @app_commands.describe(
     **COMMON,
+    **LANGUAGE,
     counting="Above 9: minus 9 (the default), modulo 10, or the hand is bust",
     bank="The NPC holds the bank (the default), or it passes from player to player",
     tie_pays="A tie pays this many to 1 (8 by default)",
@@ -70,6 +77,7 @@ _STYLES = {
         app_commands.Choice(name="Rotating", value="rotate"),
     ],
 )
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -85,6 +93,7 @@ async def open_command(
     tie_pays: app_commands.Range[int, 1, 20] | None = None,
     coups: app_commands.Range[int, 1, 1000] | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     options = {"counting": counting, "bank": bank, "tie_pays": tie_pays, "coups": coups}
     snapshot = await open_table(
@@ -99,6 +108,7 @@ async def open_command(
         # The GM's packs are the game's too: without them it counts packs by table size.
         options={**options, "packs": packs},
         thread=thread,
+        language=language,
     )
     if not snapshot.state.rulebook_only:
         engine = engine_of(snapshot)

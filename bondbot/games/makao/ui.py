@@ -21,7 +21,13 @@ from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, short, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.bot.tables.turns import Turn
 from bondbot.games.contract import Record
 from bondbot.games.makao.engine import POT, Bid, DealRecord, Makao, Played, Scored, TrickTaken
@@ -314,7 +320,10 @@ async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
 
 
 @app_commands.command(name="makao", description="Open a Makao (piekiełko) table (GM)")
-@app_commands.describe(**COMMON, stake="What each player puts in the pot (empty: no stakes)")
+@app_commands.describe(
+    **COMMON, **LANGUAGE, stake="What each player puts in the pot (empty: no stakes)"
+)
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -327,6 +336,7 @@ async def open_command(
     other_npcs: str | None = None,
     stake: str | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     lang = (await reply_to(interaction)).lang
     await open_table(
@@ -340,6 +350,7 @@ async def open_command(
         other_npcs=other_npcs,
         options={"stake": None if stake is None else parse_amount_or_refuse(stake, lang)},
         thread=thread,
+        language=language,
     )
 
 

@@ -24,7 +24,13 @@ from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, short, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.bot.tables.turns import Turn
 from bondbot.games.contract import Record
 from bondbot.games.michigan.engine import (
@@ -362,7 +368,8 @@ async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
 
 
 @app_commands.command(name="michigan", description="Open a Michigan table (GM)")
-@app_commands.describe(**COMMON, chip="What one chip is worth (default 1)")
+@app_commands.describe(**COMMON, **LANGUAGE, chip="What one chip is worth (default 1)")
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -375,6 +382,7 @@ async def open_command(
     other_npcs: str | None = None,
     chip: str | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     lang = (await reply_to(interaction)).lang
     await open_table(
@@ -388,6 +396,7 @@ async def open_command(
         other_npcs=other_npcs,
         options={"chip": None if chip is None else parse_amount_or_refuse(chip, lang)},
         thread=thread,
+        language=language,
     )
 
 

@@ -14,7 +14,13 @@ from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, result_line, table_button
 from bondbot.bot.tables.modals import amount_modal, choice_amount_modal, parse_amount_or_refuse
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
+from bondbot.bot.tables.opening import (
+    COMMON,
+    LANGUAGE,
+    LANGUAGE_CHOICES,
+    npc_names,
+    open_table,
+)
 from bondbot.errors import Refusal
 from bondbot.games.punto_banco.engine import BETS, PuntoBanco
 from bondbot.i18n import Lang, t
@@ -38,6 +44,7 @@ def engine_of(snapshot: TableSnapshot) -> PuntoBanco:
 @app_commands.command(name="punto_banco", description="Open a punto banco table (GM)")
 @app_commands.describe(
     **COMMON,
+    **LANGUAGE,
     tie_pays="A tie pays 8 or 9 to 1",
     auto_deal="Deal by itself this many seconds after a coup's first wager",
 )
@@ -47,6 +54,7 @@ def engine_of(snapshot: TableSnapshot) -> PuntoBanco:
         app_commands.Choice(name="9:1", value=9),
     ]
 )
+@app_commands.choices(language=LANGUAGE_CHOICES)
 @app_commands.autocomplete(npc=npc_names)
 @app_commands.guild_only()
 async def open_command(
@@ -60,6 +68,7 @@ async def open_command(
     tie_pays: int = 8,
     auto_deal: app_commands.Range[int, 5, 600] | None = None,
     thread: bool = True,
+    language: str | None = None,
 ) -> None:
     await open_table(
         interaction,
@@ -72,6 +81,7 @@ async def open_command(
         other_npcs=other_npcs,
         options={"tie_pays": tie_pays, "auto_deal_s": auto_deal},
         thread=thread,
+        language=language,
     )
 
 
