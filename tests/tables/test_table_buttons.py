@@ -24,6 +24,7 @@ from table_helpers import GM, Clock, make_character, service
 from bondbot.bot.tables.games import optional, ui_for
 from bondbot.bot.tables.message import table_view
 from bondbot.errors import Refusal
+from bondbot.games.contract import Option
 from bondbot.games.registry import all_games
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableSnapshot
@@ -90,7 +91,12 @@ async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]
             if lang == "en":
                 seen[phase_of(snapshot)].append(labels)
             assert len(labels) <= MOST, (game, phase_of(snapshot), lang, labels)
-        options = snapshot.state.engine.options()
+        engine = snapshot.state.engine
+        # Ending the evening would end the walk; a game lists Deal only once its shoe
+        # serves the table, and the table replaces a shoe that does not at the deal.
+        options = [option for option in engine.options() if option.kind != "end"]
+        if not engine.in_hand() and engine.needs_new_shoe and "deal" in engine.moves:
+            options.append(Option(kind="deal"))
         if not options:
             clock.advance(30)
             await tables.run_due()
