@@ -373,8 +373,7 @@ class HoldemUI:
 
     def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
         """Deal, once the hand is over and two players can be dealt in."""
-        engine = engine_of(snapshot)
-        if not engine.over or not any(o.kind == "deal" for o in engine.options()):
+        if not engine_of(snapshot).over or len(_ready(snapshot)) < 2:
             return None
         return table_button(
             lang, snapshot.id, "table.btn_deal", "deal", style=discord.ButtonStyle.primary
@@ -404,10 +403,11 @@ class HoldemUI:
         return specs
 
     def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
-        """That it is his turn (his moves are the panel's buttons), or that he sits out."""
+        """That it is his turn (his moves are the panel's buttons), or that he sits out; the
+        NPC's cards, shown to the GM, have no note."""
         engine = engine_of(snapshot)
         notes = []
-        if engine.turn() == (seat,):
+        if engine.turn() == (seat,) and seat != snapshot.state.npc_key:
             notes.append(t("holdem.note_your_turn", lang))
         if seat in engine.sitting_out:
             notes.append(t("holdem.note_sitting_out", lang))
@@ -499,10 +499,7 @@ def _between(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
     """Between hands: the NPC, the next hand's blinds (or who is missing), the schedule."""
     engine = engine_of(snapshot)
     lines = [_npc_line(snapshot, lang, money)]
-    chips = {str(character): amount for character, amount in snapshot.chips.items()}
-    chips[snapshot.state.npc_key] = 1 if snapshot.bank is None else snapshot.bank
-    ready = [s for s in engine.seats if s not in engine.sitting_out and chips.get(s, 0) > 0]
-    if len(ready) < 2:
+    if len(_ready(snapshot)) < 2:
         return [*lines, t("holdem.waiting", lang)]
     rules, hand = engine.rules, engine.hand + 1
     blinds = rules.blinds(hand)
@@ -523,6 +520,14 @@ def _between(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
             )
         )
     return lines
+
+
+def _ready(snapshot: TableSnapshot) -> list[str]:
+    """The seats the next deal would deal in: not sitting out, with chips at the table."""
+    engine = engine_of(snapshot)
+    chips = {str(character): amount for character, amount in snapshot.chips.items()}
+    chips[snapshot.state.npc_key] = 1 if snapshot.bank is None else snapshot.bank
+    return [s for s in engine.seats if s not in engine.sitting_out and chips.get(s, 0) > 0]
 
 
 def _log(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:

@@ -322,14 +322,13 @@ def _targets(engine: Macao, seat: str | None) -> list[Target]:
 
 
 def _may_deal(engine: Macao) -> bool:
-    """Whether the GM may deal the next coup: a banker and a player (a shoe that no
-    longer serves the table is replaced at the deal)."""
+    """Whether the table waits for the GM's Deal: between coups, a banker to be and a
+    player (the engine refuses a deal it cannot make, e.g. nobody able to bank)."""
     if engine.phase is not Phase.IDLE:
         return False
-    if any(option.kind == "deal" for option in engine.options()):
-        return True
-    banker = engine.next_banker()
-    return engine.needs_new_shoe and banker is not None and any(s != banker for s in engine.seats)
+    if engine.rules.bank is Bank.NPC:
+        return any(seat != engine.npc for seat in engine.seats)
+    return len(engine.seats) >= 2
 
 
 class MacaoUI:
