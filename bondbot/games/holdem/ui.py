@@ -381,8 +381,11 @@ class HoldemUI:
 
     def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
         """On the NPC's turn, when the GM plays it: the bet sizes with their amounts (Fold,
-        Call and Raise… are on the table message)."""
+        Call and Raise… are on the table message). Between hands, Deal while the table
+        does not wait for it (fewer than two players ready: the click says so)."""
         state, engine = snapshot.state, engine_of(snapshot)
+        if engine.over and self.gm_waits(snapshot, lang, money) is None:
+            return [table_button(lang, snapshot.id, "holdem.btn_deal", "deal")]
         if state.npc_auto or engine.turn() != (state.npc_key,):
             return []
         return _size_buttons(snapshot, state.npc_key, lang, money)
