@@ -36,8 +36,9 @@ def labels(specs: list[ButtonSpec]) -> list[str]:
     return [spec.label for spec in specs]
 
 
-def bond_draws(seed: bytes) -> bool:
-    """Bond wagers on his hand, Vesper passes, and Bond (no natural) may draw."""
+def bond_draws(seed: bytes, *, may: bool = True) -> bool:
+    """Bond wagers on his hand, Vesper passes, and Bond (no natural) is to act: he may
+    draw (`may`), or only stand."""
     engine = live_engine(seed, NPC, [BOND, VESPER])
     advance(engine, Move(kind="deal"))
     if engine.phase is not Phase.WAGERS:
@@ -47,7 +48,7 @@ def bond_draws(seed: bytes) -> bool:
     if engine.phase is not Phase.DRAWS or engine.actor != BOND:
         return False
     (hand,) = [hand for hand in engine.players if hand.seat == BOND]
-    return player_may_draw(hand_total(hand.cards, engine.rules.counting))
+    return player_may_draw(hand_total(hand.cards, engine.rules.counting)) is may
 
 
 async def test_each_phase_shows_its_moves_and_the_panels_the_rest(db: Database) -> None:
@@ -88,3 +89,15 @@ async def test_each_phase_shows_its_moves_and_the_panels_the_rest(db: Database) 
     with pytest.raises(Refusal) as closed:
         wager_option(engine_of(drawing), VESPER, "own")
     assert closed.value.key == "macao.wagers_closed"
+
+
+async def test_a_player_who_may_only_stand_stands_in_one_click(db: Database) -> None:
+    clock = Clock()
+    seed = next(seeds(lambda seed: bond_draws(seed, may=False)))
+    tables, table = await seated(db, clock, seed)
+    await tables.act(table, GM, "deal", as_gm=True)
+    await tables.act(table, BOND_OWNER, "wager", target="own", amount=1_000)
+    drawing = await tables.act(table, VESPER_OWNER, "pass")
+    assert table_labels(drawing, clock) == ["Stand", "My seat", "GM"]  # Draw: absent
+    (stand,) = UI.panel_buttons(drawing, BOND, "en", "$")
+    assert stand.label == "Stand" and stand.custom_id.endswith(f":stand:{drawing.state.moves}")
