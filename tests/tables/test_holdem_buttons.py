@@ -87,3 +87,24 @@ async def test_a_player_sitting_out_gets_back_in_in_his_panel(db: Database) -> N
     alone = await tables.act(table, LEITER_OWNER, "sit_out")
     assert UI.gm_waits(alone, "en", "$") is None  # nobody to play Le Chiffre
     assert labels(UI.gm_buttons(alone, "en", "$")) == ["Deal"]  # in his panel: says why
+
+
+async def test_a_call_of_all_he_has_is_one_button(db: Database) -> None:
+    """Facing a bet larger than his stack, a player may fold or call all he has: Call
+    says the amount, and no All-in button repeats it."""
+    clock = Clock()
+    tables, table, ids = await seat_three(db, clock, [seed_where(3, npc_best)], auto=False)
+    snapshot = await tables.act(table, GM, "deal", as_gm=True)
+    npc, bond = snapshot.state.npc_key, str(ids["bond"])
+    while engine_of(snapshot).turn() != (bond,):
+        (seat,) = engine_of(snapshot).turn()
+        if seat == npc:
+            snapshot = await tables.act(table, GM, "raise", amount=20_000, as_gm=True, for_npc=True)
+        else:
+            snapshot = await tables.act(table, LEITER_OWNER, "call")
+    engine = engine_of(snapshot)
+    stack = engine.chips[bond]
+    assert engine.to_call(bond) >= stack  # $200 to him, who has less
+    mine = labels(UI.panel_buttons(snapshot, bond, "en", "$"))
+    assert mine == ["Fold", f"Call ${stack // 100}", "Sit out"]
+    assert table_labels(snapshot, clock) == ["Fold", f"Call ${stack // 100}", "My seat", "GM"]

@@ -678,7 +678,8 @@ def _size_buttons(snapshot: TableSnapshot, seat: str, lang: Lang, money: str) ->
     table, engine, moves = snapshot.id, engine_of(snapshot), snapshot.state.moves
     legal = {o.kind: o for o in engine.options() if o.seat == seat}
     raising = legal.get("bet") or legal.get("raise")
-    behind = engine.chips.get(seat, 0) + engine.bets.get(seat, 0)
+    stack = engine.chips.get(seat, 0)
+    behind = stack + engine.bets.get(seat, 0)  # what his bet comes to, all-in
     green, red = discord.ButtonStyle.success, discord.ButtonStyle.danger
     specs = []
     seen = set()
@@ -691,8 +692,10 @@ def _size_buttons(snapshot: TableSnapshot, seat: str, lang: Lang, money: str) ->
         key = f"holdem.btn_{size}"
         spec = table_button(lang, table, key, "to", moves, to, size, style=green, amount=amount)
         specs.append(spec)
-    if "all_in" in legal:
-        amount = format_amount(engine.chips.get(seat, 0), money)
+    call = legal.get("call")
+    calls_all = raising is None and call is not None and (call.min or 0) >= stack
+    if "all_in" in legal and not calls_all:  # a call of all he has is Call's button
+        amount = format_amount(stack, money)
         specs.append(
             table_button(lang, table, "holdem.btn_all_in", "allin", moves, style=red, amount=amount)
         )
