@@ -129,7 +129,7 @@ def expectation_text(
         counting=t(f"macao.counting_name_{rules.counting}", lang),
         packs=t("macao.packs_by_size", lang)
         if rules.packs is None
-        else t("macao.packs_fixed", lang, packs=packs),
+        else t("macao.packs_one" if packs == 1 else "macao.packs_fixed", lang, packs=packs),
         tie=rules.tie_pays,
         own=edge(per[Target.OWN]),
         banker=edge(per[Target.BANKER]),
