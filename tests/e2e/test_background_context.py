@@ -66,6 +66,7 @@ async def test_a_turn_timer_armed_by_a_click_fires_and_plays_its_move(
         await _seat_bond_at_holdem(bot_env, bot, TURN_TIMER)
         # The GM plays Le Chiffre: whoever acts first, the table waits for him, by the timer.
         await fake.slash(world.gm, "table npc", auto=False)
+        await wait_table(fake, "(NPC, played by the GM)")  # with Deal, which it waits for
         tables = bot.services.tables
         table = await tables.open_in_channel(world.channel.id)
         with caplog.at_level(logging.DEBUG, logger="bondbot"):

@@ -1,10 +1,14 @@
 """A hold'em evening through the fake Discord: Bond and Mathis (in French) against Le Chiffre.
 
 Hand 1, the GM plays Le Chiffre with the table's buttons: the blinds, his raise by the
-modal, Bond all-in short, Mathis calls and bets half the pot on the flop (a double click:
-one bet), a side pot between Mathis and Le Chiffre, a showdown Le Chiffre wins. Bond wins
-the main pot back with a Hero Point (a double click spends once), then Mathis spends too:
-he shares the main pot with Bond and takes the side pot. Hand 2, Le Chiffre plays by
+form (its placeholder states the least and the most), Bond all-in short from his seat
+panel, Mathis calls and bets half the pot on the flop from his panel (a double click: one
+bet), a side pot between Mathis and Le Chiffre, a showdown Le Chiffre wins. The table
+shows only Fold, Check or Call and Raise… (and My seat, GM); the bet sizes are in the
+player's panel, the NPC's cards and sizes in the GM's, and Deal is the table's one GM
+button between hands. Bond wins the main pot back with a Hero Point (a double click
+spends once), then Mathis spends too: he shares the main pot with Bond and takes the
+side pot. Hand 2, Le Chiffre plays by
 itself: Bond lets his timer run out (he folds), the bot restarts in the middle of the
 hand, Mathis calls down. The GM closes; each pack's seed checks against its commitment.
 No hole card is visible to anyone but its owner (and the NPC's to the GM) before it is
@@ -18,6 +22,8 @@ import re
 
 from e2e_env import BotEnv
 from fakediscord import FakeDiscord
+from fakediscord.client import InteractionResult
+from fakediscord.models import FakeMessage, FakeUser
 from privacy import assert_never_seen
 from table_flow import (
     balances,
@@ -76,6 +82,26 @@ def pretty(hole: tuple[Card, Card]) -> str:
     return cards_pretty(list(hole))
 
 
+def labels(message: FakeMessage | InteractionResult) -> list[str]:
+    return [b["label"] for row in message.components for b in row["components"]]
+
+
+async def seat_panel(fake: FakeDiscord, user: FakeUser) -> InteractionResult:
+    """The player's private panel (My seat): his cards, chips and moves."""
+    panel = await fake.click(user, table_message(fake), button_id(fake, "seat"))
+    assert panel.ephemeral and panel.embeds, panel.content
+    return panel
+
+
+def panel_id(panel: InteractionResult, action: str) -> str:
+    """A panel button's custom id, whatever move count (and amount) it carries."""
+    for row in panel.components:
+        for component in row["components"]:
+            if component["custom_id"].split(":")[3] == action:
+                return str(component["custom_id"])
+    raise AssertionError(f"no {action} button in the panel")
+
+
 async def test_a_holdem_evening(bot_env: BotEnv) -> None:
     fake, world = bot_env.fake, bot_env.world
     first, second = seeds()
@@ -108,7 +134,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert short.content == "The buy-in at this table is between $50 and $500."
         await join(fake, world.player, "100")
         joined = await fake.slash(world.player_fr, "table join", buy_in="300")
-        assert joined.content.startswith("Vous vous asseyez avec 300\u00a0$ en jetons.")
+        assert joined.content.splitlines()[0] == "Vous vous asseyez avec 300\u00a0$ en jetons."
         for user in (world.player, world.player_fr):
             await press(fake, user, "choose", "simulate")
         gm_plays = await fake.slash(world.gm, "table npc", auto=False)
@@ -125,33 +151,27 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         embed = str(table.embeds[0])
         assert "Hand 1: Le Chiffre deals; blinds $5 (James Bond) and $10 (René Mathis)." in embed
         assert "Hand 1 · blinds $5/$10" in embed
-        labels = [b["label"] for b in table.buttons()][5:]
-        assert labels == [
-            "Fold",
-            "Call $10",
-            "Raise…",
-            "½ pot: $25",
-            "Pot: $35",
-            "All-in $300",
-            "Sit out",
-            "NPC's cards (GM)",
-            "My cards",
-            "Automatic NPC",
-        ]
+        # The table: the moves of the one to act (the GM, for Le Chiffre), no GM control.
+        assert labels(table) == ["Fold", "Call $10", "Raise…", "My seat", "GM"]
         wrong = await fake.click(world.player, table_message(fake), play_id(fake, "fold"))
         assert wrong.ephemeral and wrong.content == "It is not your turn: Le Chiffre is to act."
-        mine = await press(fake, world.player, "mine")
-        assert mine.ephemeral and mine.content == f"Your cards: {pretty(bond_hole)}"
-        mine_fr = await press(fake, world.player_fr, "mine")
-        assert mine_fr.content == f"Vos cartes : {pretty(mathis_hole)}"
-        peek = await press(fake, world.player, "npccards")
-        assert peek.ephemeral and "GM" in peek.content
-        npc_cards = await press(fake, world.gm, "npccards")
+        mine = await seat_panel(fake, world.player)
+        assert f"Your cards: {pretty(bond_hole)}" in mine.embeds[0]["description"]
+        assert labels(mine) == ["Sit out"]  # not his turn: no move, only his own control
+        mine_fr = await seat_panel(fake, world.player_fr)
+        assert f"Vos cartes : {pretty(mathis_hole)}" in mine_fr.embeds[0]["description"]
+        assert labels(mine_fr) == ["S'absenter"]
+        peek = await press(fake, world.player, "mine")  # the NPC's cards: the GM's panel
+        assert peek.ephemeral and peek.content.startswith("Only the GM can do that")
+        gm = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
+        assert labels(gm)[:2] == ["½ pot: $25", "Pot: $35"]  # Le Chiffre's sizes, his turn
+        assert "NPC's cards" in labels(gm) and "Deal (GM)" not in labels(gm)
+        npc_cards = await fake.click(world.gm, gm, panel_id(gm, "mine"))
         assert npc_cards.content == f"Le Chiffre's cards: {pretty(npc_hole)}"
 
         modal = await fake.click(world.gm, table_message(fake), play_id(fake, "raise"))
         assert modal.modal is not None and modal.modal.title == "Raise to"
-        assert "From $20 to $300" in str(modal.modal.components)
+        assert "Between $20 and $300" in str(modal.modal.components)
         outside = await fake.submit_modal(world.gm, modal, {"amount": "500"})
         assert outside.content == (
             "Between $20 and $300, please (what your bet this round comes to)."
@@ -160,7 +180,21 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert raised.response_type == 7
         await wait_table(fake, "Le Chiffre raises to $30.")
 
-        await fake.click(world.player, table_message(fake), play_id(fake, "allin"))
+        # Bond's turn: his panel has his moves with their amounts; all-in is one of them.
+        await wait_table(fake, "To act: **James Bond**")
+        mine = await seat_panel(fake, world.player)
+        # Pot $45, $25 to call: half the pot makes his bet $65; the pot's $100 is all he
+        # has, so All-in stands for it.
+        assert labels(mine) == [
+            "Fold",
+            "Call $25",
+            "Raise…",
+            "½ pot: $65",
+            "All-in $95",
+            "Sit out",
+        ]
+        allin = await fake.click(world.player, mine, panel_id(mine, "allin"))
+        assert allin.ephemeral and allin.content == "Done."
         await wait_table(fake, "James Bond goes all-in.")
         called = await fake.click(world.player_fr, table_message(fake), play_id(fake, "call"))
         assert called.response_type == 7
@@ -171,16 +205,18 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert "Main pot $300: James Bond, René Mathis, Le Chiffre" in embed
         assert "To act: **René Mathis**" in embed
 
-        # A double click on ½ pot: one bet of $150, the other click refused.
-        half = play_id(fake, "to")
+        # A double click on ½ pot in Mathis's panel: one bet of $150, the other refused.
+        assert "½ pot" not in str(labels(table_message(fake)))  # the sizes are private
+        mine_fr = await seat_panel(fake, world.player_fr)
+        half = panel_id(mine_fr, "to")
         assert half.endswith(":15000:half")
         clicks = await asyncio.gather(
-            fake.click(world.player_fr, table_message(fake), half),
-            fake.click(world.player_fr, table_message(fake), half),
+            fake.click(world.player_fr, mine_fr, half),
+            fake.click(world.player_fr, mine_fr, half),
         )
-        refused = [c for c in clicks if c.response_type != 7]
-        assert [c.content for c in refused] == [
-            "La table a avancé depuis que ce bouton a été affiché : regardez de nouveau la table."
+        assert sorted(c.content for c in clicks) == [
+            "C'est fait.",
+            "La table a avancé depuis que ce bouton a été affiché : regardez de nouveau la table.",
         ]
         await wait_table(fake, "René Mathis bets $150.")
         await fake.click(world.gm, table_message(fake), play_id(fake, "call"))
@@ -209,30 +245,25 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert f"Le Chiffre: {pretty(npc_hole)} — " in embed
         assert f"James Bond: {pretty(bond_hole)} — " in embed
         assert "Side pot 1 $300 → Le Chiffre $300" in embed
-        spends = [b["label"] for b in table.buttons() if ":spend:" in b["custom_id"]]
-        assert spends == [
-            "James Bond: spend a Hero Point (receives $300)",
-            "René Mathis: spend a Hero Point (receives $600)",
-        ]
+        # Between hands: Deal, which the table waits for, and one Hero Point button.
+        assert labels(table) == ["Deal (GM)", "Spend a Hero Point", "My seat", "GM"]
+        not_gm = await fake.click(world.player, table, button_id(fake, "deal"))
+        assert not_gm.content.startswith("Only the GM can do that")
+        assert "James Bond" in str(table.embeds) and "René Mathis" in str(table.embeds)
 
-        spend_bond = button_id(fake, "spend", 1)  # offers in order of play: Bond first
+        spend = button_id(fake, "hp")  # one lost hand each: the click spends at once
         answers = await asyncio.gather(
-            fake.click(world.player, table_message(fake), spend_bond),
-            fake.click(world.player, table_message(fake), spend_bond),
+            fake.click(world.player, table_message(fake), spend),
+            fake.click(world.player, table_message(fake), spend),
         )
-        assert sorted(a.content for a in answers) == [
+        contents = sorted(a.content for a in answers)
+        assert contents[1] == "You spend a Hero Point and win the hand: the bank pays you $300."
+        assert contents[0] in (  # the second click, refused once the first has spent
             "A Hero Point was already spent on that hand.",
-            "You spend a Hero Point and win the hand: the bank pays you $300.",
-        ]
-        # Mathis spending now would share the main pot with Bond: half of it, and his side pot.
-        await fake.wait_until(
-            lambda: (
-                "René Mathis: spend a Hero Point (receives $450)"
-                in [b["label"] for b in table_message(fake).buttons()]
-            ),
-            what="Mathis's spend button redrawn",
+            "You have no lost hand to win back with a Hero Point now.",
         )
-        spent = await press(fake, world.player_fr, "spend", 2)
+        # Mathis spending now shares the main pot with Bond: half of it, and his side pot.
+        spent = await press(fake, world.player_fr, "hp")
         assert spent.content == (
             "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie 450\u00a0$."
         )
@@ -278,10 +309,15 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         while (snapshot := await tables.snapshot(table_id)).state.engine.in_hand():
             assert snapshot.state.engine.turn() == (mathis_key,)
             drawn = f":{snapshot.state.moves}"
-            await fake.wait_until(
-                lambda drawn=drawn: play_id(fake, "fold").endswith(drawn), what="the table redrawn"
-            )
             action = "call" if snapshot.state.engine.to_call(mathis_key) else "check"
+            await fake.wait_until(
+                lambda drawn=drawn, action=action: any(
+                    c["custom_id"].split(":")[3] == action and c["custom_id"].endswith(drawn)
+                    for row in table_message(fake).components
+                    for c in row["components"]
+                ),
+                what="the table redrawn",
+            )
             answer = await fake.click(world.player_fr, table_message(fake), play_id(fake, action))
             assert answer.response_type == 7, answer.content
         hidden = snapshot.state.engine.hidden_cards()

@@ -1,11 +1,15 @@
 """A Macao evening of two coups through the fake Discord: two PCs against Le Chiffre's bank.
 
-The shoe's seed was chosen by playing the evening on the pure engine first. Coup 1: each
-player sees only his own cards (My cards); Bond (English) holds a natural 9 and wagers on
-his own hand, Mathis (French) wagers on a tie; Bond's natural is shown and paid three
-times at once. The bot restarts while Mathis is to draw; he double-clicks Draw (one card);
-the NPC banker plays by itself, the tie wager loses, and Mathis wins it back with a Hero
-Point. Coup 2: the GM takes Le Chiffre over; Bond wagers with /table bet, Mathis passes;
+The shoe's seed was chosen by playing the evening on the pure engine first. Between coups
+the table shows the GM's Deal, End the evening is in his panel. Coup 1: each player sees
+only his own cards, in his seat panel (My seat) with his wagers and Pass; the table shows
+the wagers ("Bet on my hand", not to be taken for My seat), whose form states the
+limits, and a second wager is refused at the click. Bond (English) holds a natural 9 and
+wagers on his own hand, Mathis (French) wagers on a tie; Bond's natural is shown and paid
+three times at once. The bot restarts while Mathis is to draw; he double-clicks Draw in
+his panel, beside his cards (one card); the NPC banker plays by itself, the tie wager
+loses, and Mathis wins it back with the table's one Hero Point button. Coup 2: the GM
+takes Le Chiffre over; Bond wagers with /table bet, Mathis passes (from his panel);
 Bond's turn timer runs out (he draws, as advised, and the table says so); the GM sees the
 NPC's cards and plays its draw. The evening ends after its two coups with its winner.
 Throughout, nothing the channel or the other player could ever see holds a card that was
@@ -20,6 +24,8 @@ from dataclasses import dataclass
 
 from e2e_env import BotEnv
 from fakediscord import FakeDiscord
+from fakediscord.client import InteractionResult
+from fakediscord.models import FakeMessage, FakeUser
 from privacy import assert_never_seen
 from table_flow import (
     balances,
@@ -139,6 +145,25 @@ def find_evening() -> Evening:
     raise AssertionError("no seed for this evening")
 
 
+def labels(message: FakeMessage | InteractionResult) -> list[str]:
+    return [b["label"] for row in message.components for b in row["components"]]
+
+
+async def seat_panel(fake: FakeDiscord, user: FakeUser) -> InteractionResult:
+    """The player's private panel (My seat): his cards as a picture, his total, his moves."""
+    panel = await fake.click(user, table_message(fake), button_id(fake, "seat"))
+    assert panel.ephemeral and panel.embeds, panel.content
+    return panel
+
+
+def panel_id(panel: InteractionResult, action: str) -> str:
+    for row in panel.components:
+        for component in row["components"]:
+            if component["custom_id"].split(":")[3] == action:
+                return str(component["custom_id"])
+    raise AssertionError(f"no {action} button in the panel")
+
+
 def play_id(fake: FakeDiscord, action: str) -> str:
     """A button's custom id, whatever move count it carries."""
     for row in table_message(fake).components:
@@ -199,27 +224,52 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
             await press(fake, user, "choose", "simulate")
 
         # -- coup 1 -----------------------------------------------------------------------
+        # Between coups: the table waits for the GM's Deal; his other controls are private.
+        await fake.wait_until(
+            lambda: labels(table_message(fake)) == ["Deal (GM)", "My seat", "GM"],
+            what="the table waits for the deal",
+        )
+        gm = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
+        assert labels(gm)[0] == "End the evening"
+        refused = await press(fake, world.player, "end")
+        assert refused.content.startswith("Only the GM can do that")
         dealt = await press(fake, world.gm, "deal")
         assert dealt.response_type == 7  # the table message, redrawn in place
-        await wait_table(fake, "waiting for James Bond, René Mathis")
-        mine = await press(fake, world.player, "mine")
-        assert mine.ephemeral and mine.content == (
+        table = await wait_table(fake, "waiting for James Bond, René Mathis")
+        wagers = ["Bet on my hand", "Bet on the banker", "Bet on a tie"]
+        assert labels(table) == [*wagers, "My seat", "GM"]
+        mine = await seat_panel(fake, world.player)
+        assert mine.embeds[0]["description"].endswith(
             f"Your cards: {cards_pretty(c1[BOND])}\nTotal **9** (minus 9). A natural 9! "
             "Wager on your own hand, the banker's hand or a tie — or pass."
         )
-        mine_fr = await press(fake, world.player_fr, "mine")
-        assert mine_fr.content == (
+        assert mine.embeds[0]["image"]["url"] == "attachment://hand.png"
+        assert labels(mine) == [*wagers, "Pass"]
+        mine_fr = await seat_panel(fake, world.player_fr)
+        assert mine_fr.embeds[0]["description"].endswith(
             f"Vos cartes : {cards_pretty(c1[MATHIS])}\nTotal **{total(c1[MATHIS])}** "
             "(moins 9). Misez sur votre main, sur celle du banquier ou sur l'égalité — ou passez."
         )
-        outsider = await press(fake, world.owner, "mine")
-        assert outsider.content == "You are not seated at this table."
+        assert labels(mine_fr) == [
+            "Miser sur ma main",
+            "Miser sur le banquier",
+            "Miser sur l'égalité",
+            "Passer",
+        ]
+        outsider = await press(fake, world.owner, "mine")  # the NPC's cards: the GM's panel
+        assert outsider.content.startswith("Only the GM can do that")
 
-        modal = await press(fake, world.player, "wager", "own")
+        modal = await fake.click(world.player, mine, panel_id(mine, "wager"))  # from his panel
         assert modal.modal is not None and modal.modal.title == "Wager on your own hand"
+        # His $500 in chips must cover the worst a wager can lose (three times it, to a
+        # banker's natural 9): the form says so before he types.
+        assert "Between $10 and $166.66" in str(modal.modal.components)
         placed = await fake.submit_modal(world.player, modal, {"amount": "100"})
         assert placed.ephemeral and placed.content == "Wager placed: $100 on your own hand."
         await wait_table(fake, "$100 on his own hand")
+        again = await press(fake, world.player, "wager", "tie")  # refused before any form
+        assert again.modal is None
+        assert again.content == "You have already wagered or passed on this coup."
         assert_never_seen(fake, None, [*c1[BOND], *c1[MATHIS], *c1["bank"]])
         assert_never_seen(fake, world.player_fr, [*c1[BOND], *c1["bank"]])
         assert_never_seen(fake, world.player, [*c1[MATHIS], *c1["bank"]])
@@ -240,10 +290,14 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
 
     async with bot_env.run() as bot:  # a restart while Mathis is to draw
         await wait_table(fake, "To draw or stand: **René Mathis**")
-        draw = play_id(fake, "draw")
+        # Mathis's panel: his cards and his turn's moves; a double click on Draw draws once.
+        mine_fr = await seat_panel(fake, world.player_fr)
+        assert labels(mine_fr) == ["Tirer", "Rester"]
+        assert mine_fr.embeds[0]["image"]["url"] == "attachment://hand.png"
+        draw = panel_id(mine_fr, "draw")
         clicks = await asyncio.gather(
-            fake.click(world.player_fr, table_message(fake), draw),
-            fake.click(world.player_fr, table_message(fake), draw),
+            fake.click(world.player_fr, mine_fr, draw),
+            fake.click(world.player_fr, mine_fr, draw),
         )
         cards = [*c1[MATHIS], plan.mathis_third]
         assert sorted(c.content for c in clicks) == sorted(
@@ -259,11 +313,10 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert f"René Mathis: {cards_pretty(cards)} ({total(cards)}) — $10 on a tie: loses $10" in (
             shown
         )
-        labels = [b["label"] for b in table.buttons() if ":spend:" in b["custom_id"]]
-        assert labels == ["René Mathis: spend a Hero Point (receives $90)"]
-        spend = button_id(fake, "spend", 1)
+        assert labels(table) == ["Deal (GM)", "Spend a Hero Point", "My seat", "GM"]
+        spend = button_id(fake, "hp")
         stolen = await fake.click(world.player, table_message(fake), spend)
-        assert stolen.content == "This button belongs to another player."
+        assert stolen.content == "You have no lost hand to win back with a Hero Point now."
         spent = await fake.click(world.player_fr, table_message(fake), spend)
         assert spent.content == (
             "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie 90\u00a0$."
@@ -277,6 +330,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         await wait_table(fake, "Coup 2 of 2")
         wager = await fake.slash(world.player, "table bet", amount="10", on="player")
         assert wager.content == "Wager placed: $10 on your own hand."
+        assert "pass" not in str(table_message(fake).components)  # Pass: in his panel
         passed = await press(fake, world.player_fr, "pass")
         assert passed.content == "Vous passez : vous ne jouez pas ce coup."
         await wait_table(fake, "To draw or stand: **James Bond**")
@@ -314,7 +368,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         best = max(chips.values())
         winner = "James Bond" if chips[BOND] == best else "René Mathis"
         assert f"Winner of the evening: **{winner}** with ${best // 100:,}" in shown
-        assert [b["label"] for b in table.buttons()][5:] == ["My cards"]
+        assert labels(table) == ["My seat", "GM"]  # the evening is over: nothing to play
 
         # Mathis passed coup 2: his cards were never shown to anyone but him.
         assert_never_seen(fake, None, c2[MATHIS])

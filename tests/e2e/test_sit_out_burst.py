@@ -1,7 +1,8 @@
 """Hold'em's Sit out clicked twenty times at once is one move (issue 20, item 3).
 
-The table message's button says which way it goes (`sit:out`), and so does the Back in
-button its answer carries (`sit:in`): repeated clicks never flip the player back.
+Sit out is in the player's seat panel (My seat), not on the table message. Its button
+says which way it goes (`sit:out`), and so does the Back in button its answer carries
+(`sit:in`, also in his panel while he sits out): repeated clicks never flip him back.
 """
 
 from __future__ import annotations
@@ -50,15 +51,22 @@ async def test_twenty_sit_out_clicks_at_once_sit_him_out_once(bot_env: BotEnv) -
         await join(fake, world.player_fr, "100")
         for user in (world.player, world.player_fr):
             await press(fake, user, "choose", "simulate")
-        sit_out = button_id(fake, "sit", "out")
-        assert [b["label"] for b in table_message(fake).buttons() if b["custom_id"] == sit_out] == [
-            "Sit out"
-        ]
+        # Two players in: the table waits for the GM's Deal; Sit out is not on it.
+        await fake.wait_until(
+            lambda: (
+                [b["label"] for b in table_message(fake).buttons()]
+                == ["Deal (GM)", "My seat", "GM"]
+            ),
+            what="the table waits for the deal",
+        )
+        table = table_message(fake)
+        panel = await fake.click(world.player, table, button_id(fake, "seat"))
+        table_id = int(panel.custom_ids()[0].split(":")[2])
+        sit_out = f"bb:tbl:{table_id}:sit:out"
+        assert panel.button_labels() == ["Sit out", "Leave"] and sit_out in panel.custom_ids()
 
         answers: list[InteractionResult] = list(
-            await asyncio.gather(
-                *(fake.click(world.player, table_message(fake), sit_out) for _ in range(BURST))
-            )
+            await asyncio.gather(*(fake.click(world.player, panel, sit_out) for _ in range(BURST)))
         )
         contents = Counter(a.content for a in answers)
         assert contents == {
@@ -67,7 +75,6 @@ async def test_twenty_sit_out_clicks_at_once_sit_him_out_once(bot_env: BotEnv) -
         }
         assert all(a.ephemeral for a in answers)
         await wait_table(fake, "James Bond")
-        table_id = int(sit_out.split(":")[2])
         snapshot = await bot.services.tables.snapshot(table_id)
         bond_seat = snapshot.state.seat_of_user(world.player.id)
         assert bond_seat is not None
@@ -87,6 +94,11 @@ async def test_twenty_sit_out_clicks_at_once_sit_him_out_once(bot_env: BotEnv) -
         }
         snapshot = await bot.services.tables.snapshot(table_id)
         assert str(bond_seat.character_id) not in snapshot.state.engine.sitting_out
-        # In French, and the table message's button again.
-        fr = await fake.click(world.player_fr, table_message(fake), sit_out)
+        # In French, from his own panel; sitting out, his panel offers Back in instead.
+        panel_fr = await fake.click(world.player_fr, table_message(fake), button_id(fake, "seat"))
+        assert panel_fr.button_labels() == ["S'absenter", "Partir"]
+        fr = await fake.click(world.player_fr, panel_fr, sit_out)
         assert fr.content == t("holdem.sat_out", "fr") and fr.button_labels() == ["Revenir"]
+        panel_fr = await fake.click(world.player_fr, table_message(fake), button_id(fake, "seat"))
+        assert f"bb:tbl:{table_id}:sit:in" in panel_fr.custom_ids()
+        assert t("holdem.note_sitting_out", "fr") in panel_fr.embeds[0]["description"]

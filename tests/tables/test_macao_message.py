@@ -35,6 +35,13 @@ def test_the_gm_is_told_what_the_bank_may_expect_in_his_language() -> None:
     assert "(bust, 2 packs, a tie pays 8:1)" in text
     assert "own hand: the bank wins 9.23%" in text
     assert text.endswith("The bank rotates: each banker in turn may expect this.")
+    one = MacaoRules(packs=1)
+    assert "(minus 9, 1 pack, a tie pays 8:1)" in expectation_text(
+        one, 1, bank_expectation(Counting.MINUS9, 1, 8), "en"
+    )
+    assert "(moins 9, 1 jeu, l'égalité paie 8 contre 1)" in expectation_text(
+        one, 1, bank_expectation(Counting.MINUS9, 1, 8), "fr"
+    )
 
 
 def allowed_banker(seed: bytes) -> bool:

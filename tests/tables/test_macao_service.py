@@ -60,9 +60,10 @@ def fields(snapshot: TableSnapshot, clock: Clock) -> dict[str, str]:
 
 
 def spend_buttons(snapshot: TableSnapshot, clock: Clock) -> list[str]:
+    """The table's one Spend a Hero Point button, while someone may spend."""
     view = table_view(snapshot, "en", clock.now)
     assert view is not None
-    return [item.custom_id for item in view.children if ":spend:" in str(item.custom_id)]
+    return [item.custom_id for item in view.children if str(item.custom_id).endswith(":hp")]
 
 
 def nets(snapshot: TableSnapshot) -> dict[str, int | None]:
@@ -105,7 +106,7 @@ async def test_a_rotating_bank_pays_seat_to_seat_and_owes_no_hero_point(db: Data
     (offer,) = first.state.offers  # Bond's wager, lost to the NPC's bank
     # What the wager lost (a banker's natural takes its multiple), then the win at 1:1.
     assert offer.character_id == int(BOND) and offer.pay == -(nets(first)[BOND] or 0) + 1_000
-    assert spend_buttons(first, clock) == [f"bb:tbl:{table}:spend:{offer.id}"]
+    assert spend_buttons(first, clock) == [f"bb:tbl:{table}:hp"]
 
     second = await play(tables, table, own_hand())
     second_rows, mark = await coup_rows(db, mark)

@@ -24,6 +24,7 @@ from table_helpers import GM, Clock, make_character, service
 from bondbot.bot.tables.games import optional, ui_for
 from bondbot.bot.tables.message import table_view
 from bondbot.errors import Refusal
+from bondbot.games.contract import Option
 from bondbot.games.registry import all_games
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableSnapshot
@@ -93,7 +94,11 @@ async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]
         engine = snapshot.state.engine.model_copy(deep=True)  # its stacks, as the table
         engine.stacks = {str(key): chips for key, chips in snapshot.chips.items()}  # sets them
         engine.stacks[snapshot.state.npc_key] = None  # the NPC's bank is unlimited here
-        options = engine.options()
+        # Ending the evening would end the walk; a game lists Deal only once its shoe
+        # serves the table, and the table replaces a shoe that does not at the deal.
+        options = [option for option in engine.options() if option.kind != "end"]
+        if not engine.in_hand() and engine.needs_new_shoe and "deal" in engine.moves:
+            options.append(Option(kind="deal"))
         if not options:
             clock.advance(30)
             await tables.run_due()

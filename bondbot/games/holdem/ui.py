@@ -2,11 +2,17 @@
 turn it is), each player's bet and chips in his seat line, what happened this hand, and
 between hands the showdown with the hands named in the server's language.
 
-Only the player whose turn it is may use the play buttons (the GM for the NPC, when he
-plays it). They carry the table's move count, so a double click or a click on a message
-not yet redrawn is refused instead of playing twice; a played click answers by redrawing
-the table message in place. Hole cards are never on the message unless shown at the
-showdown: each player sees his own with My cards, the GM the NPC's with its own button.
+The table message shows only the moves of the moment: in a betting round Fold, Check or
+Call, and Bet…/Raise… (its form states the least and the most), for whoever is to act;
+between hands the GM's Deal, which the table waits for. Each player's seat panel (My seat)
+holds his cards as a picture and, on his turn, the same moves with the bet sizes (½ pot,
+pot, all-in) and their amounts, and Sit out / Back in; the GM's panel has the NPC's cards
+and, when he plays it, the NPC's bet sizes. Only the player whose turn it is may use the
+play buttons (the GM for the NPC, when he plays it). They carry the table's move count,
+so a double click or a click on a message not yet redrawn is refused instead of playing
+twice; a played click answers by redrawing the table message in place (from a panel: it
+is told it was done, and the table redrawn). Hole cards are never on the message unless
+shown at the showdown.
 """
 
 from __future__ import annotations
@@ -37,7 +43,6 @@ from bondbot.games.holdem.engine import Holdem, PotAwarded, ShowdownHand, totals
 from bondbot.games.holdem.names import HandName
 from bondbot.i18n import Lang, t
 from bondbot.money import Cents, format_amount
-from bondbot.rules.cards import cards_pretty
 from bondbot.tables.service import TableSnapshot
 
 MAX_LEVELS = 50  # blind levels a schedule may hold
@@ -271,10 +276,10 @@ async def _raise(click: Click, moves: int) -> None:
         custom_id(AREA, click.table, "raise", moves),
         [
             discord.ui.TextInput(
-                label=reply.t("holdem.modal_amount", min=Cents(option.min), max=Cents(option.max))[
-                    :45
-                ],
-                placeholder=reply.t("holdem.modal_hint")[:100],
+                label=reply.t("holdem.modal_amount")[:45],
+                placeholder=reply.t(
+                    "table.hint_between", min=Cents(option.min), max=Cents(option.max)
+                )[:100],
                 custom_id="amount",
                 max_length=16,
             )
@@ -288,9 +293,10 @@ SIT = {"out": "sit_out", "in": "sit_in"}
 
 @actions.on("sit", str)
 async def _sit(click: Click, way: str) -> None:
-    """Sit out from the next hand (`out`, on the table message) or come back (`in`, on the
-    answer to sitting out). Each button says which way it goes, so clicks repeated or
-    crossing each other are one move, never a flip back."""
+    """Sit out from the next hand (`out`, in the player's seat panel) or come back (`in`,
+    in the panel while he sits out, and on the answer to sitting out). Each button says
+    which way it goes, so clicks repeated or crossing each other are one move, never a
+    flip back."""
     if way not in SIT:
         raise Refusal("table.unknown_action")
     tables = bot_of(click.interaction).services.tables
@@ -311,17 +317,6 @@ async def _sit(click: Click, way: str) -> None:
     await click.reply.send(click.reply.t(key), view=view_of([back]))
 
 
-@actions.on("npccards")
-async def _npc_cards(click: Click) -> None:
-    """The NPC's hole cards, to the GM alone."""
-    await require_gm(click.interaction)
-    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
-    hand = engine_of(snapshot).private_cards(snapshot.state.npc_key)
-    if not hand or engine_of(snapshot).over:
-        raise Refusal("table.no_cards")
-    await click.reply.say("holdem.npc_cards", npc=snapshot.state.npc_name, cards=cards_pretty(hand))
-
-
 def _option(engine: Holdem, seat: str, *kinds: str) -> Option | None:
     return next((o for o in engine.options() if o.seat == seat and o.kind in kinds), None)
 
@@ -332,6 +327,10 @@ def _option(engine: Holdem, seat: str, *kinds: str) -> Option | None:
 class HoldemUI:
     actions = actions
     open_command = open_command
+    COMMON_PHASES = ("betting", "between hands")
+
+    def phase(self, snapshot: TableSnapshot) -> str:
+        return "between hands" if engine_of(snapshot).over else "betting"
 
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
@@ -373,12 +372,59 @@ class HoldemUI:
         return fields
 
     def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        table, engine = snapshot.id, engine_of(snapshot)
-        sit = table_button(lang, table, "holdem.btn_sit_out", "sit", "out", row=2)
-        if engine.over:
-            return [table_button(lang, table, "table.btn_deal", "deal", row=1), sit]
-        npc_cards = table_button(lang, table, "holdem.btn_npc_cards", "npccards", row=2)
-        return [*_play_buttons(snapshot, lang, money), sit, npc_cards]
+        """In a betting round, Fold, Check or Call and Bet…/Raise… for whoever may act by
+        the table's buttons (a PC, or the NPC the GM plays); between hands, nothing: the
+        table waits for the GM's Deal (`gm_waits`)."""
+        state, engine = snapshot.state, engine_of(snapshot)
+        turn = engine.turn()
+        if not turn or (turn[0] == state.npc_key and state.npc_auto):
+            return []
+        return _play_buttons(snapshot, turn[0], lang, money, sizes=False)
+
+    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
+        """Deal, once the hand is over and two players can be dealt in."""
+        if not engine_of(snapshot).over or len(_ready(snapshot)) < 2:
+            return None
+        return table_button(
+            lang, snapshot.id, "table.btn_deal", "deal", style=discord.ButtonStyle.primary
+        )
+
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """On the NPC's turn, when the GM plays it: the bet sizes with their amounts (Fold,
+        Call and Raise… are on the table message). Between hands, Deal while the table
+        does not wait for it (fewer than two players ready: the click says so)."""
+        state, engine = snapshot.state, engine_of(snapshot)
+        if engine.over and self.gm_waits(snapshot, lang, money) is None:
+            return [table_button(lang, snapshot.id, "holdem.btn_deal", "deal")]
+        if state.npc_auto or engine.turn() != (state.npc_key,):
+            return []
+        return _size_buttons(snapshot, state.npc_key, lang, money)
+
+    def panel_buttons(
+        self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str
+    ) -> list[ButtonSpec]:
+        """A player's moves on his turn, the bet sizes with their amounts, and Sit out (or
+        Back in while he sits out)."""
+        engine, table = engine_of(snapshot), snapshot.id
+        specs = []
+        if engine.turn() == (seat,):
+            specs = _play_buttons(snapshot, seat, lang, money, sizes=True)
+        if seat in engine.sitting_out:
+            specs.append(table_button(lang, table, "holdem.btn_sit_in", "sit", "in"))
+        elif seat in engine.seats:
+            specs.append(table_button(lang, table, "holdem.btn_sit_out", "sit", "out"))
+        return specs
+
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        """That it is his turn (his moves are the panel's buttons), or that he sits out; the
+        NPC's cards, shown to the GM, have no note."""
+        engine = engine_of(snapshot)
+        notes = []
+        if engine.turn() == (seat,) and seat != snapshot.state.npc_key:
+            notes.append(t("holdem.note_your_turn", lang))
+        if seat in engine.sitting_out:
+            notes.append(t("holdem.note_sitting_out", lang))
+        return " ".join(notes) or None
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         raise Refusal("holdem.use_buttons")
@@ -466,10 +512,7 @@ def _between(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
     """Between hands: the NPC, the next hand's blinds (or who is missing), the schedule."""
     engine = engine_of(snapshot)
     lines = [_npc_line(snapshot, lang, money)]
-    chips = {str(character): amount for character, amount in snapshot.chips.items()}
-    chips[snapshot.state.npc_key] = 1 if snapshot.bank is None else snapshot.bank
-    ready = [s for s in engine.seats if s not in engine.sitting_out and chips.get(s, 0) > 0]
-    if len(ready) < 2:
+    if len(_ready(snapshot)) < 2:
         return [*lines, t("holdem.waiting", lang)]
     rules, hand = engine.rules, engine.hand + 1
     blinds = rules.blinds(hand)
@@ -490,6 +533,14 @@ def _between(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
             )
         )
     return lines
+
+
+def _ready(snapshot: TableSnapshot) -> list[str]:
+    """The seats the next deal would deal in: not sitting out, with chips at the table."""
+    engine = engine_of(snapshot)
+    chips = {str(character): amount for character, amount in snapshot.chips.items()}
+    chips[snapshot.state.npc_key] = 1 if snapshot.bank is None else snapshot.bank
+    return [s for s in engine.seats if s not in engine.sitting_out and chips.get(s, 0) > 0]
 
 
 def _log(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
@@ -599,62 +650,65 @@ def _pot_result(snapshot: TableSnapshot, pot: PotAwarded, lang: Lang, money: str
     return t("holdem.result_pot", lang, pot=name, winners=winners)
 
 
-def _play_buttons(snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-    """Fold, Check or Call, Bet/Raise (the modal), ½ pot, Pot and All-in, for whoever is to
-    act: only his legal moves enabled, each carrying the move count."""
+def _play_buttons(
+    snapshot: TableSnapshot, seat: str, lang: Lang, money: str, *, sizes: bool
+) -> list[ButtonSpec]:
+    """Fold, Check or Call, and Bet…/Raise… (the form), each only when legal for `seat`,
+    carrying the move count; with `sizes`, the bet sizes too (½ pot, pot, all-in)."""
     table, engine, moves = snapshot.id, engine_of(snapshot), snapshot.state.moves
-    turn = engine.turn()
-    seat = turn[0] if turn else None
-    legal = {o.kind: o for o in engine.options() if seat is not None and o.seat == seat}
+    legal = {o.kind: o for o in engine.options() if o.seat == seat}
     red, blue, green = (
         discord.ButtonStyle.danger,
         discord.ButtonStyle.primary,
         discord.ButtonStyle.success,
     )
-
-    def button(key: str, action: str, *args: object, **params: Any) -> ButtonSpec:
-        return table_button(lang, table, key, action, moves, *args, row=1, **params)
-
+    specs = []
+    if "fold" in legal:
+        specs.append(table_button(lang, table, "holdem.btn_fold", "fold", moves, style=red))
     call = legal.get("call")
     if call is not None and call.min:
         amount = format_amount(call.min, money)
-        checking = button("holdem.btn_call", "call", style=blue, amount=amount)
-    else:
-        checking = button("holdem.btn_check", "check", style=blue, disabled="check" not in legal)
+        specs.append(
+            table_button(lang, table, "holdem.btn_call", "call", moves, style=blue, amount=amount)
+        )
+    elif "check" in legal:
+        specs.append(table_button(lang, table, "holdem.btn_check", "check", moves, style=blue))
     raising = legal.get("bet") or legal.get("raise")
-    kind = raising.kind if raising else "raise" if any(engine.bets.values()) else "bet"
-    specs = [
-        button("holdem.btn_fold", "fold", style=red, disabled="fold" not in legal),
-        checking,
-        button(f"holdem.btn_{kind}", "raise", style=green, disabled=raising is None),
-    ]
+    if raising is not None:
+        key = f"holdem.btn_{raising.kind}"
+        specs.append(table_button(lang, table, key, "raise", moves, style=green))
+    if sizes:
+        specs += _size_buttons(snapshot, seat, lang, money)
+    return specs
+
+
+def _size_buttons(snapshot: TableSnapshot, seat: str, lang: Lang, money: str) -> list[ButtonSpec]:
+    """½ pot, Pot and All-in for `seat`, with what his bet comes to: only the legal ones,
+    and a size only when it differs from a larger one (½ pot may already be all-in)."""
+    table, engine, moves = snapshot.id, engine_of(snapshot), snapshot.state.moves
+    legal = {o.kind: o for o in engine.options() if o.seat == seat}
+    raising = legal.get("bet") or legal.get("raise")
+    stack = engine.chips.get(seat, 0)
+    behind = stack + engine.bets.get(seat, 0)  # what his bet comes to, all-in
+    green, red = discord.ButtonStyle.success, discord.ButtonStyle.danger
+    specs = []
+    seen = set()
     for size, share in (("half", 2), ("pot", 1)):
         to = _pot_bet(engine, seat, raising, share)
+        if to is None or to in seen or (to >= behind and "all_in" in legal):
+            continue
+        seen.add(to)
+        amount = format_amount(to, money)
+        key = f"holdem.btn_{size}"
+        spec = table_button(lang, table, key, "to", moves, to, size, style=green, amount=amount)
+        specs.append(spec)
+    call = legal.get("call")
+    calls_all = raising is None and call is not None and (call.min or 0) >= stack
+    if "all_in" in legal and not calls_all:  # a call of all he has is Call's button
+        amount = format_amount(stack, money)
         specs.append(
-            button(
-                f"holdem.btn_{size}",
-                "to",
-                to or 0,
-                size,
-                style=green,
-                disabled=to is None,
-                amount=format_amount(to or 0, money),
-            )
+            table_button(lang, table, "holdem.btn_all_in", "allin", moves, style=red, amount=amount)
         )
-    behind = engine.chips.get(seat, 0) if seat is not None else 0
-    specs.append(
-        table_button(
-            lang,
-            table,
-            "holdem.btn_all_in",
-            "allin",
-            moves,
-            style=red,
-            row=2,
-            disabled="all_in" not in legal,
-            amount=format_amount(behind, money),
-        )
-    )
     return specs
 
 

@@ -1,11 +1,14 @@
 """Macao on the table message: wagers by buttons and a modal, then draws in seat order.
 
-While the players decide (all at once, each seeing only his own cards through My cards),
-the message offers My hand / Banker's hand / Tie (each asks the amount) and Pass; then
-Draw and Stand for the seat whose turn it is. Draw and Stand carry the table's move
-count, so a double click plays once; a second wager or pass is refused by the engine.
-The GM, who sits at no seat, plays the NPC with the same buttons when he has taken it
-over (`/table npc auto:false`), and My cards shows him its hand.
+While the players decide (all at once, each seeing only his own cards in his seat panel,
+My seat), the message offers "Bet on my hand" / "on the banker" / "on a tie" (each asks
+the amount, its form stating the limits); each player's panel shows his cards as a
+picture with their total, the same wagers he may still make, and Pass. Then Draw and
+Stand for the seat whose turn it is, on the message and in his panel. Draw and Stand
+carry the table's move count, so a double click plays once; a second wager or pass is
+refused at the click. Between coups the table waits for the GM's Deal; End the evening is
+in the GM's panel. The GM, who sits at no seat, plays the NPC with the same buttons when
+he has taken it over (`/table npc auto:false`), and his panel shows him its cards.
 
 At open the GM is told, privately, what the bank may expect: it takes the exact odds
 (`Macao.bank_expectation`, a fraction of a second), computed in a thread and cached.
@@ -33,6 +36,7 @@ from bondbot.bot.tables.opening import (
     open_table,
 )
 from bondbot.errors import Refusal
+from bondbot.games.contract import Option
 from bondbot.games.macao.counting import Counting, card_value, hand_total, is_bust, natural_of
 from bondbot.games.macao.drawing import (
     player_may_draw,
@@ -44,6 +48,7 @@ from bondbot.games.macao.odds import BankExpectation
 from bondbot.games.macao.settlement import Target
 from bondbot.games.macao.table_text import TableText, engine_of, hand_of, total_text
 from bondbot.i18n import Lang, t
+from bondbot.money import Cents
 from bondbot.rules.cards import cards_pretty
 from bondbot.tables.service import TableSnapshot
 
@@ -134,7 +139,7 @@ def expectation_text(
         counting=t(f"macao.counting_name_{rules.counting}", lang),
         packs=t("macao.packs_by_size", lang)
         if rules.packs is None
-        else t("macao.packs_fixed", lang, packs=packs),
+        else t("macao.packs_one" if packs == 1 else "macao.packs_fixed", lang, packs=packs),
         tie=rules.tie_pays,
         own=edge(per[Target.OWN]),
         banker=edge(per[Target.BANKER]),
@@ -159,15 +164,52 @@ actions = TableActions()
 
 @actions.on("wager", str)
 async def _wager(click: Click, target: str) -> None:
+    """The amount form, its limits in its placeholder; refused at the click, before the
+    form, when the clicker cannot wager on `target` now (and told why)."""
     if target not in TARGETS:
         raise Refusal("table.unknown_action")
-    if not click.submitted:
-        modal = amount_modal(
-            click.reply.lang, f"macao.modal_{target}", click.table, "wager", target
-        )
-        await click.interaction.response.send_modal(modal)
-    else:
+    if click.submitted:
         await wager(click.reply, click.table, target, click.values.get("amount", ""))
+        return
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    seat = snapshot.state.seat_of_user(click.user_id)
+    if seat is None:
+        if not await is_gm(click.interaction):
+            raise Refusal("table.not_seated")
+        key = snapshot.state.npc_key  # the GM wagers for the NPC he plays
+    else:
+        key = str(seat.character_id)
+    option = wager_option(engine_of(snapshot), key, target)
+    reply = click.reply
+    assert option.min is not None and option.max is not None
+    hint = reply.t("table.hint_between", min=Cents(option.min), max=Cents(option.max))
+    modal = amount_modal(
+        reply.lang, f"macao.modal_{target}", click.table, "wager", target, hint=hint
+    )
+    await click.interaction.response.send_modal(modal)
+
+
+def wager_option(engine: Macao, seat: str, target: str) -> Option:
+    """The seat's wager on `target` and its limits now; refused with the reason when he
+    may not wager on it."""
+    if engine.phase is not Phase.WAGERS:
+        raise Refusal("macao.wagers_closed")
+    hand = hand_of(engine, seat)
+    if hand is None:
+        raise Refusal("macao.no_hand_now")
+    if hand.decided:
+        raise Refusal("macao.already_decided")
+    found = next(
+        (
+            o
+            for o in engine.options()
+            if o.seat == seat and o.kind == "wager" and target in o.targets
+        ),
+        None,
+    )
+    if found is None:
+        raise Refusal("macao.no_room", min=Cents(engine.rules.min_stake))
+    return found
 
 
 @actions.on("pass")
@@ -271,9 +313,41 @@ def coup_net(engine: Macao, seat: str) -> int:
 # -- the UI object ------------------------------------------------------------------------
 
 
+PHASES = {
+    Phase.IDLE: "between coups",
+    Phase.WAGERS: "wagers",
+    Phase.OVER: "evening over",
+}
+
+
+def _targets(engine: Macao, seat: str | None) -> list[Target]:
+    """The wagers `seat` may make now (any undecided player's, for None), in table order."""
+    offered = {
+        target
+        for option in engine.options()
+        if option.kind == "wager" and (seat is None or option.seat == seat)
+        for target in option.targets
+    }
+    return [target for target in Target if target.value in offered]
+
+
+def _may_deal(engine: Macao) -> bool:
+    """Whether the table waits for the GM's Deal: between coups, a banker to be and a
+    player (the engine refuses a deal it cannot make, e.g. nobody able to bank)."""
+    if engine.phase is not Phase.IDLE:
+        return False
+    if engine.rules.bank is Bank.NPC:
+        return any(seat != engine.npc for seat in engine.seats)
+    return len(engine.seats) >= 2
+
+
 class MacaoUI:
     actions = actions
     open_command = open_command
+    COMMON_PHASES = ("between coups", "wagers", "drawing")
+
+    def phase(self, snapshot: TableSnapshot) -> str:
+        return PHASES.get(engine_of(snapshot).phase, "drawing")
 
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
@@ -286,51 +360,43 @@ class MacaoUI:
         return TableText(snapshot, lang, money).fields()
 
     def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        table, engine = snapshot.id, engine_of(snapshot)
-        match engine.phase:
-            case Phase.IDLE:
-                return [
-                    table_button(lang, table, "table.btn_deal", "deal", row=1),
-                    table_button(lang, table, "macao.btn_end", "end", row=1),
-                ]
-            case Phase.WAGERS:
-                return [
-                    *(
-                        table_button(
-                            lang,
-                            table,
-                            f"macao.btn_{target}",
-                            "wager",
-                            target,
-                            style=_STYLES[target],
-                            row=1,
-                        )
-                        for target in Target
-                    ),
-                    table_button(lang, table, "macao.btn_pass", "pass", row=1),
-                ]
-            case Phase.DRAWS | Phase.BANKER:
-                moves = snapshot.state.moves
-                return [
-                    table_button(
-                        lang,
-                        table,
-                        "macao.btn_draw",
-                        "draw",
-                        moves,
-                        style=discord.ButtonStyle.primary,
-                        row=1,
-                    ),
-                    table_button(
-                        lang,
-                        table,
-                        "macao.btn_stand",
-                        "stand",
-                        moves,
-                        style=discord.ButtonStyle.danger,
-                        row=1,
-                    ),
-                ]
+        """While the players decide, the wagers someone may still make; then Draw (when
+        he may) and Stand for whoever is to act by the buttons. Between coups nothing: the
+        table waits for the GM's Deal (`gm_waits`)."""
+        state, engine = snapshot.state, engine_of(snapshot)
+        if engine.phase is Phase.WAGERS:
+            return _wager_buttons(snapshot, _targets(engine, None), lang)
+        if engine.phase in (Phase.DRAWS, Phase.BANKER) and engine.actor is not None:
+            if engine.actor == state.npc_key and state.npc_auto:
+                return []
+            return _draw_buttons(snapshot, engine.actor, lang)
+        return []
+
+    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
+        if not _may_deal(engine_of(snapshot)):
+            return None
+        style = discord.ButtonStyle.primary
+        return table_button(lang, snapshot.id, "table.btn_deal", "deal", style=style)
+
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """Between coups, End the evening."""
+        engine = engine_of(snapshot)
+        if not any(option.kind == "end" for option in engine.options()):
+            return []
+        style = discord.ButtonStyle.danger
+        return [table_button(lang, snapshot.id, "macao.btn_end", "end", style=style)]
+
+    def panel_buttons(
+        self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str
+    ) -> list[ButtonSpec]:
+        """His wagers and Pass while he has not decided; Draw and Stand on his turn."""
+        engine = engine_of(snapshot)
+        hand = hand_of(engine, seat)
+        if engine.phase is Phase.WAGERS and hand is not None and not hand.decided:
+            wagers = _wager_buttons(snapshot, _targets(engine, seat), lang)
+            return [*wagers, table_button(lang, snapshot.id, "macao.btn_pass", "pass")]
+        if engine.phase in (Phase.DRAWS, Phase.BANKER) and engine.actor == seat:
+            return _draw_buttons(snapshot, seat, lang)
         return []
 
     def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
@@ -385,6 +451,29 @@ class MacaoUI:
             table, reply.interaction.user.id, "deal", as_gm=True
         )
         await reply.say("macao.dealt", coup=engine_of(snapshot).hand)
+
+
+def _wager_buttons(snapshot: TableSnapshot, targets: list[Target], lang: Lang) -> list[ButtonSpec]:
+    return [
+        table_button(
+            lang, snapshot.id, f"macao.btn_{target}", "wager", target, style=_STYLES[target]
+        )
+        for target in targets
+    ]
+
+
+def _draw_buttons(snapshot: TableSnapshot, seat: str, lang: Lang) -> list[ButtonSpec]:
+    """Draw when `seat` may draw, and Stand, carrying the move count."""
+    table, moves = snapshot.id, snapshot.state.moves
+    kinds = {option.kind for option in engine_of(snapshot).options() if option.seat == seat}
+    specs = []
+    if "draw" in kinds:
+        style = discord.ButtonStyle.primary
+        specs.append(table_button(lang, table, "macao.btn_draw", "draw", moves, style=style))
+    if "stand" in kinds:
+        style = discord.ButtonStyle.danger
+        specs.append(table_button(lang, table, "macao.btn_stand", "stand", moves, style=style))
+    return specs
 
 
 UI = MacaoUI()
