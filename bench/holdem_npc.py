@@ -129,10 +129,17 @@ BASELINES: dict[str, Policy] = {"station": station, "random": random_player, "ta
 
 
 def hand(
-    seats: int, position: int, baseline: Policy, who: str, pack: bytes, seed: bytes
+    seats: int,
+    position: int,
+    baseline: Policy,
+    who: str,
+    pack: bytes,
+    seed: bytes,
+    notes: dict[str, list[str]],
 ) -> tuple[float, list[float]]:
     """The NPC's result in big blinds with the NPC `position`-th in the order of play,
-    and its decision times (ms of CPU: other processes on a busy machine not counted)."""
+    and its decision times (ms of CPU: other processes on a busy machine not counted).
+    `notes`: the NPC's notes on the baselines from the hands before, updated in place."""
     order = [f"b{n}" for n in range(seats - 1)]
     order.insert(position, "npc")
     game = Holdem(
@@ -141,6 +148,7 @@ def hand(
         npc="npc",
         stacks=dict.fromkeys(order, STACK),
         rules=HoldemOptions(levels=(BlindLevel(small=BIG // 2, big=BIG),)),
+        notes=notes,
     )
     npc_rng = random.Random(seed + b"npc")
     their_rng = random.Random(seed + b"them")
@@ -162,6 +170,7 @@ def hand(
                 else:
                     move = game.npc_move(npc_rng, level=int(who))
                 times.append((time.thread_time() - started) * 1000)
+    notes.update(game.notes)
     return net / BIG, times
 
 
@@ -169,6 +178,7 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
     """Per deal, the NPC's mean result over its seats; and its decision times."""
     seats, baseline, who, first, last, seed = job
     means, times = [], []
+    notes: dict[str, list[str]] = {}  # across the job's hands, as at a table
     for deal in range(first, last):
         pack = hashlib.sha256(seed + bytes([seats]) + deal.to_bytes(8, "big")).digest()
         results = []
@@ -176,7 +186,7 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
             # The same generators whoever the NPC is: the baseline's choices stay alike
             # across levels as long as the hands do (common random numbers).
             rngs = pack + baseline.encode() + bytes([position])
-            result, spent = hand(seats, position, BASELINES[baseline], who, pack, rngs)
+            result, spent = hand(seats, position, BASELINES[baseline], who, pack, rngs, notes)
             results.append(result)
             times += spent
         means.append(statistics.fmean(results))

@@ -26,3 +26,16 @@ def plays_strong(level: int, rng: random.Random) -> bool:
     if share <= 0.0:
         return False
     return rng.random() < share
+
+
+def strong_by_draw(level: int, draw: float | None) -> bool:
+    """The same rule for a game that keeps one player for a whole line (hold'em, a hand):
+    strong when `draw`, uniform in [0, 1) and drawn once for the line from the table's
+    generator, falls under the level's share (always at 15, never at 0, whatever the
+    draw; None: no draw was needed yet, only possible at the extremes)."""
+    share = strong_share(level)
+    if share >= 1.0:
+        return True
+    if share <= 0.0 or draw is None:
+        return False
+    return draw < share

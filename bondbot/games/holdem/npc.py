@@ -53,7 +53,7 @@ from bondbot.games.contract import GAMBLING_MAX, Move, Option
 from bondbot.games.holdem import ranges
 from bondbot.games.holdem.names import eval7_cards, evaluate
 from bondbot.games.holdem.ranges import Seen
-from bondbot.games.skill import plays_strong, strong_share
+from bondbot.games.skill import strong_by_draw, strong_share
 from bondbot.rules.cards import RANKS, Card
 
 EVALUATIONS = 1600  # hand evaluations per equity: trials × (opponents + 1)
@@ -75,6 +75,13 @@ IMPLIED = {1: 0.03, 2: 0.02}  # by street, when deep
 PREFLOP_IMPLIED = 0.04  # calling a single raise, when deep
 REALIZED, REALIZED_OUT_OF_POSITION = 0.95, 0.85  # of its pre-flop equity, by the flop's seat
 REALIZED_AGAINST_WEAK = 1.15  # when an opponent still in overbet this hand
+# Against loose players (`loose`), in fair shares: bets when checked to (a wild player
+# folds to a bet whatever he holds, a sticky one pays any size: the pot), first in before
+# the flop, a raise (a sticky player calls it) or a limp (a wild one re-raises at random).
+VALUE_LOOSE = {ranges.WILD: 0.75, ranges.STICKY: 1.05}
+LOOSE_OPEN = {ranges.WILD: 1.3, ranges.STICKY: 1.1}
+LOOSE_LIMP = 0.7
+STEAL = 0.3  # opened wider when every player still in is tight
 
 # The novice.
 NOVICE_TRIALS = 150
@@ -104,6 +111,7 @@ class Situation:
     live: tuple[int, ...] = ()  # the opponents still in, by index (empty: unknown)
     history: tuple[Seen, ...] = ()  # every player's actions this hand, in order
     effective: int = 0  # the most any opponent still in can still bet (0: unknown)
+    reads: tuple[str, ...] = ()  # each player's read from its notes (`ranges.read_of`)
 
 
 def equity(
@@ -130,11 +138,35 @@ def equity(
     return won / trials
 
 
-def decide(situation: Situation, rng: random.Random, level: int = GAMBLING_MAX) -> Move:
-    """The NPC's move (one of `situation.options`) at this Gambling level."""
-    if plays_strong(level, rng):
+def decide(
+    situation: Situation, rng: random.Random, level: int = GAMBLING_MAX, line: float | None = None
+) -> Move:
+    """The NPC's move (one of `situation.options`) at this Gambling level; `line` its
+    draw for the hand (`skill.strong_by_draw`; None: drawn now, for this decision only)."""
+    if line is None and 0 < strong_share(level) < 1:
+        line = rng.random()
+    if strong_by_draw(level, line):
         return strong(situation, rng)
-    return novice(situation, rng, NOISE * (1 - strong_share(level)))
+    return novice(situation, rng)
+
+
+def read(situation: Situation, player: int) -> str:
+    """What its notes say of `player`: ranges.WILD, STICKY, TIGHT or "" (no read)."""
+    return situation.reads[player] if player < len(situation.reads) else ""
+
+
+def loose(situation: Situation) -> str:
+    """How every opponent still in plays outside a sane range, the exploits' trigger:
+    ranges.WILD when each is wild by the notes or overbet this hand (he bets, raises and
+    folds whatever he holds), ranges.STICKY when each is that or sticky (he calls
+    whatever he holds), "" when any one is neither."""
+    reads = [
+        ranges.WILD if ranges.marked_weak(i, situation.history) else read(situation, i)
+        for i in situation.live
+    ]
+    if not reads or not all(r in (ranges.WILD, ranges.STICKY) for r in reads):
+        return ""
+    return ranges.WILD if all(r == ranges.WILD for r in reads) else ranges.STICKY
 
 
 # -- the strong policy ---------------------------------------------------------------------
@@ -146,10 +178,17 @@ def range_equity(situation: Situation, rng: random.Random) -> float:
     unknown = situation.opponents - len(situation.live)
     if not situation.board:  # against those who acted: the rest may still fold
         acted = {seen.player for seen in situation.history if seen.kind != "fold"}
-        codes = [ranges.preflop_codes(i, situation.history) for i in situation.live if i in acted]
+        codes = [
+            ranges.preflop_codes(i, situation.history, read(situation, i))
+            for i in situation.live
+            if i in acted
+        ]
         opponents = tuple(codes) + ((),) * unknown
         return ranges.preflop_equity(ranges.preflop_cell(situation.hole), opponents or ((),))
-    weights = [ranges.range_of(i, situation.history, situation.board) for i in situation.live]
+    weights = [
+        ranges.range_of(i, situation.history, situation.board, read(situation, i))
+        for i in situation.live
+    ]
     weights += [(1.0,) * len(ranges.COMBOS)] * unknown
     trials = max(100, EVALUATIONS // (situation.opponents + 1))
     return ranges.equity(situation.hole, situation.board, weights, trials, rng)
@@ -164,18 +203,23 @@ def strong(situation: Situation, rng: random.Random) -> Move:
     strength = share / fair
     pot, street = situation.pot, len(situation.board) - 2
     heads_up = situation.opponents == 1
+    exploit = loose(situation)
     if situation.to_call == 0:
-        if strength >= STRONG:
+        if strength >= STRONG or (exploit == ranges.STICKY and strength >= VALUE):
             return _bet(situation, pot)
-        if strength >= VALUE:
+        if strength >= VALUE or (exploit and strength >= VALUE_LOOSE[exploit]):
             return _bet(situation, pot * 2 // 3)
         size = 2 / 3
         candidate = share < AIR or (street < 3 and _draw(situation.hole, situation.board))
         bluff = VALUE_TO_AIR * size / (1 + size)
         if not situation.in_position:
             bluff *= OUT_OF_POSITION
-        weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
-        if heads_up and candidate and not weak and rng.random() < bluff:
+        calls = any(  # he does not fold as a sane player would
+            read(situation, i) in (ranges.WILD, ranges.STICKY)
+            or ranges.marked_weak(i, situation.history)
+            for i in situation.live
+        )
+        if heads_up and candidate and not calls and rng.random() < bluff:
             return _bet(situation, pot * 2 // 3)
         return _pick(situation, "check")
     if strength >= RAISE:
@@ -206,12 +250,23 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
     limpers = sum(
         seen.kind == "call" for seen in situation.history if seen.street == 0 and not raises
     )
+    kind = loose(situation)
+    if raises == 0 and kind:  # his hands are any hands: play by their equity
+        cell, everyone = ranges.preflop_cell(situation.hole), ((),) * situation.opponents
+        strength = ranges.preflop_equity(cell, everyone) * (situation.opponents + 1)
+        if strength >= LOOSE_OPEN[kind]:
+            return _raise_to(situation, (3 if situation.to_call else 4) * big + big * limpers)
+        if situation.to_call and strength >= LOOSE_LIMP:
+            return _pick(situation, "call")
+        return _pick(situation, "check" if situation.to_call == 0 else "fold")
     if raises == 0:
         if situation.to_call == 0:  # the big blind's option
             if pct <= BB_RAISE:
                 return _raise_to(situation, 4 * big + big * limpers)
             return _pick(situation, "check")
         width = _open_width(situation)
+        if all(read(situation, i) == ranges.TIGHT for i in situation.live):
+            width = min(1.0, width + STEAL)  # they fold too much: steal their blinds
         if pct <= width:
             size = 5 * big // 2 if situation.players == 2 else 3 * big
             return _raise_to(situation, size + big * limpers)
@@ -234,7 +289,9 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
     deep = _behind(situation) - situation.to_call >= 10 * situation.to_call
     implied = PREFLOP_IMPLIED if deep and raises == 1 else 0.0
     weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
-    if weak:  # he will misplay the streets to come: it realizes more than its equity
+    if _behind(situation) <= situation.to_call:  # all in: no streets to play, no more to win
+        realized, implied = share, 0.0
+    elif weak or loose(situation):  # he will misplay the streets to come
         realized, implied = share * REALIZED_AGAINST_WEAK, PREFLOP_IMPLIED
     else:
         realized = share * (REALIZED if situation.in_position else REALIZED_OUT_OF_POSITION)
