@@ -222,10 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     every: list[float] = []
     found: dict[tuple[int, str, str], tuple[float, float]] = {}  # mean, half interval
+    per_deal: dict[str, list[float]] = {}  # the NPC's result on each deal, by NPC
     started_all = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for seats in (int(seats) for seats in args.seats.split(",")):
             for baseline in baselines:
+                per_deal.clear()
                 for who in whos:
                     count = max(2, round(DEALS[seats][baseline] * args.scale))
                     if who == "today":
@@ -241,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                         means += part
                         times += spent
                     every += times
+                    per_deal[who] = means
                     mean = statistics.fmean(means) * 100
                     half = 1.96 * statistics.stdev(means) / math.sqrt(len(means)) * 100
                     quantiles = statistics.quantiles(times, n=100)
@@ -254,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                         f"{time.perf_counter() - started:>5.0f}s",
                         flush=True,
                     )
+                paired(per_deal, whos)
     quantiles = statistics.quantiles(every, n=100)
     print(
         f"NPC decisions: {len(every):,}, CPU p50 {quantiles[49]:.1f} ms, p99 "
@@ -261,6 +265,28 @@ def main(argv: list[str] | None = None) -> int:
         f"{time.perf_counter() - started_all:.0f} s in all"
     )
     return 0 if targets(found) else 1
+
+
+def paired(per_deal: dict[str, list[float]], whos: list[str]) -> None:
+    """Each level against the one below it (and level 15 against today's policy) deal by
+    deal: the same deals and the baselines' same generators, so most of the luck cancels
+    and the interval of the difference is far narrower than the two intervals."""
+    levels = [who for who in ("0", "5", "10", "15") if who in per_deal and who in whos]
+    pairs = list(pairwise(levels))
+    if "15" in per_deal and "today" in per_deal and "today" in whos:
+        pairs.append(("today", "15"))
+    parts = []
+    for low, high in pairs:
+        count = min(len(per_deal[low]), len(per_deal[high]))
+        if count < 2:
+            continue
+        gaps = [h - lo for lo, h in zip(per_deal[low][:count], per_deal[high][:count], strict=True)]
+        mean = statistics.fmean(gaps) * 100
+        half = 1.96 * statistics.stdev(gaps) / math.sqrt(count) * 100
+        name = "today" if low == "today" else low
+        parts.append(f"{high}-{name} {mean:+.0f} [{mean - half:+.0f}, {mean + half:+.0f}]")
+    if parts:
+        print("  paired by deal: " + ", ".join(parts), flush=True)
 
 
 def targets(found: dict[tuple[int, str, str], tuple[float, float]]) -> bool:

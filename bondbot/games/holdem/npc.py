@@ -1,12 +1,33 @@
 """The NPC's automatic play at hold'em, as good as his Gambling level (0 to 15).
 
 The NPC sees what its seat may see: its two cards, the board, the pot and bets, its chips
-and its opponents', where it sits, and every player's public actions this hand with their
-sizes (never a hidden card). Levels: each decision is the strong policy's with probability
-level / 15, else the novice's (`skill.plays_strong`, the one rule of every game); in
-hold'em the novice's misreading of his hand (the noise on his equity) also shrinks with
-the level, by (1 - level / 15), so a Gambling 10 novice decision is less wild than a
-Gambling 0 one.
+and its opponents', where it sits, every player's public actions this hand with their
+sizes, and its notes on each player from his public actions in his last hands (never a
+hidden card). Levels: one player for a whole hand. At its first decision of a hand the NPC
+draws a number uniform in [0, 1) from the table's generator (the engine keeps it for the
+hand, `Holdem.npc_line`); the hand is the strong policy's when it falls under level / 15,
+else the novice's (`skill.strong_by_draw`: always strong at 15, always the novice at 0,
+no draw at either). So a Gambling 10 NPC plays two hands in three as Gambling 15 and one
+as Gambling 0, each line played through by one player, and a replay decides the same.
+
+Notes and reads (`ranges.hand_note`, `ranges.read_of`): as each hand ends the engine notes
+what it said of every other player (he overbet; he folded to a bet or raise; he faced one
+and never folded) and keeps his last 8 hands. A player who overbet in 2 of them reads
+WILD (his bets, raises and folds are not his cards': any hand), one who faced a bet in 3
+and never folded STICKY (his calls and checks mean nothing), one who folded to a bet in 2
+TIGHT (he folds too much). The exploits, when every opponent still in is wild (or overbet
+this hand) or wild/sticky ("loose"):
+- his range is every hand (a sticky one's raises still narrow it);
+- first in before the flop: raise with 1.3 fair shares of equity against random hands
+  (a wild player re-raises at random, so it limps the middle hands) or 1.1 (a sticky one
+  calls any raise), limp with 0.7, else fold;
+- after the flop, checked to: bet two thirds of the pot with 0.75 fair shares against a
+  wild player (he folds a quarter of the time whatever he holds), 1.05 against a sticky
+  one, the pot with 1.25 (he pays any size); never bluff either;
+- a call that puts it all in is priced at its equity, without realization or implied odds.
+Against tight players (every opponent still in): its opening range widens by 30 points
+(under the gun at four seats the top 60% instead of 30%: they give up their blinds too
+often), and a tight player's re-raise reads as a four-bet (his top 5%).
 
 The strong policy (Gambling 15):
 - equity against the ranges the opponents' actions imply (`ranges`), not random hands;
@@ -27,17 +48,17 @@ The strong policy (Gambling 15):
   needs s / (1 + s) bluffs per value bet, and its value bets are taken as 0.6 of its hands
   without value, so it bluffs with probability 0.6 · s / (1 + s) (24% at two thirds of
   the pot), two thirds of that out of position, never against a player who overbet this
-  hand (he does not fold as a sane player would); else check;
+  hand or reads wild or sticky (he does not fold as a sane player would); else check;
 - facing a bet: raise by three quarters of the pot with 1.5 fair shares; call when its
   equity beats the pot odds (less 3% on the flop, 2% on the turn when deep: the streets
   to come); heads-up with a draw, semi-bluff raise 10% of the time; else fold.
 
 The novice (Gambling 0), by feel: equity against random hands from 150 deals, read with
-noise; pre-flop he limps with 70% of hands, calls raises with half of them (a quarter when
-it costs 30% of his chips), raises only the top 4%; after the flop he bets half the pot
-when he feels strong (1.3 fair shares), bluffs 8% of the time with any size whoever is
-in, calls when his feeling beats 60% of the pot odds or his fair share, and raises (twice
-the bet) only with 1.8 fair shares.
+noise (spread 0.12 at every level); pre-flop he limps with 70% of hands, calls raises
+with half of them (a quarter when it costs 30% of his chips), raises only the top 4%;
+after the flop he bets half the pot when he feels strong (1.3 fair shares), bluffs 8% of
+the time with any size whoever is in, calls when his feeling beats 60% of the pot odds or
+his fair share, and raises (twice the bet) only with 1.8 fair shares.
 
 A bet worth most of its chips goes all-in instead; bets are whole small blinds. Every
 random draw comes from the `rng` the table passes in, so a replay decides the same.
@@ -85,7 +106,7 @@ STEAL = 0.3  # opened wider when every player still in is tight
 
 # The novice.
 NOVICE_TRIALS = 150
-NOISE = 0.12  # the spread of his misreading of his equity, at level 0
+NOISE = 0.12  # the spread of his misreading of his equity
 NOVICE_PLAYS, NOVICE_CALLS, NOVICE_RAISES = 0.70, 0.50, 0.04  # pre-flop percentiles
 NOVICE_BLUFF = 0.08
 NOVICE_CALL_ODDS = 0.6  # he calls with this share of the equity the pot odds ask

@@ -16,6 +16,13 @@ read as the nuts (before the flop, a third raise or more keeps its meaning); and
 player overbet, his later bets and raises in the hand read the same way. The cuts are
 smooth (a logistic in the percentile) and come from tables computed at import.
 
+Across hands, only from public actions: `hand_note` says what a finished hand said of a
+player ("w" he overbet, "f" he folded to a bet or raise, "c" he faced one and never
+folded); the engine keeps each player's last NOTES notes, and `read_of` reads him WILD
+(overbets in 2: his actions say nothing, his range is every hand), STICKY (faced bets in
+3, never folded: his calls and checks say nothing, his raises still do) or TIGHT (folded
+to bets in 2: his re-raises before the flop read as four-bets).
+
 Hands are evaluated only through `names` (`eval7_cards`, `evaluate`). Caches, all pure: a
 board's ranking of the combinations (a few boards per hand), the ranges of pre-flop action
 sequences, and the pre-flop equity of a class against them (each entry from a generator
