@@ -8,7 +8,10 @@ through the engine, everyone 100 big blinds deep at every hand. Duplicate deals:
 shuffled pack is played once with the NPC in each seat (2 or 4 times), the cards going to
 the same seats each time, so the NPC holds every hand of the deal once and luck mostly
 cancels; the players' generators are seeded alike for every NPC, so the levels meet the
-same choices as long as their hands run alike. The baselines:
+same choices as long as their hands run alike. Each worker's hands run in one sequence,
+the NPC's notes on the baselines (`Holdem.notes`, public actions only) carried from hand
+to hand as at a table, so after a few hands it reads them (wild, sticky, tight). The
+baselines:
 - station: checks when he can, calls anything;
 - random: any legal move, an amount uniform in the option's bounds;
 - tag: tight-aggressive rules: opens the top 50% heads-up (40%, 30%, 20% with 1, 2, 3
@@ -20,7 +23,9 @@ same choices as long as their hands run alike. The baselines:
 here for comparison. Prints the NPC's big blinds per 100 hands with a 95% interval (1.96
 standard errors of the per-deal means), and the p50 and p99 of its decision times (CPU).
 `DEALS` sets how many deals each pairing plays (`--scale` multiplies them; today's
-policy, the slowest and only a comparison, plays the first 40% of them).
+policy plays the same deals). After each table and baseline, "paired by deal": each level
+minus the one below it, and level 15 minus today's policy, deal by deal with a 95%
+interval (the same deals and generators: much of the luck cancels).
 """
 
 from __future__ import annotations
@@ -197,9 +202,9 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
 # results the widest, the station's and the TAG's hands are the slowest to play.
 DEALS = {
     2: {"station": 200, "random": 3000, "tag": 1500},
-    4: {"station": 250, "random": 1000, "tag": 800},
+    4: {"station": 250, "random": 2000, "tag": 800},
 }
-TODAY_SHARE = 0.4  # today's policy, for comparison only, plays the first 40% of the deals
+TODAY_SHARE = 1.0  # the share of the deals today's policy plays (the first ones)
 
 
 def main(argv: list[str] | None = None) -> int:
