@@ -8,10 +8,10 @@ through the engine, everyone 100 big blinds deep at every hand. Duplicate deals:
 shuffled pack is played once with the NPC in each seat (2 or 4 times), the cards going to
 the same seats each time, so the NPC holds every hand of the deal once and luck mostly
 cancels; the players' generators are seeded alike for every NPC, so the levels meet the
-same choices as long as their hands run alike. Each worker's hands run in one sequence,
-the NPC's notes on the baselines (`Holdem.notes`, public actions only) carried from hand
-to hand as at a table, so after a few hands it reads them (wild, sticky, tight). The
-baselines:
+same choices as long as their hands run alike. The deals run in sequences of 100 (the
+jobs the workers share: the figures do not depend on `--workers`), the NPC's notes on the
+baselines (`Holdem.notes`, public actions only) carried from hand to hand within one as at
+a table, so after a few hands it reads them (wild, sticky, tight). The baselines:
 - station: checks when he can, calls anything;
 - random: any legal move, an amount uniform in the option's bounds;
 - tag: tight-aggressive rules: opens the top 50% heads-up (40%, 30%, 20% with 1, 2, 3
@@ -204,6 +204,7 @@ DEALS = {
     2: {"station": 200, "random": 3000, "tag": 1500},
     4: {"station": 250, "random": 2000, "tag": 800},
 }
+SEQUENCE = 100  # deals per job, played in one sequence (the notes carried), any workers
 TODAY_SHARE = 1.0  # the share of the deals today's policy plays (the first ones)
 
 
@@ -238,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
                     if who == "today":
                         count = max(2, round(count * TODAY_SHARE))
                     started = time.perf_counter()
-                    chunk = math.ceil(count / args.workers)
+                    chunk = SEQUENCE
                     jobs = [
                         (seats, baseline, who, first, min(first + chunk, count), seed)
                         for first in range(0, count, chunk)
