@@ -3,7 +3,8 @@ follows: each decision is the strong policy's with probability level / GAMBLING_
 the novice's. A Gambling 15 NPC always plays the strongest play his game affords, a
 Gambling 0 one always plays like a novice (legal but loose), and the levels between lie
 between the two in proportion. The draw comes from the table's generator, so a replay
-decides the same."""
+decides the same. A game whose lines span several decisions may draw once a line instead
+(`strong_by_draw`: hold'em, once a hand, so one player plays the hand through)."""
 
 from __future__ import annotations
 
