@@ -8,7 +8,10 @@ through the engine, everyone 100 big blinds deep at every hand. Duplicate deals:
 shuffled pack is played once with the NPC in each seat (2 or 4 times), the cards going to
 the same seats each time, so the NPC holds every hand of the deal once and luck mostly
 cancels; the players' generators are seeded alike for every NPC, so the levels meet the
-same choices as long as their hands run alike. The baselines:
+same choices as long as their hands run alike. The deals run in sequences of 100 (the
+jobs the workers share: the figures do not depend on `--workers`), the NPC's notes on the
+baselines (`Holdem.notes`, public actions only) carried from hand to hand within one as at
+a table, so after a few hands it reads them (wild, sticky, tight). The baselines:
 - station: checks when he can, calls anything;
 - random: any legal move, an amount uniform in the option's bounds;
 - tag: tight-aggressive rules: opens the top 50% heads-up (40%, 30%, 20% with 1, 2, 3
@@ -20,7 +23,9 @@ same choices as long as their hands run alike. The baselines:
 here for comparison. Prints the NPC's big blinds per 100 hands with a 95% interval (1.96
 standard errors of the per-deal means), and the p50 and p99 of its decision times (CPU).
 `DEALS` sets how many deals each pairing plays (`--scale` multiplies them; today's
-policy, the slowest and only a comparison, plays the first 40% of them).
+policy plays the same deals). After each table and baseline, "paired by deal": each level
+minus the one below it, and level 15 minus today's policy, deal by deal with a 95%
+interval (the same deals and generators: much of the luck cancels).
 """
 
 from __future__ import annotations
@@ -129,10 +134,17 @@ BASELINES: dict[str, Policy] = {"station": station, "random": random_player, "ta
 
 
 def hand(
-    seats: int, position: int, baseline: Policy, who: str, pack: bytes, seed: bytes
+    seats: int,
+    position: int,
+    baseline: Policy,
+    who: str,
+    pack: bytes,
+    seed: bytes,
+    notes: dict[str, list[str]],
 ) -> tuple[float, list[float]]:
     """The NPC's result in big blinds with the NPC `position`-th in the order of play,
-    and its decision times (ms of CPU: other processes on a busy machine not counted)."""
+    and its decision times (ms of CPU: other processes on a busy machine not counted).
+    `notes`: the NPC's notes on the baselines from the hands before, updated in place."""
     order = [f"b{n}" for n in range(seats - 1)]
     order.insert(position, "npc")
     game = Holdem(
@@ -141,6 +153,7 @@ def hand(
         npc="npc",
         stacks=dict.fromkeys(order, STACK),
         rules=HoldemOptions(levels=(BlindLevel(small=BIG // 2, big=BIG),)),
+        notes=notes,
     )
     npc_rng = random.Random(seed + b"npc")
     their_rng = random.Random(seed + b"them")
@@ -162,6 +175,7 @@ def hand(
                 else:
                     move = game.npc_move(npc_rng, level=int(who))
                 times.append((time.thread_time() - started) * 1000)
+    notes.update(game.notes)
     return net / BIG, times
 
 
@@ -169,6 +183,7 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
     """Per deal, the NPC's mean result over its seats; and its decision times."""
     seats, baseline, who, first, last, seed = job
     means, times = [], []
+    notes: dict[str, list[str]] = {}  # across the job's hands, as at a table
     for deal in range(first, last):
         pack = hashlib.sha256(seed + bytes([seats]) + deal.to_bytes(8, "big")).digest()
         results = []
@@ -176,7 +191,7 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
             # The same generators whoever the NPC is: the baseline's choices stay alike
             # across levels as long as the hands do (common random numbers).
             rngs = pack + baseline.encode() + bytes([position])
-            result, spent = hand(seats, position, BASELINES[baseline], who, pack, rngs)
+            result, spent = hand(seats, position, BASELINES[baseline], who, pack, rngs, notes)
             results.append(result)
             times += spent
         means.append(statistics.fmean(results))
@@ -187,9 +202,10 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
 # results the widest, the station's and the TAG's hands are the slowest to play.
 DEALS = {
     2: {"station": 200, "random": 3000, "tag": 1500},
-    4: {"station": 250, "random": 1000, "tag": 800},
+    4: {"station": 250, "random": 2000, "tag": 800},
 }
-TODAY_SHARE = 0.4  # today's policy, for comparison only, plays the first 40% of the deals
+SEQUENCE = 100  # deals per job, played in one sequence (the notes carried), any workers
+TODAY_SHARE = 1.0  # the share of the deals today's policy plays (the first ones)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,16 +228,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     every: list[float] = []
     found: dict[tuple[int, str, str], tuple[float, float]] = {}  # mean, half interval
+    per_deal: dict[str, list[float]] = {}  # the NPC's result on each deal, by NPC
     started_all = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for seats in (int(seats) for seats in args.seats.split(",")):
             for baseline in baselines:
+                per_deal.clear()
                 for who in whos:
                     count = max(2, round(DEALS[seats][baseline] * args.scale))
                     if who == "today":
                         count = max(2, round(count * TODAY_SHARE))
                     started = time.perf_counter()
-                    chunk = math.ceil(count / args.workers)
+                    chunk = SEQUENCE
                     jobs = [
                         (seats, baseline, who, first, min(first + chunk, count), seed)
                         for first in range(0, count, chunk)
@@ -231,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                         means += part
                         times += spent
                     every += times
+                    per_deal[who] = means
                     mean = statistics.fmean(means) * 100
                     half = 1.96 * statistics.stdev(means) / math.sqrt(len(means)) * 100
                     quantiles = statistics.quantiles(times, n=100)
@@ -244,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
                         f"{time.perf_counter() - started:>5.0f}s",
                         flush=True,
                     )
+                paired(per_deal, whos)
     quantiles = statistics.quantiles(every, n=100)
     print(
         f"NPC decisions: {len(every):,}, CPU p50 {quantiles[49]:.1f} ms, p99 "
@@ -251,6 +271,28 @@ def main(argv: list[str] | None = None) -> int:
         f"{time.perf_counter() - started_all:.0f} s in all"
     )
     return 0 if targets(found) else 1
+
+
+def paired(per_deal: dict[str, list[float]], whos: list[str]) -> None:
+    """Each level against the one below it (and level 15 against today's policy) deal by
+    deal: the same deals and the baselines' same generators, so most of the luck cancels
+    and the interval of the difference is far narrower than the two intervals."""
+    levels = [who for who in ("0", "5", "10", "15") if who in per_deal and who in whos]
+    pairs = list(pairwise(levels))
+    if "15" in per_deal and "today" in per_deal and "today" in whos:
+        pairs.append(("today", "15"))
+    parts = []
+    for low, high in pairs:
+        count = min(len(per_deal[low]), len(per_deal[high]))
+        if count < 2:
+            continue
+        gaps = [h - lo for lo, h in zip(per_deal[low][:count], per_deal[high][:count], strict=True)]
+        mean = statistics.fmean(gaps) * 100
+        half = 1.96 * statistics.stdev(gaps) / math.sqrt(count) * 100
+        name = "today" if low == "today" else low
+        parts.append(f"{high}-{name} {mean:+.0f} [{mean - half:+.0f}, {mean + half:+.0f}]")
+    if parts:
+        print("  paired by deal: " + ", ".join(parts), flush=True)
 
 
 def targets(found: dict[tuple[int, str, str], tuple[float, float]]) -> bool:

@@ -8,8 +8,9 @@ every move through `Holdem.apply`; once with players who check and call down to 
 showdown (the longest hands), once with players who pick any legal move at random; each
 again with the state saved to JSON and loaded back after every move, as the table does.
 NPC: its decisions (`npc_move`) at tables of 2, 6 and 10 seats against players who call,
-at each Gambling level of `--levels`; p50, p99 and the longest, against the target of a
-decision well under 50 ms. `--npc-only` skips the hands per second.
+at each Gambling level of `--levels`, its notes on the players carried from hand to hand
+as at a table (after a few hands it reads them sticky); p50, p99 and the longest,
+against the target of a decision well under 50 ms. `--npc-only` skips the hands per second.
 """
 
 from __future__ import annotations
@@ -101,8 +102,10 @@ def npc_times(decisions: int, seed: bytes, level: int = 15) -> tuple[list[float]
     cpu: list[float] = []
     rng = random.Random(seed)
     hand = 0
+    notes: dict[str, list[str]] = {}
     while len(times) < decisions:
         game = new_table((2, 6, 10)[hand % 3], npc=True)
+        game.notes = {seat: kept for seat, kept in notes.items() if seat in game.seats}
         game.stacks = dict.fromkeys(game.seats, STACK)
         game.replace_shoe(Shoe.shuffled(1, pack_seed(seed, hand)))
         hand += 1
@@ -119,6 +122,7 @@ def npc_times(decisions: int, seed: bytes, level: int = 15) -> tuple[list[float]
                     cpu.append(time.thread_time() - used)
                 else:
                     move = calls(game, seat, rng)
+        notes.update(game.notes)
     return times[:decisions], cpu[:decisions]
 
 

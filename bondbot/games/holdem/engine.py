@@ -84,9 +84,11 @@ from bondbot.games.contract import (
     seat_account,
 )
 from bondbot.games.holdem import hand as kit
+from bondbot.games.holdem import ranges
 from bondbot.games.holdem.names import HandName, hand_name
 from bondbot.games.holdem.npc import Situation, decide
 from bondbot.games.holdem.ranges import Seen
+from bondbot.games.skill import strong_share
 from bondbot.rules.cards import Card, cards_of, parse_cards
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -330,6 +332,12 @@ class Holdem(Engine):
     spent: list[SeatKey] = Field(default_factory=list)
     won_back: Holdings = Field(default_factory=dict)
     gone: list[SeatKey] = Field(default_factory=list)
+    # The NPC's notes on the other players: what each of their last hands said of them in
+    # public (`ranges.hand_note`, the last `ranges.NOTES` hands), written as a hand ends.
+    notes: dict[SeatKey, list[str]] = Field(default_factory=dict)
+    # The NPC's line this hand: its draw for the level's mix (`skill.strong_by_draw`),
+    # taken at its first decision of the hand from the table's generator; None till then.
+    npc_line: float | None = None
 
     _kit: _Kit = PrivateAttr(default_factory=_Kit)
 
@@ -550,9 +558,14 @@ class Holdem(Engine):
         return Move(kind="check" if "check" in kinds else "fold", seat=seat, auto="timeout")
 
     def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
+        """The NPC's move at this Gambling level. Between 0 and 15 one draw from `rng`
+        at its first decision of a hand says which player it is for the whole hand (kept
+        in `npc_line`, so a replay from the saved table decides the same)."""
         if self.npc is None or self.npc not in self.turn():
             return None
-        return decide(self._situation(self.npc), rng, level)
+        if self.npc_line is None and 0 < strong_share(level) < 1:
+            self.npc_line = rng.random()
+        return decide(self._situation(self.npc), rng, level, self.npc_line)
 
     def _situation(self, seat: SeatKey) -> Situation:
         """What `seat` may know now: its cards, the table, its options, and the public
@@ -581,6 +594,7 @@ class Holdem(Engine):
             live=tuple(others),
             history=self._history(),
             effective=max((state.stacks[i] + state.bets[i] for i in others), default=0),
+            reads=tuple(ranges.read_of(self.notes.get(seat, ())) for seat in self.players),
         )
 
     def _history(self) -> tuple[Seen, ...]:
@@ -736,6 +750,7 @@ class Holdem(Engine):
         self.button, self.players, self.starting, self.blinds = button, players, starting, blinds
         self.holes, self.actions, self.shown, self.over = holes, actions, [], False
         self.lost, self.spent, self.won_back, self.gone = [], [], {}, []
+        self.npc_line = None
         self._kit.state, self._kit.count, self._kit.owner = state, len(actions), id(self)
 
         small = 1 if len(players) == 2 else 0  # heads-up, the button posts the small blind
@@ -824,6 +839,7 @@ class Holdem(Engine):
         if self.over or self._poker().status:
             return Record(move=move, events=tuple(events))
         self.over = True
+        self._take_notes()
         pots = kit.outcome(self._poker())
         live = [seat for seat in self.players if seat not in self.folded]
         showdown = len(live) > 1
@@ -860,6 +876,16 @@ class Holdem(Engine):
             lost=tuple(self.lost),
             hand_over=True,
         )
+
+    def _take_notes(self) -> None:
+        """The NPC's notes on each other player from the hand just over (public actions)."""
+        if self.npc is None:
+            return
+        history = self._history()
+        for index, seat in enumerate(self.players):
+            if seat != self.npc:
+                kept = [*self.notes.get(seat, []), ranges.hand_note(index, history)]
+                self.notes[seat] = kept[-ranges.NOTES :]
 
     def _showdown_hands(self, live: list[SeatKey]) -> list[ShowdownHand]:
         board = parse_cards(" ".join(self.board))

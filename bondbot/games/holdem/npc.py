@@ -1,12 +1,33 @@
 """The NPC's automatic play at hold'em, as good as his Gambling level (0 to 15).
 
 The NPC sees what its seat may see: its two cards, the board, the pot and bets, its chips
-and its opponents', where it sits, and every player's public actions this hand with their
-sizes (never a hidden card). Levels: each decision is the strong policy's with probability
-level / 15, else the novice's (`skill.plays_strong`, the one rule of every game); in
-hold'em the novice's misreading of his hand (the noise on his equity) also shrinks with
-the level, by (1 - level / 15), so a Gambling 10 novice decision is less wild than a
-Gambling 0 one.
+and its opponents', where it sits, every player's public actions this hand with their
+sizes, and its notes on each player from his public actions in his last hands (never a
+hidden card). Levels: one player for a whole hand. At its first decision of a hand the NPC
+draws a number uniform in [0, 1) from the table's generator (the engine keeps it for the
+hand, `Holdem.npc_line`); the hand is the strong policy's when it falls under level / 15,
+else the novice's (`skill.strong_by_draw`: always strong at 15, always the novice at 0,
+no draw at either). So a Gambling 10 NPC plays two hands in three as Gambling 15 and one
+as Gambling 0, each line played through by one player, and a replay decides the same.
+
+Notes and reads (`ranges.hand_note`, `ranges.read_of`): as each hand ends the engine notes
+what it said of every other player (he overbet; he folded to a bet or raise; he faced one
+and never folded) and keeps his last 8 hands. A player who overbet in 2 of them reads
+WILD (his bets, raises and folds are not his cards': any hand), one who faced a bet in 3
+and never folded STICKY (his calls and checks mean nothing), one who folded to a bet in 2
+TIGHT (he folds too much). The exploits, when every opponent still in is wild (or overbet
+this hand) or wild/sticky ("loose"):
+- his range is every hand (a sticky one's raises still narrow it);
+- first in before the flop: raise with 1.3 fair shares of equity against random hands
+  (a wild player re-raises at random, so it limps the middle hands) or 1.1 (a sticky one
+  calls any raise), limp with 0.7, else fold;
+- after the flop, checked to: bet two thirds of the pot with 0.75 fair shares against a
+  wild player (he folds a quarter of the time whatever he holds), 1.05 against a sticky
+  one, the pot with 1.25 (he pays any size); never bluff either;
+- a call that puts it all in is priced at its equity, without realization or implied odds.
+Against tight players (every opponent still in): its opening range widens by 30 points
+(under the gun at four seats the top 60% instead of 30%: they give up their blinds too
+often), and a tight player's re-raise reads as a four-bet (his top 5%).
 
 The strong policy (Gambling 15):
 - equity against the ranges the opponents' actions imply (`ranges`), not random hands;
@@ -27,17 +48,17 @@ The strong policy (Gambling 15):
   needs s / (1 + s) bluffs per value bet, and its value bets are taken as 0.6 of its hands
   without value, so it bluffs with probability 0.6 · s / (1 + s) (24% at two thirds of
   the pot), two thirds of that out of position, never against a player who overbet this
-  hand (he does not fold as a sane player would); else check;
+  hand or reads wild or sticky (he does not fold as a sane player would); else check;
 - facing a bet: raise by three quarters of the pot with 1.5 fair shares; call when its
   equity beats the pot odds (less 3% on the flop, 2% on the turn when deep: the streets
   to come); heads-up with a draw, semi-bluff raise 10% of the time; else fold.
 
 The novice (Gambling 0), by feel: equity against random hands from 150 deals, read with
-noise; pre-flop he limps with 70% of hands, calls raises with half of them (a quarter when
-it costs 30% of his chips), raises only the top 4%; after the flop he bets half the pot
-when he feels strong (1.3 fair shares), bluffs 8% of the time with any size whoever is
-in, calls when his feeling beats 60% of the pot odds or his fair share, and raises (twice
-the bet) only with 1.8 fair shares.
+noise (spread 0.12 at every level); pre-flop he limps with 70% of hands, calls raises
+with half of them (a quarter when it costs 30% of his chips), raises only the top 4%;
+after the flop he bets half the pot when he feels strong (1.3 fair shares), bluffs 8% of
+the time with any size whoever is in, calls when his feeling beats 60% of the pot odds or
+his fair share, and raises (twice the bet) only with 1.8 fair shares.
 
 A bet worth most of its chips goes all-in instead; bets are whole small blinds. Every
 random draw comes from the `rng` the table passes in, so a replay decides the same.
@@ -53,7 +74,7 @@ from bondbot.games.contract import GAMBLING_MAX, Move, Option
 from bondbot.games.holdem import ranges
 from bondbot.games.holdem.names import eval7_cards, evaluate
 from bondbot.games.holdem.ranges import Seen
-from bondbot.games.skill import plays_strong, strong_share
+from bondbot.games.skill import strong_by_draw, strong_share
 from bondbot.rules.cards import RANKS, Card
 
 EVALUATIONS = 1600  # hand evaluations per equity: trials × (opponents + 1)
@@ -75,10 +96,17 @@ IMPLIED = {1: 0.03, 2: 0.02}  # by street, when deep
 PREFLOP_IMPLIED = 0.04  # calling a single raise, when deep
 REALIZED, REALIZED_OUT_OF_POSITION = 0.95, 0.85  # of its pre-flop equity, by the flop's seat
 REALIZED_AGAINST_WEAK = 1.15  # when an opponent still in overbet this hand
+# Against loose players (`loose`), in fair shares: bets when checked to (a wild player
+# folds to a bet whatever he holds, a sticky one pays any size: the pot), first in before
+# the flop, a raise (a sticky player calls it) or a limp (a wild one re-raises at random).
+VALUE_LOOSE = {ranges.WILD: 0.75, ranges.STICKY: 1.05}
+LOOSE_OPEN = {ranges.WILD: 1.3, ranges.STICKY: 1.1}
+LOOSE_LIMP = 0.7
+STEAL = 0.3  # opened wider when every player still in is tight
 
 # The novice.
 NOVICE_TRIALS = 150
-NOISE = 0.12  # the spread of his misreading of his equity, at level 0
+NOISE = 0.12  # the spread of his misreading of his equity
 NOVICE_PLAYS, NOVICE_CALLS, NOVICE_RAISES = 0.70, 0.50, 0.04  # pre-flop percentiles
 NOVICE_BLUFF = 0.08
 NOVICE_CALL_ODDS = 0.6  # he calls with this share of the equity the pot odds ask
@@ -104,6 +132,7 @@ class Situation:
     live: tuple[int, ...] = ()  # the opponents still in, by index (empty: unknown)
     history: tuple[Seen, ...] = ()  # every player's actions this hand, in order
     effective: int = 0  # the most any opponent still in can still bet (0: unknown)
+    reads: tuple[str, ...] = ()  # each player's read from its notes (`ranges.read_of`)
 
 
 def equity(
@@ -130,11 +159,35 @@ def equity(
     return won / trials
 
 
-def decide(situation: Situation, rng: random.Random, level: int = GAMBLING_MAX) -> Move:
-    """The NPC's move (one of `situation.options`) at this Gambling level."""
-    if plays_strong(level, rng):
+def decide(
+    situation: Situation, rng: random.Random, level: int = GAMBLING_MAX, line: float | None = None
+) -> Move:
+    """The NPC's move (one of `situation.options`) at this Gambling level; `line` its
+    draw for the hand (`skill.strong_by_draw`; None: drawn now, for this decision only)."""
+    if line is None and 0 < strong_share(level) < 1:
+        line = rng.random()
+    if strong_by_draw(level, line):
         return strong(situation, rng)
-    return novice(situation, rng, NOISE * (1 - strong_share(level)))
+    return novice(situation, rng)
+
+
+def read(situation: Situation, player: int) -> str:
+    """What its notes say of `player`: ranges.WILD, STICKY, TIGHT or "" (no read)."""
+    return situation.reads[player] if player < len(situation.reads) else ""
+
+
+def loose(situation: Situation) -> str:
+    """How every opponent still in plays outside a sane range, the exploits' trigger:
+    ranges.WILD when each is wild by the notes or overbet this hand (he bets, raises and
+    folds whatever he holds), ranges.STICKY when each is that or sticky (he calls
+    whatever he holds), "" when any one is neither."""
+    reads = [
+        ranges.WILD if ranges.marked_weak(i, situation.history) else read(situation, i)
+        for i in situation.live
+    ]
+    if not reads or not all(r in (ranges.WILD, ranges.STICKY) for r in reads):
+        return ""
+    return ranges.WILD if all(r == ranges.WILD for r in reads) else ranges.STICKY
 
 
 # -- the strong policy ---------------------------------------------------------------------
@@ -146,10 +199,17 @@ def range_equity(situation: Situation, rng: random.Random) -> float:
     unknown = situation.opponents - len(situation.live)
     if not situation.board:  # against those who acted: the rest may still fold
         acted = {seen.player for seen in situation.history if seen.kind != "fold"}
-        codes = [ranges.preflop_codes(i, situation.history) for i in situation.live if i in acted]
+        codes = [
+            ranges.preflop_codes(i, situation.history, read(situation, i))
+            for i in situation.live
+            if i in acted
+        ]
         opponents = tuple(codes) + ((),) * unknown
         return ranges.preflop_equity(ranges.preflop_cell(situation.hole), opponents or ((),))
-    weights = [ranges.range_of(i, situation.history, situation.board) for i in situation.live]
+    weights = [
+        ranges.range_of(i, situation.history, situation.board, read(situation, i))
+        for i in situation.live
+    ]
     weights += [(1.0,) * len(ranges.COMBOS)] * unknown
     trials = max(100, EVALUATIONS // (situation.opponents + 1))
     return ranges.equity(situation.hole, situation.board, weights, trials, rng)
@@ -164,18 +224,23 @@ def strong(situation: Situation, rng: random.Random) -> Move:
     strength = share / fair
     pot, street = situation.pot, len(situation.board) - 2
     heads_up = situation.opponents == 1
+    exploit = loose(situation)
     if situation.to_call == 0:
-        if strength >= STRONG:
+        if strength >= STRONG or (exploit == ranges.STICKY and strength >= VALUE):
             return _bet(situation, pot)
-        if strength >= VALUE:
+        if strength >= VALUE or (exploit and strength >= VALUE_LOOSE[exploit]):
             return _bet(situation, pot * 2 // 3)
         size = 2 / 3
         candidate = share < AIR or (street < 3 and _draw(situation.hole, situation.board))
         bluff = VALUE_TO_AIR * size / (1 + size)
         if not situation.in_position:
             bluff *= OUT_OF_POSITION
-        weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
-        if heads_up and candidate and not weak and rng.random() < bluff:
+        calls = any(  # he does not fold as a sane player would
+            read(situation, i) in (ranges.WILD, ranges.STICKY)
+            or ranges.marked_weak(i, situation.history)
+            for i in situation.live
+        )
+        if heads_up and candidate and not calls and rng.random() < bluff:
             return _bet(situation, pot * 2 // 3)
         return _pick(situation, "check")
     if strength >= RAISE:
@@ -206,12 +271,23 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
     limpers = sum(
         seen.kind == "call" for seen in situation.history if seen.street == 0 and not raises
     )
+    kind = loose(situation)
+    if raises == 0 and kind:  # his hands are any hands: play by their equity
+        cell, everyone = ranges.preflop_cell(situation.hole), ((),) * situation.opponents
+        strength = ranges.preflop_equity(cell, everyone) * (situation.opponents + 1)
+        if strength >= LOOSE_OPEN[kind]:
+            return _raise_to(situation, (3 if situation.to_call else 4) * big + big * limpers)
+        if situation.to_call and strength >= LOOSE_LIMP:
+            return _pick(situation, "call")
+        return _pick(situation, "check" if situation.to_call == 0 else "fold")
     if raises == 0:
         if situation.to_call == 0:  # the big blind's option
             if pct <= BB_RAISE:
                 return _raise_to(situation, 4 * big + big * limpers)
             return _pick(situation, "check")
         width = _open_width(situation)
+        if all(read(situation, i) == ranges.TIGHT for i in situation.live):
+            width = min(1.0, width + STEAL)  # they fold too much: steal their blinds
         if pct <= width:
             size = 5 * big // 2 if situation.players == 2 else 3 * big
             return _raise_to(situation, size + big * limpers)
@@ -234,7 +310,9 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
     deep = _behind(situation) - situation.to_call >= 10 * situation.to_call
     implied = PREFLOP_IMPLIED if deep and raises == 1 else 0.0
     weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
-    if weak:  # he will misplay the streets to come: it realizes more than its equity
+    if _behind(situation) <= situation.to_call:  # all in: no streets to play, no more to win
+        realized, implied = share, 0.0
+    elif weak or loose(situation):  # he will misplay the streets to come
         realized, implied = share * REALIZED_AGAINST_WEAK, PREFLOP_IMPLIED
     else:
         realized = share * (REALIZED if situation.in_position else REALIZED_OUT_OF_POSITION)

@@ -16,6 +16,13 @@ read as the nuts (before the flop, a third raise or more keeps its meaning); and
 player overbet, his later bets and raises in the hand read the same way. The cuts are
 smooth (a logistic in the percentile) and come from tables computed at import.
 
+Across hands, only from public actions: `hand_note` says what a finished hand said of a
+player ("w" he overbet, "f" he folded to a bet or raise, "c" he faced one and never
+folded); the engine keeps each player's last NOTES notes, and `read_of` reads him WILD
+(overbets in 2: his actions say nothing, his range is every hand), STICKY (faced bets in
+3, never folded: his calls and checks say nothing, his raises still do) or TIGHT (folded
+to bets in 2: his re-raises before the flop read as four-bets).
+
 Hands are evaluated only through `names` (`eval7_cards`, `evaluate`). Caches, all pure: a
 board's ranking of the combinations (a few boards per hand), the ranges of pre-flop action
 sequences, and the pre-flop equity of a class against them (each entry from a generator
@@ -200,10 +207,13 @@ class Seen:
 OVERBET = 3
 
 
-def preflop_codes(player: int, history: Sequence[Seen]) -> tuple[str, ...]:
+def preflop_codes(player: int, history: Sequence[Seen], read: str = "") -> tuple[str, ...]:
     """`player`'s pre-flop actions as PREFLOP_CUTS codes (open, 3bet, call1...). A raise
     is an open, a re-raise or more by the serious raises before it (overbets not counted:
-    a maniac's shove does not make the next raise a four-bet); a call by all of them."""
+    a maniac's shove does not make the next raise a four-bet); a call by all of them. A
+    WILD player's actions give no code (any hand), a STICKY one's calls and checks none."""
+    if read == WILD:
+        return ()
     codes: list[str] = []
     raises = serious = 0
     for seen in history:
@@ -218,6 +228,10 @@ def preflop_codes(player: int, history: Sequence[Seen]) -> tuple[str, ...]:
                 codes.append(("limp", "call1", "call2")[min(raises, 2)])
             else:
                 codes.append("check")
+            if read == STICKY and codes[-1] in PASSIVE:
+                codes.pop()
+            elif read == TIGHT and codes[-1] == "3bet":  # his re-raises hold fewer hands
+                codes[-1] = "4bet"
         raises += seen.kind == "raise"
         serious += seen.kind == "raise" and not seen.overbet
     return tuple(codes)
@@ -228,8 +242,18 @@ def marked_weak(player: int, history: Sequence[Seen]) -> bool:
     return any(seen.player == player and seen.overbet for seen in history)
 
 
-def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> tuple[float, ...]:
-    """The weights of `player`'s range after the public actions of the hand so far."""
+UNIFORM = (1.0,) * len(COMBOS)
+PASSIVE = frozenset({"limp", "call1", "call2", "check", "call"})
+
+
+def range_of(
+    player: int, history: Sequence[Seen], board: Sequence[Card], read: str = ""
+) -> tuple[float, ...]:
+    """The weights of `player`'s range after the public actions of the hand so far, as a
+    player of this `read` (`read_of`) makes them: a wild one's actions say nothing (any
+    hand), a sticky one's calls and checks say nothing (his bets and raises still do)."""
+    if read == WILD:
+        return UNIFORM
     postflop: list[tuple[int, str]] = []
     aggression: dict[int, int] = {}
     weak = False  # once he overbet, his bets and raises say little
@@ -243,9 +267,52 @@ def range_of(player: int, history: Sequence[Seen], board: Sequence[Card]) -> tup
             continue
         code = seen.kind if seen.kind != "raise" else ("bet" if raised == 0 else "raise")
         code = "overbet" if weak and seen.kind == "raise" else code
+        if read == STICKY and code in PASSIVE:
+            continue
         postflop.append((seen.street, code))
     cards = tuple(INDEX[card] for card in board)
-    return _range(preflop_codes(player, history), tuple(postflop), cards)
+    return _range(preflop_codes(player, history, read), tuple(postflop), cards)
+
+
+# Notes across hands, from public actions only: what each hand said of a player (letters
+# of `hand_note`), the last NOTES hands kept by the engine per seat, read by `read_of`.
+NOTES = 8
+WILD, STICKY, TIGHT = "wild", "sticky", "tight"
+WILD_HANDS = 2  # hands with an overbet, of his last NOTES, that make a player wild
+STICKY_HANDS = 3  # hands where he faced a bet and never folded (and none where he did)
+TIGHT_HANDS = 2  # hands where he folded to a bet or raise
+
+
+def hand_note(player: int, history: Sequence[Seen]) -> str:
+    """What a hand's public actions said of `player`: "w" he overbet, "f" he folded to a
+    bet or raise, "c" he faced one and never folded (letters in that order, "" if none)."""
+    overbet = faced = folded = False
+    bets: dict[int, int] = {}  # the highest bet of each street
+    mine: dict[int, int] = {}
+    for seen in history:
+        if seen.player == player:
+            facing = bets.get(seen.street, 0) > mine.get(seen.street, 0)
+            overbet |= seen.overbet
+            faced |= facing and seen.kind != "fold"
+            folded |= facing and seen.kind == "fold"
+            if seen.kind == "raise":
+                mine[seen.street] = seen.to
+        if seen.kind == "raise":
+            bets[seen.street] = max(bets.get(seen.street, 0), seen.to)
+    return "w" * overbet + "f" * folded + "c" * (faced and not folded)
+
+
+def read_of(notes: Sequence[str]) -> str:
+    """A player read from his last hands' notes: WILD (he overbets: any hand, whatever he
+    does), STICKY (he calls bets and never folds to one: his calls mean nothing), TIGHT
+    (he folds to bets and raises: steal his blinds), or ""."""
+    recent = notes[-NOTES:]
+    if sum("w" in note for note in recent) >= WILD_HANDS:
+        return WILD
+    folds = sum("f" in note for note in recent)
+    if sum("c" in note for note in recent) >= STICKY_HANDS and not folds:
+        return STICKY
+    return TIGHT if folds >= TIGHT_HANDS else ""
 
 
 @lru_cache(maxsize=256)

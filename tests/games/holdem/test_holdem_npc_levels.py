@@ -67,7 +67,10 @@ def test_level_0_calls_too_much_and_the_levels_between_mix() -> None:
     game = river_shove("Ad 2c")
     novice = decisions(game, 0)
     assert novice.count("call") >= 30  # he loves his top pair
-    mixed = [game.npc_move(random.Random(seed), level=8).kind for seed in range(300)]
+    # One draw per hand: a fresh hand for each generator.
+    mixed = [
+        river_shove("Ad 2c").npc_move(random.Random(seed), level=8).kind for seed in range(300)
+    ]
     folds = mixed.count("fold") / 300  # the strong policy's 8/15, less the novice's folds
     assert 0.4 < folds < 0.7
 
