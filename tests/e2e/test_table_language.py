@@ -130,6 +130,9 @@ async def test_a_french_table_on_an_english_server(bot_env: BotEnv) -> None:
         assert joined_fr.content.startswith(t("table.joined", "fr", chips=f"200{NBSP}$"))
         for player in (world.player, world.player_fr):
             await bot.services.tables.choose(1, player.id, "simulate")
+        await fake.wait_until(  # the table is drawn again with Bet once someone plays
+            lambda: any(c.endswith(":bet") for c in table_message(fake).custom_ids())
+        )
         form = await fake.click(world.player, table_message(fake), button_id(fake, "bet"))
         assert form.modal is not None and form.modal.title == t("blackjack.modal_bet", "en")
         bet = await fake.submit_modal(world.player, form, {"amount": "20"})

@@ -216,12 +216,22 @@ async def open_table(fake: FakeDiscord, st: Station) -> None:
 
 
 async def bet(fake: FakeDiscord, st: Station) -> None:
-    modal = await fake.click(st.player, st.table_message(fake), st.button(fake, "bet", "player"))
-    placed = st.note(await fake.submit_modal(st.player, modal, {"amount": "10"}))
+    await shows(fake, st, "bets")  # drawn once he plays the game (after his choice)
+    modal = await fake.click(st.player, st.table_message(fake), st.button(fake, "bets"))
+    values = {"on": ["player"], "amount": "10"}
+    placed = st.note(await fake.submit_modal(st.player, modal, values))
     assert placed.content == "Wager placed: Player, $10.", placed.content
 
 
+async def shows(fake: FakeDiscord, st: Station, action: str) -> None:
+    """Wait for the table message drawn with `action`'s button (Deal once a wager is in)."""
+    await fake.wait_until(
+        lambda: any(c.endswith(f":{action}") for c in st.table_message(fake).custom_ids())
+    )
+
+
 async def deal(fake: FakeDiscord, st: Station) -> None:
+    await shows(fake, st, "deal")
     dealt = await fake.click(st.gm, st.table_message(fake), st.button(fake, "deal"))
     assert st.note(dealt).response_type == 7  # answered with the table message redrawn
 
@@ -291,6 +301,7 @@ async def test_two_processes_share_the_database_and_survive_a_kill(
                     continue
                 # Mid-evening, a wager answered: the GM's Deal is on its way when the
                 # process is killed, a few milliseconds after it was sent.
+                await shows(fake, first, "deal")
                 in_flight = await fake.click(
                     first.gm, first.table_message(fake), first.button(fake, "deal"), _wait=False
                 )
