@@ -18,10 +18,13 @@ each in its own process (bench/load_bot.py) against a fresh fake of the same wor
 - game: the real BondBot. Setup (not measured): at every table the GM runs `/table open
   punto_banco` and the three PCs join (button, modal) and choose Simulate. Then every
   table plays coups until `actions` game actions in all: the three PCs bet together
-  (bet button, which opens the amount modal, then the modal's submit), the GM deals once
-  they have all been answered, and each PC who lost clicks his Hero Point button with
-  probability `spend-rate` once the table message shows the hand. Every fake user waits
-  for his own answer before his next click; there is no think time.
+  (the table's Bet button, which opens the modal, then its submit with the bet and the
+  amount; or, half the time after his first coup, My seat, which opens his private panel,
+  then its Same again), the GM deals once they have all been answered and the table is
+  redrawn with its Deal button (the redraw is coalesced, up to the bot's message interval,
+  1 s), and each PC whose line on the redrawn table says he lost clicks the table's Spend
+  a Hero Point button with probability `spend-rate` (one lost hand: it spends at once).
+  Every fake user waits for his own answer before his next click; there is no think time.
 - table floor (`--table-floor`, a third run after the game): the floor bot again, given
   the table message the game drew last; it posts a copy in every channel, and the users
   click one of its buttons in a closed loop, each click answered by drawing the same
@@ -34,9 +37,10 @@ each in its own process (bench/load_bot.py) against a fresh fake of the same wor
   between the guilds; with `--database URL` they share that PostgreSQL database.
 
 Game actions, what actions/s counts, are the interactions that do game work in the bot:
-wager submits, deals and spends. The bet buttons that only open a modal are
-interactions (in the latency figures) but not actions. `concurrency` (default: 3 per
-table, the most interactions the game ever has in flight) caps the interactions in flight
+wager submits, Same again clicks, deals and spends. The Bet buttons that only open a
+modal and the My seat clicks that only open the panel are interactions (in the latency
+figures) but not actions. `concurrency` (default: 3 per table, the most interactions the
+game ever has in flight) caps the interactions in flight
 in both runs, and is the number of floor users.
 
 Latency is the fake's own record: INTERACTION_CREATE dispatch to the accepted callback
@@ -356,6 +360,10 @@ class Table:
         return ":".join(["bb", "tbl", str(self.id), action, *map(str, args)])
 
 
+def has_button(msg: FakeMessage | None, custom_id: str) -> bool:
+    return any(b.get("custom_id") == custom_id and not b.get("disabled") for b in _buttons(msg))
+
+
 def _buttons(msg: FakeMessage | None) -> Iterator[dict]:
     yield from _buttons_of({"components": msg.components if msg is not None else []})
 
@@ -532,9 +540,15 @@ def rest_kind(method: str, path: str) -> str:
 def game_kind(kind: str, name: str) -> str:
     parts = name.split(":")
     action = parts[3] if len(parts) > 3 else name
-    if action == "bet":
+    if action in ("bet", "bets"):
         return "wager (modal submit)" if kind == "modal" else "bet button (opens modal)"
-    names = {"deal": "deal", "spend": "spend", "again": "wager (Same again button)"}
+    names = {
+        "deal": "deal",
+        "hp": "spend (Spend a Hero Point button)",
+        "spend": "spend (pick of lost hands)",
+        "again": "wager (Same again, seat panel)",
+        "seat": "seat panel (My seat)",
+    }
     return names.get(action, f"other {kind} {action}")
 
 
@@ -618,7 +632,9 @@ async def run_table_floor(
             await clicker.run(
                 "post", lambda c=channel: fake.slash(world.gm, "post", _channel=c, _wait=False)
             )
-        custom = next(b["custom_id"] for b in _buttons_of(table) if not b.get("disabled"))
+        enabled = [b["custom_id"] for b in _buttons_of(table) if not b.get("disabled")]
+        # the table's commonest click in the game: Bet (else whatever it shows first)
+        custom = next((c for c in enabled if c.endswith(":bets")), enabled[0])
         clicker = Clicker(fake, asyncio.Semaphore(args.concurrency))
         measure = Measure(fake, bot)
         await closed_loop(
@@ -663,36 +679,42 @@ async def setup_table(
     def has_message() -> bool:
         msg = fake.public_message(table.channel)
         return msg is not None and any(
-            b.get("custom_id", "").endswith(":join") for b in _buttons(msg)
+            b.get("custom_id", "").endswith(":seat") for b in _buttons(msg)
         )
 
     await fake.wait_channel(table.channel.id, has_message, timeout=30)
-    join = next(
-        b["custom_id"] for b in _buttons(table.message()) if b["custom_id"].endswith(":join")
+    seat_id = next(
+        b["custom_id"] for b in _buttons(table.message()) if b["custom_id"].endswith(":seat")
     )
-    table.id = int(join.split(":")[2])
+    table.id = int(seat_id.split(":")[2])
 
     async def seat(player: Player) -> None:
-        modal = await clicker.run(
-            "join button",
-            lambda: fake.click(player.user_id, table.message(), table.cid("join"), _wait=False),
+        modal = await clicker.run(  # My seat, to someone without a seat: the buy-in form
+            "seat button (opens join modal)",
+            lambda: fake.click(player.user_id, table.message(), table.cid("seat"), _wait=False),
         )
         if modal is None or modal.modal is None:
             raise RuntimeError(f"table {table.index}: no join modal for {player.name}")
-        await clicker.run(
+        joined = await clicker.run(
             "join",
             lambda: fake.submit_modal(player.user_id, modal, {"amount": "100000"}, _wait=False),
             expect="You sit down",
         )
-        await clicker.run(
+        if joined is None or joined.message is None:
+            raise RuntimeError(f"table {table.index}: {player.name} not seated")
+        await clicker.run(  # the choice is under the join's private answer
             "simulate",
             lambda: fake.click(
-                player.user_id, table.message(), table.cid("choose", "simulate"), _wait=False
+                player.user_id, joined, table.cid("choose", "simulate"), _wait=False
             ),
             expect="You simulate",
         )
 
     await asyncio.gather(*(seat(p) for p in table.players))
+    # the Bet button is drawn once someone plays (the table's redraw is coalesced)
+    await fake.wait_channel(
+        table.channel.id, lambda: has_button(table.message(), table.cid("bets")), timeout=30
+    )
 
 
 async def play_table(
@@ -710,34 +732,45 @@ async def play_table(
         if not budget.take():
             return False
         if player.has_wagered and rng.random() < REBET_RATE:
-            again = await clicker.run(
-                "wager",
-                lambda: fake.click(
-                    player.user_id, table.message(), table.cid("again"), _wait=False
-                ),
-                expect="Wager placed",
+            # Same again is in his seat panel: My seat, then the button
+            panel = await clicker.run(
+                "seat panel",
+                lambda: fake.click(player.user_id, table.message(), table.cid("seat"), _wait=False),
             )
-            return again is not None
+            if (
+                panel is not None
+                and panel.message is not None
+                and has_button(panel.message, table.cid("again"))
+            ):
+                again = await clicker.run(
+                    "wager",
+                    lambda: fake.click(player.user_id, panel, table.cid("again"), _wait=False),
+                    expect="Wager placed",
+                )
+                return again is not None
         on = rng.choices(BETS, BET_WEIGHTS)[0]
         amount = str(rng.randint(10, 100))
         modal = await clicker.run(
             "bet button",
-            lambda: fake.click(player.user_id, table.message(), table.cid("bet", on), _wait=False),
+            lambda: fake.click(player.user_id, table.message(), table.cid("bets"), _wait=False),
         )
         if modal is None or modal.modal is None:
             return False
         placed = await clicker.run(
             "wager",
-            lambda: fake.submit_modal(player.user_id, modal, {"amount": amount}, _wait=False),
+            lambda: fake.submit_modal(
+                player.user_id, modal, {"on": [on], "amount": amount}, _wait=False
+            ),
             expect="Wager placed",
         )
         player.has_wagered = placed is not None
         return placed is not None
 
-    async def spend(custom: str, player: Player) -> None:
+    async def spend(player: Player) -> None:
+        # the table's one Spend a Hero Point button: with one lost hand it spends at once
         spent = await clicker.run(
             "spend",
-            lambda: fake.click(player.user_id, table.message(), custom, _wait=False),
+            lambda: fake.click(player.user_id, table.message(), table.cid("hp"), _wait=False),
             expect="You spend a Hero Point",
         )
         if spent is not None and (spent.content or "").startswith("You spend a Hero Point"):
@@ -747,6 +780,17 @@ async def play_table(
         placed = await asyncio.gather(*(bet(p) for p in table.players))
         if not any(placed) or not budget.take():
             return
+        # the GM deals where he finds Deal: on the table once it is redrawn with a wager
+        # in (coalesced, up to the bot's message interval after the last edit)
+        try:
+            await fake.wait_channel(
+                table.channel.id,
+                lambda: has_button(table.message(), table.cid("deal")),
+                timeout=DEADLINE_S + 2,
+            )
+        except TimeoutError:
+            clicker.timeouts["deal button drawn"] += 1
+            continue
         dealt = await clicker.run(
             "deal",
             lambda: fake.click(gm_id, table.message(), table.cid("deal"), _wait=False),
@@ -755,16 +799,12 @@ async def play_table(
         if dealt is None or dealt.response_type != UPDATE_MESSAGE:
             continue
         table.dealt += 1
-        offers = {
-            b.get("label", "").split(":")[0]: b["custom_id"]
-            for b in _buttons(table.message())
-            if ":spend:" in b.get("custom_id", "")
-        }
-        spends = [
-            spend(offers[p.name], p)
-            for p in table.players
-            if p.name in offers and rng.random() < spend_rate and budget.take()
-        ]
+        drawn = table.message()
+        shown = str(drawn.embeds)  # a player knows he lost by his line: "X loses $n (bet)"
+        lost = [p for p in table.players if f"{p.name} loses " in shown]
+        if not has_button(drawn, table.cid("hp")):
+            lost = []
+        spends = [spend(p) for p in lost if rng.random() < spend_rate and budget.take()]
         await asyncio.gather(*spends)
 
 
