@@ -16,7 +16,11 @@ at his roll for 0.3–1.5 s, sometimes spends a step, settles); Wai Lin and Jinx
 blackjack (bets, insurance, hit / stand / double / split / surrender, spends). The GM
 deals; after `--coups` coups and `--rounds` rounds he closes both tables. Every user acts
 on what the database says (so a click lost to a crash is simply tried again) and clicks
-buttons the table message shows.
+buttons where a player finds them: on the table message (My seat, which opens the buy-in
+form to someone without a seat; Bet; Spend a Hero Point; hit, stand, double; insurance;
+the GM's Deal once the table is redrawn with it), the choice of rule under the join's
+answer (or, after a crash, in his seat panel), and in the private seat panel opened by My
+seat: Same again, Contest, split and surrender.
 
 Once per run the bot gets SIGKILL at a random moment: in odd runs 0–40 ms after the k-th
 interaction was dispatched (k uniform up to the last evening's count: mostly while one is
@@ -33,8 +37,9 @@ before anyone plays on, the audit:
   chips are left on a closed table, none belong to a PC not seated at an open one.
 - every open table's state loads;
 - the channels: exactly one table message per table, the one whose id the database
-  holds; a closed table's message shows it closed, without buttons;
-- every PC with a pending contest clicks Contest and is shown it again (roll, buttons).
+  holds; a closed table's message shows it closed, with no button but Verify the shoes;
+- every PC with a pending contest opens My seat, clicks Contest in his panel and is shown
+  it again (roll, buttons).
 
 The same audit runs at the end of each evening. Prints a line per run (where the kill
 landed, what was in flight, how long the bot took to be back, the pending contests reached
@@ -60,9 +65,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import TOKEN, BotProcess
 from load_fake import BenchFake, FakeChannel, FakeMessage
 from scripted_users import (
+    Answer,
     Cast,
     Player,
     Users,
+    buttons,
     has_button,
     reading,
     table_messages,
@@ -139,7 +146,19 @@ class Evening:
 
     def message(self, table: int) -> FakeMessage | None:
         found = [m for m in table_messages(self.fake, self.plan.channel) if m.components]
-        return next((m for m in found if has_button(m, cid(table, "join"))), None)
+        return next((m for m in found if has_button(m, cid(table, "seat"))), None)
+
+    async def in_panel(
+        self, what: str, player: Player, msg: FakeMessage, table: int, custom: str
+    ) -> Answer | None:
+        """A button of the player's private seat panel: My seat on the table, then it (None
+        when the panel does not show it)."""
+        panel = await self.users.click(
+            self.label("seat panel"), player.user, msg, cid(table, "seat")
+        )
+        if not (panel.acked and panel.result and has_button(panel.result.message, custom)):
+            return None
+        return await self.users.click(self.label(what), player.user, panel.result, custom)
 
     async def run(self) -> None:
         plan = self.plan
@@ -182,21 +201,24 @@ class Evening:
         """Joins (button, modal) and choices; True when a click was sent."""
         for player in self.plan.players:
             seat = state.seat_of_character(player.character_id)
-            if seat is None:
+            choice = "rulebook" if player.name in self.plan.rulebook else "simulate"
+            if seat is None:  # My seat, to someone without a seat: the buy-in form
                 modal = await self.users.click(
-                    self.label("join button"), player.user, msg, cid(table, "join")
+                    self.label("seat button (join)"), player.user, msg, cid(table, "seat")
                 )
                 if modal.modal is not None:
                     self.plan.clicks[f"join {player.character_id}"] += 1
-                    await self.users.submit(
+                    joined = await self.users.submit(
                         self.label("join"), player.user, modal.result, {"amount": BUY_IN}
                     )
+                    custom = cid(table, "choose", choice)  # under the join's private answer
+                    if joined.acked and joined.result and has_button(joined.result.message, custom):
+                        await self.users.click(
+                            self.label(choice), player.user, joined.result, custom
+                        )
                 return True
-            if seat.choice is None:
-                choice = "rulebook" if player.name in self.plan.rulebook else "simulate"
-                await self.users.click(
-                    self.label(choice), player.user, msg, cid(table, "choose", choice)
-                )
+            if seat.choice is None:  # the answer lost (a crash): his seat panel offers it
+                await self.in_panel(choice, player, msg, table, cid(table, "choose", choice))
                 return True
         return False
 
@@ -212,8 +234,9 @@ class Evening:
         return next((p for p in self.plan.players if p.character_id == int(character)), None)
 
     async def spends(self, table: int, state: TableState, msg: FakeMessage) -> bool:
-        """Once per hand: each PC who lost it clicks his Hero Point button (7 times in 10).
-        True when a click was sent."""
+        """Once per hand: each PC who lost it clicks the table's Spend a Hero Point button
+        (7 times in 10): with one lost hand it spends at once, with several he picks the
+        offer in the private answer. True when a click was sent."""
         hand = getattr(state.engine.last, "hand", None)  # the last coup or round dealt
         if hand is None or hand in self.plan.handled:
             return False
@@ -223,10 +246,12 @@ class Evening:
             player = self.player_of(offer.character_id)
             if offer.hand != hand or offer.spent or player is None or self.rng.random() >= 0.7:
                 continue
-            custom = cid(table, "spend", offer.id)
-            if await until(lambda c=custom: has_button(msg, c), 2.0):
-                self.plan.clicks["spend"] += 1
-                await self.users.click(self.label("spend"), player.user, msg, custom)
+            if await until(lambda: has_button(msg, cid(table, "hp")), 2.0):
+                self.plan.clicks["spend"] += 1  # the Spend click, or the pick after it
+                hp = await self.users.click(self.label("spend"), player.user, msg, cid(table, "hp"))
+                custom = cid(table, "spend", offer.id)
+                if hp.acked and hp.result and has_button(hp.result.message, custom):
+                    await self.users.click(self.label("spend pick"), player.user, hp.result, custom)
                 clicked = True
         return clicked
 
@@ -244,29 +269,38 @@ class Evening:
                     await self.contest(table, player, msg)
             elif str(player.character_id) not in engine.wagers:
                 await self.wager(table, player, msg, engine)
-        await self.users.click(self.label("deal"), self.cast.gm, msg, cid(table, "deal"))
+        # Deal is drawn on the table once a wager is in (the redraw is coalesced)
+        if await until(lambda: has_button(msg, cid(table, "deal")), 3.0):
+            await self.users.click(self.label("deal"), self.cast.gm, msg, cid(table, "deal"))
 
     async def wager(self, table: int, player: Player, msg: FakeMessage, engine: PuntoBanco) -> None:
         played = engine.last is not None and any(
             r.seat == str(player.character_id) for r in engine.last.results
         )
-        if played and self.rng.random() < 0.5:
-            await self.users.click(self.label("same again"), player.user, msg, cid(table, "again"))
+        again = cid(table, "again")  # Same again is in his seat panel
+        if (
+            played
+            and self.rng.random() < 0.5
+            and await self.in_panel("same again", player, msg, table, again)
+        ):
             return
         on = self.rng.choice(("player", "banker", "banker", "tie"))
+        if not await until(lambda: has_button(msg, cid(table, "bets")), 3.0):
+            return
         modal = await self.users.click(
-            self.label("bet button"), player.user, msg, cid(table, "bet", on)
+            self.label("bet button"), player.user, msg, cid(table, "bets")
         )
         if modal.modal is not None:
             await self.users.submit(
-                self.label("wager"), player.user, modal.result, {"amount": STAKE}
+                self.label("wager"), player.user, modal.result, {"on": [on], "amount": STAKE}
             )
 
     async def contest(self, table: int, player: Player, msg: FakeMessage) -> None:
-        """Contest: a pending one comes back, else the stake's modal; maybe a step; settle."""
-        shown = await self.users.click(
-            self.label("contest button"), player.user, msg, cid(table, "contest")
-        )
+        """Contest (in his seat panel): a pending one comes back, else the stake's modal;
+        maybe a step; settle."""
+        shown = await self.in_panel("contest button", player, msg, table, cid(table, "contest"))
+        if shown is None:
+            return
         if shown.modal is not None:
             shown = await self.users.submit(
                 self.label("contest"), player.user, shown.result, {"amount": STAKE}
@@ -326,7 +360,9 @@ class Evening:
         hand = game.hands(current[0])[current[1]]
         action = self.choose(hand.total, game.legal_actions(current[0]))
         custom = cid(table, action, state.moves)
-        if await until(lambda: has_button(msg, custom), 3.0):
+        if action in ("split", "surrender"):  # only in his seat panel
+            await self.in_panel(action, player, msg, table, custom)
+        elif await until(lambda: has_button(msg, custom), 3.0):
             await self.users.click(self.label(action), player.user, msg, custom)
 
     def choose(self, total: int, legal: list[Action]) -> str:
@@ -473,7 +509,8 @@ def channel_problems(fake: BenchFake, database_rows: list[tuple], plans: list[Pl
                     f"table {table}: its message {message_id} is not in #{channel.name}"
                 )
             elif status == "closed" and (
-                shown.components or CLOSED not in str(shown.embeds[0].get("description"))
+                any(not b["custom_id"].endswith(":verify") for b in buttons(shown))
+                or CLOSED not in str(shown.embeds[0].get("description"))
             ):
                 problems.append(f"table {table} is closed, its message shows it open")
             elif status == "open" and not shown.components:
@@ -526,9 +563,17 @@ async def audit_contests(
                     problems.append(f"table {table}: contest {contest.id} has no seat or message")
                     continue
                 user = users.fake.users[seat.user_id]
-                shown = await users.click(
-                    "audit contest", user, msg, cid(table, "contest"), gated=False
+                panel = await users.click(  # Contest is in his seat panel
+                    "audit seat panel", user, msg, cid(table, "seat"), gated=False
                 )
+                custom = cid(table, "contest")
+                if not (panel.acked and panel.result and has_button(panel.result.message, custom)):
+                    problems.append(
+                        f"table {table}: {seat.name}'s seat panel shows no Contest: "
+                        f"{panel.verdict}, {panel.content[:80]!r}"
+                    )
+                    continue
+                shown = await users.click("audit contest", user, panel.result, custom, gated=False)
                 step = shown.button(f":cstep:{contest.id}:")
                 report.contests += 1
                 if not shown.content.startswith(ROLLED) or step is None:
