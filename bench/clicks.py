@@ -136,8 +136,9 @@ def _plays_the_scene(game: Blackjack) -> bool:
 # Every button kind: what one effect is in the database, and how many one intent should have
 # (none for a button that only shows something).
 KINDS: dict[str, tuple[str, int]] = {
-    "table: Join (opens the modal)": ("buy-ins (ledger rows)", 0),
+    "table: My seat (opens the join modal)": ("buy-ins (ledger rows)", 0),
     "table: Join (modal submit)": ("buy-ins (ledger rows)", 1),
+    "table: My seat (his seat panel)": ("table state saves", 0),
     "table: Simulate": ("simulate awards (ledger rows)", 1),
     "table: Rulebook": ("table state saves", 1),
     "table: Contest (shows the pending one)": ("table state saves", 0),
@@ -225,7 +226,7 @@ class Scene:
         target: FakeMessage | InteractionResult | None,
         custom_id: str | None = None,
         *,
-        values: dict[str, str] | None = None,
+        values: dict[str, Any] | None = None,
         measure: Measure,
     ) -> list[Answer]:
         """`clicks` identical clicks (or modal submits, with `values`) sent at once."""
@@ -290,13 +291,25 @@ class Scene:
     # -- single clicks and waits -----------------------------------------------------------
 
     async def amount(
-        self, label: str, user: Any, msg: FakeMessage, custom_id: str, amount: str
+        self, label: str, user: Any, msg: Any, custom_id: str, amount: str, **more: Any
     ) -> Answer:
         """A button that opens the amount modal, and the modal's submit (one each)."""
         opened = await self.users.click(f"{label} button", user, msg, custom_id)
         if opened.modal is None or opened.result is None:
             return opened
-        return await self.users.submit(label, user, opened.result, {"amount": amount})
+        return await self.users.submit(label, user, opened.result, {"amount": amount, **more})
+
+    async def panel(self, user: Any, channel: FakeChannel, table: int, custom: str) -> Any:
+        """A seated player's private panel (My seat on the table) once it shows `custom`;
+        the GM's (the GM button) when `user` is the GM. The answer's message to click on."""
+        button = "gm" if user is self.cast.gm else "seat"
+        for _ in range(10):
+            msg = await self.table_message(channel, cid(table, button))
+            shown = await self.users.click(f"{button} panel", user, msg, cid(table, button))
+            if shown.result is not None and has_button(shown.result.message, custom):
+                return shown.result
+            await asyncio.sleep(0.2)
+        raise RuntimeError(f"no {custom} in the {button} panel")
 
     async def table_message(self, channel: FakeChannel, button: str | None = None) -> Any:
         """The channel's table message once it shows `button` (enabled), else None."""
@@ -324,12 +337,14 @@ class Scene:
             raise RuntimeError(f"#{channel.name}: no table message")
         return int(next(b for b in buttons(msg))["custom_id"].split(":")[2])
 
-    async def sit(self, table: int, channel: FakeChannel, name: str, choice: str | None) -> None:
+    async def sit(self, table: int, channel: FakeChannel, name: str, choice: str | None) -> Answer:
+        """My seat (the buy-in form), its submit, and the choice under the join's answer."""
         user = self.player(name).user
-        msg = await self.table_message(channel, cid(table, "join"))
-        await self.amount("join", user, msg, cid(table, "join"), "2000")
+        msg = await self.table_message(channel, cid(table, "seat"))
+        joined = await self.amount("join", user, msg, cid(table, "seat"), "2000")
         if choice is not None:
-            await self.users.click(choice, user, msg, cid(table, "choose", choice))
+            await self.users.click(choice, user, joined.result, cid(table, "choose", choice))
+        return joined
 
     async def wait_state(self, table: int, ok: Callable[[TableState], bool]) -> TableState | None:
         async def check() -> TableState | None:
@@ -349,27 +364,36 @@ class Scene:
         table = await self.open_table(channel, "blackjack", "Kananga")
         d, e, f = (self.player(name) for name in BJ)
         gm = self.cast.gm
-        msg = await self.table_message(channel, cid(table, "join"))
+        msg = await self.table_message(channel, cid(table, "seat"))
         bought = self.ledger("table.buy_in", f"chips:{table}:{d.character_id}")
         modals = await self.burst(
-            "table: Join (opens the modal)", d.user, msg, cid(table, "join"), measure=bought
+            "table: My seat (opens the join modal)",
+            d.user,
+            msg,
+            cid(table, "seat"),
+            measure=bought,
         )
-        await self.burst(
+        joins = await self.burst(
             "table: Join (modal submit)",
             d.user,
             next((a.result for a in modals if a.modal is not None), None),
             values={"amount": "2000"},
             measure=bought,
         )
+        simulate = cid(table, "choose", "simulate")  # under the join's private answer
         await self.burst(
             "table: Simulate",
             d.user,
-            msg,
-            cid(table, "choose", "simulate"),
+            next(
+                (a.result for a in joins if a.result and has_button(a.result.message, simulate)),
+                None,
+            ),
+            simulate,
             measure=self.ledger("award.simulate", f"sheet:{d.character_id}"),
         )
         for player in (e, f):
             await self.sit(table, channel, player.name, "simulate")
+        msg = await self.table_message(channel, cid(table, "bet"))
         opened = await self.users.click("bet button", d.user, msg, cid(table, "bet"))
         await self.burst(
             "blackjack: Bet (modal submit)",
@@ -380,6 +404,7 @@ class Scene:
         )
         for player in (e, f):
             await self.amount("bet", player.user, msg, cid(table, "bet"), "50")
+        msg = await self.table_message(channel, cid(table, "deal"))  # drawn once a bet is in
         await self.burst(
             "blackjack: Deal",
             gm,
@@ -422,6 +447,7 @@ class Scene:
         await self.spend("blackjack", table, channel, e, state)
         msg = await self.table_message(channel, cid(table, "bet"))
         await self.amount("bet", d.user, msg, cid(table, "bet"), "50")
+        msg = await self.table_message(channel, cid(table, "deal"))
         await self.users.click("deal", gm, msg, cid(table, "deal"))
         await self.play(table, channel, "Surrender", d, measure=self.logged(table, "surrender", d))
 
@@ -436,14 +462,18 @@ class Scene:
         button: str | None = None,
     ) -> None:
         """A blackjack play button (drawn with the move count), clicked once, or in a burst
-        when there is something to measure."""
+        when there is something to measure: hit, stand and double on the table; the hint,
+        split and surrender in the player's seat panel (My seat)."""
         state = await self.wait_state(
             table, lambda s: _game(s).current() is not None and _turn(s) == player.character_id
         )
         if state is None:
             raise RuntimeError(f"blackjack: not {player.name}'s turn for {action}")
         custom = cid(table, button or action.lower(), *([] if button else [state.moves]))
-        msg = await self.table_message(channel, custom)
+        if (button or action.lower()) in ("hint", "split", "surrender"):
+            msg = await self.panel(player.user, channel, table, custom)
+        else:
+            msg = await self.table_message(channel, custom)
         if msg is None:
             raise RuntimeError(f"blackjack: no {custom} button")
         if measure is None:
@@ -464,23 +494,22 @@ class Scene:
     async def spend(
         self, game: str, table: int, channel: FakeChannel, player: Player, state: TableState
     ) -> bool:
-        """The Hero Point button of `player`'s lost hand, in a burst; False without one."""
-        offer = next(
-            (o for o in state.offers if o.character_id == player.character_id and not o.spent),
-            None,
-        )
-        msg = (
-            None
-            if offer is None
-            else await self.table_message(channel, cid(table, "spend", offer.id))
-        )
-        if offer is None or msg is None:
+        """The table's Spend a Hero Point button for `player`'s lost hand, in a burst (with
+        several lost hands, it answers a pick: one click, then the pick's button in a burst);
+        False without one."""
+        offers = [o for o in state.offers if o.character_id == player.character_id and not o.spent]
+        msg = None if not offers else await self.table_message(channel, cid(table, "hp"))
+        if not offers or msg is None:
             return False
+        target, custom = msg, cid(table, "hp")
+        if len(offers) > 1:
+            picked = await self.users.click("spend pick", player.user, msg, custom)
+            target, custom = picked.result, cid(table, "spend", offers[0].id)
         await self.burst(
             f"{game}: Spend a Hero Point",
             player.user,
-            msg,
-            cid(table, "spend", offer.id),
+            target,
+            custom,
             measure=self.ledger("spend.win_hand", f"sheet:{player.character_id}"),
         )
         return True
@@ -494,24 +523,25 @@ class Scene:
         gm = self.cast.gm
         await self.sit(table, channel, a.name, "simulate")
         await self.sit(table, channel, b.name, "simulate")
-        await self.sit(table, channel, c.name, None)
-        msg = await self.table_message(channel, cid(table, "join"))
-        await self.burst(
+        joined = await self.sit(table, channel, c.name, None)
+        await self.burst(  # the choice under his join's private answer
             "table: Rulebook",
             c.user,
-            msg,
+            joined.result,
             cid(table, "choose", "rulebook"),
             measure=self.saves(table),
         )
-        opened = await self.users.click("bet button", a.user, msg, cid(table, "bet", "player"))
+        msg = await self.table_message(channel, cid(table, "bets"))
+        opened = await self.users.click("bet button", a.user, msg, cid(table, "bets"))
         await self.burst(
             "punto banco: Bet (modal submit)",
             a.user,
             opened.result,
-            values={"amount": "50"},
+            values={"on": ["player"], "amount": "50"},
             measure=self.of_state(table, lambda s: _wager(s, a) // STAKE),
         )
-        await self.amount("bet", b.user, msg, cid(table, "bet", "banker"), "50")
+        await self.amount("bet", b.user, msg, cid(table, "bets"), "50", on=["banker"])
+        msg = await self.table_message(channel, cid(table, "deal"))  # drawn once a wager is in
         await self.burst(
             "punto banco: Deal",
             gm,
@@ -531,34 +561,50 @@ class Scene:
             )
             if loser is not None and await self.spend("punto banco", table, channel, loser, state):
                 break
-            for player in (a, b):
-                await self.users.click("same again", player.user, msg, cid(table, "again"))
+            for player in (a, b):  # Same again, in his seat panel
+                panel = await self.panel(player.user, channel, table, cid(table, "again"))
+                await self.users.click("same again", player.user, panel, cid(table, "again"))
+            msg = await self.table_message(channel, cid(table, "deal"))
             await self.users.click("deal", gm, msg, cid(table, "deal"))
+        msg = await self.table_message(channel, cid(table, "seat"))
+        panels = await self.burst(
+            "table: My seat (his seat panel)",
+            a.user,
+            msg,
+            cid(table, "seat"),
+            measure=self.saves(table),
+        )
+        again = cid(table, "again")
         await self.burst(
             "punto banco: Same again",
             a.user,
-            msg,
-            cid(table, "again"),
+            next(
+                (p.result for p in panels if p.result and has_button(p.result.message, again)), None
+            ),
+            again,
             measure=self.of_state(table, lambda s: _wager(s, a) // STAKE),
         )
         await self.contest(table, channel, c)
+        panel = await self.panel(a.user, channel, table, cid(table, "leave"))
         await self.burst(
             "table: Leave",
             a.user,
-            msg,
+            panel,
             cid(table, "leave"),
             measure=self.ledger("table.cash_out", f"sheet:{a.character_id}"),
         )
 
     async def contest(self, table: int, channel: FakeChannel, player: Player) -> None:
-        """Rulebook contests until one can be bettered: its step, then its settle, in bursts."""
-        msg = await self.table_message(channel, cid(table, "contest"))
+        """Rulebook contests (Contest, in his seat panel) until one can be bettered: its
+        step, then its settle, in bursts."""
         for _ in range(10):
+            msg = await self.panel(player.user, channel, table, cid(table, "contest"))
             shown = await self.amount("contest", player.user, msg, cid(table, "contest"), "50")
             step, settle = shown.button(":cstep:"), shown.button(":csettle:")
             if settle is None:
                 raise RuntimeError(f"contest: no roll shown ({shown.verdict}: {shown.content!r})")
             if step is not None and not step.get("disabled"):
+                msg = await self.panel(player.user, channel, table, cid(table, "contest"))
                 await self.burst(
                     "table: Contest (shows the pending one)",
                     player.user,
@@ -618,11 +664,17 @@ class Scene:
                         step["custom_id"],
                         measure=self.ledger("spend.contest_step", f"sheet:{player.character_id}"),
                     )
-                    await self.burst(
-                        "pot: Settle pot", gm, msg, cid(table, "psettle"), measure=self.saves(table)
+                    panel = await self.panel(gm, channel, table, cid(table, "psettle"))
+                    await self.burst(  # in the GM's panel
+                        "pot: Settle pot",
+                        gm,
+                        panel,
+                        cid(table, "psettle"),
+                        measure=self.saves(table),
                     )
                     return
-            await self.users.click("settle pot", gm, msg, cid(table, "psettle"))
+            panel = await self.panel(gm, channel, table, cid(table, "psettle"))
+            await self.users.click("settle pot", gm, panel, cid(table, "psettle"))
 
     # -- the lounge: the GM's ledger and repeated grant, a roll, a deleted sheet ------------
 
