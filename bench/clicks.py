@@ -200,7 +200,10 @@ def gist(answer: Answer) -> str:
     if answer.modal is not None:
         return "the amount modal"
     if not answer.content:
-        return "the message redrawn" if answer.result.response_type == 7 else "(no text)"
+        if answer.result.response_type == 7:
+            return "the message redrawn"
+        shown = answer.result.message
+        return "a private panel" if shown is not None and shown.embeds else "(no text)"
     return re.split(r"[:;.(!]", answer.content, maxsplit=1)[0][:60]
 
 

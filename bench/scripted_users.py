@@ -198,7 +198,7 @@ class Users:
         )
 
     async def submit(
-        self, label: str, user: Any, modal: InteractionResult, values: Mapping[str, str]
+        self, label: str, user: Any, modal: InteractionResult, values: Mapping[str, Any]
     ) -> Answer:
         return await self.send(
             label, lambda: self.fake.submit_modal(user, modal, values, _wait=False)
