@@ -93,7 +93,10 @@ def buy_in_hint(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
 async def _seat(click: Click) -> None:
     snapshot = await _service(click).snapshot(click.table)
     seat = snapshot.state.seat_of_user(click.user_id)
-    if seat is None:  # one click to the buy-in form
+    if seat is None:  # one click to the buy-in form, for whoever has a character to seat
+        sheets = bot_of(click.interaction).services.sheets
+        if await sheets.active(click.interaction.guild_id, click.user_id) is None:
+            raise Refusal("table.no_active_character")
         hint = buy_in_hint(snapshot, click.reply.lang, click.reply.currency)
         modal = amount_modal(click.reply.lang, "table.modal_join", click.table, "join", hint=hint)
         await click.interaction.response.send_modal(modal)
