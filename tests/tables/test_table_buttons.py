@@ -90,7 +90,10 @@ async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]
             if lang == "en":
                 seen[phase_of(snapshot)].append(labels)
             assert len(labels) <= MOST, (game, phase_of(snapshot), lang, labels)
-        options = snapshot.state.engine.options()
+        # The walk plays the game: an `end` offered at every turn (Michigan, Makao) would
+        # soon stop it, so it ends only when nothing else is left.
+        every = snapshot.state.engine.options()
+        options = [option for option in every if option.kind != "end"] or every
         if not options:
             clock.advance(30)
             await tables.run_due()
