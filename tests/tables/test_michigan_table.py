@@ -95,7 +95,7 @@ def fields(snapshot: TableSnapshot, now: datetime) -> dict[str, str]:
 def labels(snapshot: TableSnapshot, now: datetime) -> list[str]:
     view = table_view(snapshot, "en", now)
     assert view is not None
-    return [item.label for item in view.children][5:]  # type: ignore[attr-defined]
+    return [item.label for item in view.children]  # type: ignore[attr-defined]
 
 
 async def test_the_npc_out_first_and_a_pc_wins_the_round_back(db: Database) -> None:
@@ -111,7 +111,8 @@ async def test_the_npc_out_first_and_a_pc_wins_the_round_back(db: Database) -> N
         "King of clubs: 4 chips\nAce of hearts: 4 chips"
     )
     assert shown["Round 1 — Le Chiffre deals"].startswith("▶ **James Bond** · 46 chips · 13 cards")
-    assert labels(dealt, clock.now)[:2] == ["Lead", "End the game (GM)"]
+    # Only the leader's move on the table; the GM's End the game is in his panel.
+    assert labels(dealt, clock.now) == ["Lead", "My seat", "GM"]
 
     over = await lead_until_over(tables, table, ids, dealt)
     game = over.state.engine
@@ -130,10 +131,9 @@ async def test_the_npc_out_first_and_a_pc_wins_the_round_back(db: Database) -> N
     last = fields(over, clock.now)["Round 1"]
     assert last.startswith("**Le Chiffre** goes out first.\n")
     assert f"James Bond: {end.cards_left['bond']} cards left, pays {end.paid['bond']} chips" in last
-    # Vesper has no Hero Point: only Bond gets a button.
-    assert [x for x in labels(over, clock.now) if "Hero Point" in x] == [
-        f"James Bond: spend a Hero Point (receives ${pays[ids['bond']] // 100})"
-    ]
+    # The next round waits for the GM's deal; Bond may spend a Hero Point (Vesper has none).
+    assert labels(over, clock.now) == ["Deal (GM)", "Spend a Hero Point", "My seat", "GM"]
+    assert [o.character_id for o in over.spendable_offers(clock.now.isoformat())] == [ids["bond"]]
 
     offer = next(o for o in over.state.offers if o.character_id == ids["bond"])
     spent = await tables.spend(table, BOND_OWNER, offer.id)
@@ -194,7 +194,7 @@ async def test_the_game_ends_when_a_player_is_out_of_chips(db: Database) -> None
     names = {str(ids["npc"]): "Le Chiffre", str(ids["vesper"]): "Vesper Lynd"}
     winners = ", ".join(names[seat] for seat in game.winners())
     assert fields(over, clock.now)["Game over"].startswith(f"Winner: **{winners}**")
-    assert labels(over, clock.now)[0] == "My cards"  # no more deals
+    assert labels(over, clock.now) == ["My seat", "GM"]  # no more deals
     await assert_conserved(db)
 
 
