@@ -1,10 +1,12 @@
 """Makao (piekiełko) on the table message: the deal (its number, the trump card, every
 player's bid and tricks, the trick in play and the last one), the score sheet and the pot.
 
-Bids and cards come from each player's private panel: the Bid or Play button answers the
-player whose turn it is, alone, with his hand and only his legal bids or cards; the GM
-gets the NPC's when its automatic play is off. Panel buttons carry the table's move
-count, so a double click plays once.
+Bids and cards come from each player's seat panel: the table's Bid or Play a card button
+opens it for the player whose turn it is (his cards, the trump, and only his legal bids
+or cards as buttons), or plays his only legal card at once; the GM gets the NPC's from
+the table's "Bid / Play for <NPC>" when its automatic play is off. Deal (when the table
+waits for it) is the table's, End the game is in the GM panel. Buttons carry the table's
+move count, so a double click plays once.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """Michigan on the table message: the pay cards and their chips, every player's cards left,
 chips and plays, the widow, who leads and the last run; the end of the last round.
 
-Only the leader decides. His Lead button opens his hand privately with one button per
-suit he holds (the card it leads; the automatic choice in green); the cards above it
-follow by themselves. The GM leads for the NPC from the same panel when its automatic
-play is off. Panel buttons carry the table's move count, so a double click leads once.
+Only the leader decides. The table's Lead button leads his only suit at once, or opens
+his seat panel: his cards and a button per suit he holds (the card it leads; the automatic
+choice in green); the cards above it follow by themselves. My seat shows the same panel.
+The GM leads for the NPC from the table's "Lead for <NPC>" when its automatic play is off;
+Deal (when the table waits for it) is the table's, End the game is in the GM panel.
+Buttons carry the table's move count, so a double click leads once.
 The pay cards are named in words on the table message: the same cards are in the hands.
 """
 
