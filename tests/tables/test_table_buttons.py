@@ -94,9 +94,11 @@ async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]
         engine = snapshot.state.engine.model_copy(deep=True)  # its stacks, as the table
         engine.stacks = {str(key): chips for key, chips in snapshot.chips.items()}  # sets them
         engine.stacks[snapshot.state.npc_key] = None  # the NPC's bank is unlimited here
-        # Ending the evening would end the walk; a game lists Deal only once its shoe
-        # serves the table, and the table replaces a shoe that does not at the deal.
-        options = [option for option in engine.options() if option.kind != "end"]
+        # Ending the evening would end the walk (Michigan and Makao offer it at every
+        # turn): it ends only when nothing else is left. A game lists Deal only once its
+        # shoe serves the table, and the table replaces a shoe that does not at the deal.
+        every = engine.options()
+        options = [option for option in every if option.kind != "end"] or every
         if not engine.in_hand() and engine.needs_new_shoe and "deal" in engine.moves:
             options.append(Option(kind="deal"))
         if not options:

@@ -186,6 +186,17 @@ def test_deal_refused_outside_three_to_eight_players_without_npc_or_pack() -> No
     refused(game, Move(kind="deal", target="zz"), "makao.bad_dealer")
 
 
+def test_a_ninth_player_is_refused_when_he_sits_not_at_the_deal() -> None:
+    game = table([*(f"p{i}" for i in range(7)), "npc"])
+    with pytest.raises(IllegalAction) as caught:
+        game.sit("late")
+    assert (caught.value.code, caught.value.params) == ("makao.full", {"seat": "late", "seats": 8})
+    assert "late" not in game.seats
+    game.stand_up("p0")
+    game.sit("late")  # a seat came free
+    assert len(game.seats) == 8
+
+
 def test_seats_are_fixed_for_the_cycle() -> None:
     game = table()
     deal1(game)
