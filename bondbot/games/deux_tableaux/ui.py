@@ -536,7 +536,7 @@ class DeuxTableauxUI:
         kinds = {option.kind for option in engine.options()}
         if engine.phase == "auction" and not engine.turn() and "close_auction" in kinds:
             return table_button(lang, snapshot.id, "deux_tableaux.btn_close", "close", style=BLUE)
-        if "default_bank" in kinds and len(engine.seats) >= 2:
+        if engine.banker is None and engine.phase != "auction" and len(engine.seats) >= 2:
             return table_button(lang, snapshot.id, "deux_tableaux.btn_start", "start", style=BLUE)
         return None
 
