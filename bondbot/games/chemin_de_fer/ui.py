@@ -489,11 +489,17 @@ class CheminDeFerUI:
         return table_button(lang, snapshot.id, "chemin_de_fer.btn_start", "start", style=BLUE)
 
     def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        """When the GM plays the NPC: its moves that are in a player's panel, not on the
-        table (Withdraw its bank, call Banco)."""
-        if snapshot.state.npc_auto:
-            return []
-        return self.panel_buttons(snapshot, snapshot.state.npc_key, lang, money, public=False)
+        """Start before the first bank; when the GM plays
+        the NPC, its moves that are in a player's panel, not on the table (Withdraw its
+        bank, call Banco)."""
+        specs = []
+        if engine_of(snapshot).banker is None:  # also when the table waits for it (a
+            # redraw may be on its way); refused with the reason while one is seated
+            specs.append(table_button(lang, snapshot.id, "chemin_de_fer.btn_start", "start"))
+        if not snapshot.state.npc_auto:
+            npc = snapshot.state.npc_key
+            specs += self.panel_buttons(snapshot, npc, lang, money, public=False)
+        return specs
 
     def panel_buttons(
         self,

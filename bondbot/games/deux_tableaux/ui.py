@@ -547,6 +547,9 @@ class DeuxTableauxUI:
         kinds = {option.kind for option in engine.options()}
         waits = self.gm_waits(snapshot, lang, money)
         specs = []
+        if engine.banker is None and engine.phase != "auction":  # also when the table
+            # waits for it (a redraw may be on its way); refused with the reason if alone
+            specs.append(table_button(lang, table, "deux_tableaux.btn_start", "start"))
         if "open_auction" in kinds:
             specs.append(table_button(lang, table, "deux_tableaux.btn_auction", "auction"))
         if "close_auction" in kinds and waits is None:
