@@ -32,7 +32,7 @@ from bondbot.games.chemin_de_fer.coverage import Cover
 from bondbot.games.chemin_de_fer.engine import ChemindeFer
 from bondbot.games.chemin_de_fer.events import CoupSettled, StakeResult, ThirdCard
 from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
-from bondbot.games.contract import Move, Record
+from bondbot.games.contract import Move, Option, Record
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
 from bondbot.rules.baccarat import codes_value
@@ -51,6 +51,23 @@ def engine_of(snapshot: TableSnapshot) -> ChemindeFer:
     engine = snapshot.state.engine
     assert isinstance(engine, ChemindeFer)
     return engine
+
+
+def options_now(snapshot: TableSnapshot) -> list[Option]:
+    """The legal moves with each PC's chips as they are now: the engine was told the
+    stacks at the last move, and a Hero Point paid since (no move) may have raised one
+    (a Banco he can now afford). Shared with deux tableaux."""
+    engine = snapshot.state.engine
+    told = engine.stacks  # type: ignore[attr-defined]
+    now = {str(key): chips for key, chips in snapshot.chips.items()}
+    npc = snapshot.state.npc_key
+    engine.stacks = {  # type: ignore[attr-defined]
+        seat: now.get(seat, stack) if seat != npc else stack for seat, stack in told.items()
+    }
+    try:
+        return engine.options()
+    finally:
+        engine.stacks = told  # type: ignore[attr-defined]
 
 
 def when(deadline: str | None) -> str:
@@ -213,7 +230,7 @@ async def limits_hint(click: Click, kind: str, target: str | None = None) -> str
     placeholder: "Between $10 and $500" (shared with deux tableaux)."""
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
     seat = (await whose_turn(click.reply, snapshot)).seat
-    for option in snapshot.state.engine.options():
+    for option in options_now(snapshot):
         if option.kind != kind or option.seat != seat or option.min is None:
             continue
         if target is not None and option.targets and target not in option.targets:
@@ -478,7 +495,7 @@ class CheminDeFerUI:
             "bank": ("keep", "bank", "refuse"),
             "stakes": ("stake", "pass"),
         }.get(engine.phase, ("draw", "stand"))
-        kinds = {option.kind for option in engine.options()}
+        kinds = {option.kind for option in options_now(snapshot)}
         return [_move_button(snapshot, kind, lang, money) for kind in wanted if kind in kinds]
 
     def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
@@ -489,9 +506,8 @@ class CheminDeFerUI:
         return table_button(lang, snapshot.id, "chemin_de_fer.btn_start", "start", style=BLUE)
 
     def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        """Start before the first bank; when the GM plays
-        the NPC, its moves that are in a player's panel, not on the table (Withdraw its
-        bank, call Banco)."""
+        """Start before the first bank; when the GM plays the NPC, its moves that are in a
+        player's panel, not on the table (Withdraw its bank, call Banco)."""
         specs = []
         if engine_of(snapshot).banker is None:  # also when the table waits for it (a
             # redraw may be on its way); refused with the reason while one is seated
@@ -514,9 +530,12 @@ class CheminDeFerUI:
         engine = engine_of(snapshot)
         if seat not in engine.turn():
             return []
-        kinds = [option.kind for option in engine.options() if option.seat == seat]
+        kinds = sorted(
+            {option.kind for option in options_now(snapshot) if option.seat == seat},
+            key=ORDER.index,
+        )
         on_table = {spec.custom_id for spec in self.buttons(snapshot, lang, money)}
-        specs = [_move_button(snapshot, kind, lang, money) for kind in dict.fromkeys(kinds)]
+        specs = [_move_button(snapshot, kind, lang, money) for kind in kinds]
         return [spec for spec in specs if public or spec.custom_id not in on_table]
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
@@ -541,6 +560,7 @@ class CheminDeFerUI:
         await start(reply, table)
 
 
+ORDER = ("keep", "bank", "refuse", "withdraw", "stake", "banco", "pass", "draw", "stand")
 STYLES = {"keep": GREEN, "bank": GREEN, "stake": BLUE, "banco": RED, "draw": BLUE, "stand": RED}
 HAND_BOUND = ("stake", "banco", "pass")  # the pontes answer together: the coup's number
 

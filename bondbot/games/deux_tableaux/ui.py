@@ -31,6 +31,7 @@ from bondbot.games.chemin_de_fer.ui import (
     name_of,
     net_line,
     offer_text,
+    options_now,
     shown,
     timed_out,
     when,
@@ -204,7 +205,7 @@ async def _stake_target(click: Click, on: str) -> str:
     seat = (await whose_turn(click.reply, snapshot)).seat
     targets = [
         target
-        for option in snapshot.state.engine.options()
+        for option in options_now(snapshot)
         if option.kind == "stake" and option.seat == seat
         for target in option.targets
     ]
@@ -526,14 +527,14 @@ class DeuxTableauxUI:
         wanted = {"auction": ("bid", "pass"), "stakes": ("stake", "pass")}.get(
             engine.phase, ("draw", "stand")
         )
-        kinds = {option.kind for option in engine.options() if option.seat is not None}
+        kinds = {option.kind for option in options_now(snapshot) if option.seat is not None}
         return [_move_button(snapshot, kind, lang, money) for kind in wanted if kind in kinds]
 
     def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
         """What the table waits for from the GM: the first bank (Start), or closing an
         auction nobody has left to answer."""
         engine = engine_of(snapshot)
-        kinds = {option.kind for option in engine.options()}
+        kinds = {option.kind for option in options_now(snapshot)}
         if engine.phase == "auction" and not engine.turn() and "close_auction" in kinds:
             return table_button(lang, snapshot.id, "deux_tableaux.btn_close", "close", style=BLUE)
         if engine.banker is None and engine.phase != "auction" and len(engine.seats) >= 2:
@@ -544,7 +545,7 @@ class DeuxTableauxUI:
         """The GM's controls: auction the NPC's bank, close an auction still running; when
         he plays the NPC, its moves that are in a player's panel (Banco, Stake right…)."""
         engine, table = engine_of(snapshot), snapshot.id
-        kinds = {option.kind for option in engine.options()}
+        kinds = {option.kind for option in options_now(snapshot)}
         waits = self.gm_waits(snapshot, lang, money)
         specs = []
         if engine.banker is None and engine.phase != "auction":  # also when the table
@@ -570,8 +571,7 @@ class DeuxTableauxUI:
         """His legal moves now (`public=False`: only those the table message does not
         carry): Stake right, left or both, Banco with its amount, Pass; the banker's
         Withdraw; an auction's Offer a bank and Pass; Draw and Stand."""
-        engine = engine_of(snapshot)
-        mine = [option for option in engine.options() if option.seat == seat]
+        mine = [option for option in options_now(snapshot) if option.seat == seat]
         specs = []
         for option in mine:
             if option.kind == "stake":
