@@ -474,7 +474,8 @@ class CheminDeFerUI:
         lines += timed_out(snapshot, last.moves, lang, "chemin_de_fer")
         return "\n".join(lines)
 
-    COMMON_PHASES = ("bank", "stakes", "drawing")
+    # "drawing" is common at a classic table only: the fixed tableau decides alone.
+    COMMON_PHASES = ("bank", "stakes")
 
     def phase(self, snapshot: TableSnapshot) -> str:
         """The first bank (the GM's Start), the banker's bank, the pontes' stakes, or the
