@@ -1,13 +1,14 @@
 """Chemin de fer on the table message: who banks and how much, each ponte's call and what
-the bank covers, the coup's cards once they are public, and the buttons of whoever the
-table waits on.
+the bank covers, the coup's cards once they are public, and only the moves of the moment
+(the banker's Keep or Put up and Refuse, the pontes' Stake and Pass, the decider's Draw
+and Stand; Banco and Withdraw are in the players' panels, Start waits for the GM).
 
 The bank's buttons and the draw/stand buttons carry the table's move count; the pontes'
-(stake, banco, pass) carry the coup's number, since they answer together. **My cards**
-shows the hand-holder and the banker (the GM: the NPC's) their cards, their total and,
-when the decision is theirs, seed 004's recommendation (`hand_note`): the table message
-never shows a card before it is public, nor the advice, which would tell the banker's
-total.
+(stake, banco, pass) carry the coup's number, since they answer together. The seat panel
+(**My seat**) shows the hand-holder and the banker their cards, their total and, when the
+decision is theirs, seed 004's recommendation (`hand_note`), with their moves as buttons:
+the table message never shows a card before it is public, nor the advice, which would
+tell the banker's total.
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
 """Baccara à deux tableaux on the table message: the bank (or its auction), both tables'
-stakes with what each half covers, the coup's public cards, and the buttons of whoever the
-table waits on.
+stakes with what each half covers, the coup's public cards, and only the moves of the
+moment (one Stake, on both tableaux, and Pass; an auction's Offer a bank and Pass; Draw
+and Stand). Stake right or left, Banco and the banker's Withdraw are in the players'
+panels; Start, the auction and its close in the GM's.
 
 The pontes' and bidders' buttons carry the coup's number (they answer together), the
-draw/stand buttons the table's move count. **My cards** shows the one who decides his
-cards and seed 004's recommendation (`hand_note`): a hand-holder at 5, or the banker, with
-the advice for each table still in play and a warning when they pull opposite ways.
+draw/stand buttons the table's move count. The seat panel (**My seat**) shows the one who
+decides his cards and seed 004's recommendation (`hand_note`): a hand-holder at 5, or the
+banker, with the advice for each table still in play and a warning when they pull
+opposite ways.
 """
 
 from __future__ import annotations
