@@ -122,3 +122,15 @@ async def test_deux_tableaux_auction_puts_close_in_the_gms_panel(db: Database) -
     assert on_table(snapshot, clock.now) == ["Offer a bank", "Pass", "My seat", "GM"]
     assert panel(snapshot, ids["bond"]) == ["Offer a bank", "Pass"]
     assert gm(snapshot) == ["Close the auction"]
+
+
+async def test_deux_tableaux_offers_no_banco_once_the_second_is_refused(db: Database) -> None:
+    """After a banco lost and a banco suivi lost too, the right to banco is closed for the
+    bank's run: Banco is not drawn (it would only be refused)."""
+    clock = Clock()
+    tables, table, ids = await deux_table(db, clock, [deux_seed(bond_holds_five)])
+    snapshot = await tables.act(table, GM, "default_bank", as_gm=True)
+    assert "Banco ($250)" in panel(snapshot, ids["bond"])
+    snapshot.state.engine.banco_right = "closed"  # type: ignore[attr-defined]  # as the engine leaves it
+    assert panel(snapshot, ids["bond"]) == ["Stake right", "Stake left", "Stake both", "Pass"]
+    assert on_table(snapshot, clock.now) == ["Stake", "Pass", "My seat", "GM"]
