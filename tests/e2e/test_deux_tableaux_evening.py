@@ -131,7 +131,7 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
             "Ponter à droite",
             "Ponter à gauche",
             "Ponter des deux côtés",
-            "Banco ($300)",
+            "Banco (300\u00a0$)",
             "Passer",
         ]
         too_much = await stake(fake, world.player, "both", "200")
