@@ -511,3 +511,13 @@ def test_npc_move_bids_and_plays_on_its_turn() -> None:
     game.apply(Move(kind="bid", seat="npc", amount=1))
     play(game, "5h Kh 2s")
     assert game.npc_move(random.Random(0)) == Move(kind="play", seat="npc", target="Ah")
+
+
+def test_can_stand_up_asks_the_game_and_changes_nothing() -> None:
+    game = table()
+    seats = list(game.seats)
+    assert game.can_stand_up(seats[0])  # before the cycle: he may go (the seat panel's Leave)
+    assert game.seats == seats  # tried on a copy
+    deal1(game)
+    assert not game.can_stand_up(seats[0])  # seats are fixed for the cycle: no Leave
+    assert game.seats == seats
