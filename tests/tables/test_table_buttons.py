@@ -12,6 +12,7 @@ draws (`BONDBOT_NEW_BUTTONS=1` writes it again).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import re
@@ -53,7 +54,9 @@ def phase_of(snapshot: TableSnapshot) -> str:
 async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]:
     """Each phase met → the labels (English) of every table message drawn in it."""
     clock = Clock()
-    tables = service(db, clock)
+    # Every shoe from the walk's own seeds: the same walk, the same document, every run.
+    shoes = [hashlib.sha256(f"{game} {seed} {n}".encode()).digest() for n in range(64)]
+    tables = service(db, clock, shoes)
     npc = await make_character(db, "Le Chiffre", kind="NPC", gambling=12, per=12, survival=2)
     opened = await tables.open_table(
         guild_id=1000,
