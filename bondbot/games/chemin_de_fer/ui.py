@@ -22,7 +22,7 @@ from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.sheet_views import actor_of
-from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
+from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
@@ -39,7 +39,7 @@ from bondbot.games.chemin_de_fer.coverage import Cover
 from bondbot.games.chemin_de_fer.engine import ChemindeFer
 from bondbot.games.chemin_de_fer.events import CoupSettled, StakeResult, ThirdCard
 from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
-from bondbot.games.contract import Move, Option, Record
+from bondbot.games.contract import Move, Record
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
 from bondbot.rules.baccarat import codes_value
@@ -58,23 +58,6 @@ def engine_of(snapshot: TableSnapshot) -> ChemindeFer:
     engine = snapshot.state.engine
     assert isinstance(engine, ChemindeFer)
     return engine
-
-
-def options_now(snapshot: TableSnapshot) -> list[Option]:
-    """The legal moves with each PC's chips as they are now: the engine was told the
-    stacks at the last move, and a Hero Point paid since (no move) may have raised one
-    (a Banco he can now afford). Shared with deux tableaux."""
-    engine = snapshot.state.engine
-    told = engine.stacks  # type: ignore[attr-defined]
-    now = {str(key): chips for key, chips in snapshot.chips.items()}
-    npc = snapshot.state.npc_key
-    engine.stacks = {  # type: ignore[attr-defined]
-        seat: now.get(seat, stack) if seat != npc else stack for seat, stack in told.items()
-    }
-    try:
-        return engine.options()
-    finally:
-        engine.stacks = told  # type: ignore[attr-defined]
 
 
 def when(deadline: str | None) -> str:

@@ -19,7 +19,7 @@ from discord import app_commands
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
-from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
+from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
@@ -40,7 +40,6 @@ from bondbot.games.chemin_de_fer.ui import (
     name_of,
     net_line,
     offer_text,
-    options_now,
     shown,
     timed_out,
     when,
