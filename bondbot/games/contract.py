@@ -328,6 +328,15 @@ class Engine(BaseModel):
         """True while a hand is being played (seats cannot come or go then, by default)."""
         return False
 
+    def can_stand_up(self, seat: SeatKey) -> bool:
+        """Whether `seat` may leave now (his seat panel offers Leave only then): the game's
+        own `stand_up` tried on a copy, so no game states its rule twice."""
+        try:
+            self.model_copy(deep=True).stand_up(seat)
+        except IllegalAction:
+            return False
+        return True
+
     def sit(self, seat: SeatKey) -> None:
         if seat in self.seats:
             raise IllegalAction("games.already_seated", seat=seat)

@@ -35,6 +35,8 @@ BACK: RGB = (24, 50, 120)
 BACK_LINE: RGB = (110, 140, 210)
 RED_SUITS = "hd"
 HAND_CACHE = 1024  # hands kept as PNG bytes (a few KB each)
+STRIP_CACHE = 2048  # labels and headings kept drawn (a few KB each)
+PNG_LEVEL = 3  # zlib's effort: half the encoding time of its default 6, files 1.2x
 _DRAWN: set[str] = set()  # the codes `_card_paletted` has drawn (and keeps)
 # A card is drawn on a 58 × 82 grid, _SCALE times larger, then scaled down to CARD_W × CARD_H:
 # smooth edges without font glyphs.
@@ -173,8 +175,15 @@ def _write(
     picture: Image.Image, box: tuple[int, int, int, int], text: Label | str, size: int
 ) -> None:
     left, top, right, bottom = box
-    strip = text_strip(text, right - left, bottom - top, size)
-    picture.paste(strip.quantize(palette=_palette(), dither=Image.Dither.NONE), (left, top))
+    picture.paste(_strip(text, right - left, bottom - top, size), (left, top))
+
+
+@lru_cache(maxsize=STRIP_CACHE)
+def _strip(text: Label | str, width: int, height: int, size: int) -> Image.Image:
+    """A label drawn once in the picture's palette: a table's names, parts and headings
+    come back hand after hand (rendering text was a third of a result's time)."""
+    strip = text_strip(text, width, height, size)
+    return strip.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
 def _felt(size: tuple[int, int]) -> Image.Image:
@@ -185,7 +194,7 @@ def _felt(size: tuple[int, int]) -> Image.Image:
 
 def _png(picture: Image.Image) -> bytes:
     out = io.BytesIO()
-    picture.save(out, format="PNG")
+    picture.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
 
 

@@ -95,8 +95,8 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         with Image.open(io.BytesIO(picture.data)) as drawn:
             assert drawn.format == "PNG" and drawn.size == hand_size(1)
         assert picture.data == hand_png([bonds_card])
-        outsider = await press(fake, world.player_fr, "seat")  # no seat: the buy-in form
-        assert outsider.modal is not None and outsider.message is None
+        outsider = await press(fake, world.player_fr, "seat")  # no seat, no character
+        assert outsider.modal is None and "pas de personnage actif" in outsider.content
         # Nothing the channel or another player could see shows a card still face down.
         assert_never_seen(fake, None, [bonds_card, npc_card])
         assert_never_seen(fake, world.player_fr, [bonds_card, npc_card])

@@ -168,9 +168,9 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         assert [b["label"] for b in panel.buttons()] == [
             "Hit",
             "Stand",
-            "Double",
-            "Split",
-            "Surrender",
+            "Double (+$100)",
+            "Split (+$100)",
+            "Surrender ($50 back)",
             "Hint",
         ]
 

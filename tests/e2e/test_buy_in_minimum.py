@@ -65,9 +65,8 @@ async def test_makao_asks_for_its_stake(bot_env: BotEnv) -> None:
         await wait_table(fake, "Le Chiffre")
         short = await join(fake, world.player, "20")
         assert short.content == t("table.buy_in_below_minimum", "en", min="$25")
-        assert (await join(fake, world.player, "25")).content == t(
-            "table.joined", "en", chips="$25"
-        )
+        joined = (await join(fake, world.player, "25")).content or ""
+        assert joined.startswith(t("table.joined", "en", chips="$25"))  # then: simulate?
 
 
 async def test_michigan_asks_for_an_ante(bot_env: BotEnv) -> None:
@@ -82,6 +81,5 @@ async def test_michigan_asks_for_an_ante(bot_env: BotEnv) -> None:
         # A player antes one chip on each of the four pay cards: $8.
         short = await fake.slash(world.player_fr, "table join", buy_in="7")
         assert short.content == t("table.buy_in_below_minimum", "fr", min="8\u00a0$")
-        assert (await fake.slash(world.player_fr, "table join", buy_in="8")).content == t(
-            "table.joined", "fr", chips="8\u00a0$"
-        )
+        joined = (await fake.slash(world.player_fr, "table join", buy_in="8")).content or ""
+        assert joined.startswith(t("table.joined", "fr", chips="8\u00a0$"))  # then: simulate?

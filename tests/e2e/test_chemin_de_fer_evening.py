@@ -24,6 +24,7 @@ from table_flow import (
     balances,
     bond,
     button_id,
+    button_labels,
     create_cast,
     join,
     le_chiffre,
@@ -101,12 +102,27 @@ def shown(codes: tuple[str, ...]) -> str:
 
 
 async def click_id(fake, user, action: str) -> object:  # type: ignore[no-untyped-def]
-    """Click the table message's button whose action is `action`, whatever its arguments."""
+    """Click the button whose action is `action`, whatever its arguments: on the table
+    message, else in the clicker's seat panel."""
     for row in table_message(fake).components:
         for component in row["components"]:
             if component["custom_id"].split(":")[3] == action:
                 return await fake.click(user, table_message(fake), component["custom_id"])
-    raise AssertionError(f"no {action} button")
+    panel = await seat_panel(fake, user)
+    for button in panel.buttons():
+        if button["custom_id"].split(":")[3] == action:
+            return await fake.click(user, panel, button["custom_id"])
+    raise AssertionError(f"no {action} button: {[b['label'] for b in panel.buttons()]}")
+
+
+def action_id(answer, action: str) -> str:  # type: ignore[no-untyped-def]
+    """The custom id of the answer's button for `action`, whatever its arguments."""
+    return next(c for c in answer.custom_ids() if c.split(":")[3] == action)
+
+
+async def seat_panel(fake, user):  # type: ignore[no-untyped-def]
+    """His seat panel (My seat): his chips, his cards and the note on them, his moves."""
+    return await fake.click(user, table_message(fake), button_id(fake, "seat"))
 
 
 async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
@@ -149,11 +165,20 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         assert started.content == "The first bank goes to Le Chiffre."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$500**.")
         assert table.embeds[0]["title"] == "Chemin de fer — Le Chiffre's table"
+        await fake.wait_until(lambda: button_labels(fake) == ["Stake", "Pass", "My seat", "GM"])
+        panel = await seat_panel(fake, world.player)  # his moves, Banco with its amount
+        assert [b["label"] for b in panel.buttons()] == [
+            "Stake",
+            "Banco ($500)",
+            "Pass",
+            "Leave",  # between coups
+        ]
         assert "From the banker's right: James Bond, René Mathis" in str(table.embeds)
 
         # Coup 1: Bond stakes $100, Mathis passes; the bank's natural wins.
         modal = await click_id(fake, world.player, "stake")
         assert modal.modal is not None and modal.modal.title == "Stake against the bank"
+        assert "Between $10 and $500" in str(modal.modal.components)  # the limits, said
         over = await fake.submit_modal(world.player, modal, {"amount": "600"})
         assert over.content == "Now that amount is between $10 and $500."
         modal = await click_id(fake, world.player, "stake")
@@ -170,18 +195,21 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         ) in embed
         assert f"Abattage: the bank shows a natural {first.banker_total}." in embed
         assert "James Bond loses $100 — a Hero Point wins it for James Bond ($200 paid" in embed
-        spend = button_id(fake, "spend", 1)
+        await fake.wait_until(lambda: "Spend a Hero Point" in button_labels(fake))
+        spend = button_id(fake, "hp")
         answers = await asyncio.gather(
             fake.click(world.player, table_message(fake), spend),
             fake.click(world.player, table_message(fake), spend),
         )
-        assert sorted(a.content for a in answers) == [
+        contents = sorted(a.content for a in answers)
+        assert contents[1] == "You spend a Hero Point and win the hand: the bank pays you $200."
+        assert contents[0] in (  # the double click spends once
             "A Hero Point was already spent on that hand.",
-            "You spend a Hero Point and win the hand: the bank pays you $200.",
-        ]
+            "You have no lost hand to win back with a Hero Point now.",
+        )
         await wait_table(fake, "James Bond spends a Hero Point and wins the hand")
 
-        # Coup 2: the NPC kept its bank by itself; Bond calls banco and wins it.
+        # Coup 2: the NPC kept its bank by itself; Bond calls banco from his panel, wins it.
         banco = await click_id(fake, world.player, "banco")
         assert banco.content == "Banco: you take on the whole bank alone."
         await wait_table(fake, "James Bond: **banco** ($500)")
@@ -206,9 +234,9 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         assert "Le Chiffre: $200, $150 covered, $50 not in play" in embed
         wrong = await click_id(fake, world.player, "draw")
         assert wrong.content == "It is not your turn: René Mathis is to play."
-        mine = await click_id(fake, world.player_fr, "mine")
-        assert mine.content.startswith(f"Vos cartes : {shown(third.ponte[:2])}\nLa main compte 5.")
-        assert mine.content.endswith("Conseil : **tirer**.")
+        mine = (await seat_panel(fake, world.player_fr)).embed["description"]
+        assert f"Vos cartes : {shown(third.ponte[:2])}\nLa main compte 5." in mine
+        assert mine.endswith("Conseil : **tirer**.")
 
     async with bot_env.run() as bot:  # a restart while Mathis holds 5
         await wait_table(fake, "René Mathis speaks: draw or stand.")
@@ -221,24 +249,25 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         bank_cards = parse_cards(" ".join(third.banker[:2]))
         assert_never_seen(fake, world.player_fr, bank_cards)
         assert_never_seen(fake, None, bank_cards)
-        advice = await click_id(fake, world.player, "mine")
-        assert advice.content.startswith(
+        panel = await seat_panel(fake, world.player)
+        advice = panel.embed["description"]
+        assert (
             f"Your cards: {cards_pretty(bank_cards)}\n"
             f"The hand counts {baccarat.hand_value(bank_cards)}.\n"
             f"The ponte drew {shown(third.ponte[2:])}: seed 004's table draws on 0 to "
-        )
-        advised = "draw" if "Advised: **draw**" in (advice.content or "") else "stand"
-        other = await click_id(fake, world.player_fr, "mine")  # his hand, no advice: not his turn
-        assert "Conseil" not in (other.content or "") and "La main compte" in (other.content or "")
-        decided = await click_id(fake, world.player, advised)
+        ) in advice
+        assert [b["label"] for b in panel.buttons()] == ["Draw", "Stand"]  # playable here
+        advised = "draw" if "Advised: **draw**" in advice else "stand"
+        other = (await seat_panel(fake, world.player_fr)).embed["description"]
+        assert "Conseil" not in other and "La main compte" in other  # no advice: not his turn
+        decided = await fake.click(world.player, panel, action_id(panel, advised))
         assert decided.content.endswith("The coup is settled: you lose $200.")
         table = await wait_table(fake, "Coup 3: result")
         embed = str(table.embeds[0])
         assert "René Mathis wins $50" in embed
         assert "Le Chiffre wins $150 — a Hero Point wins it for James Bond ($300 paid" in embed
-        spend_labels = [b["label"] for b in table.buttons() if ":spend:" in b["custom_id"]]
-        assert spend_labels == ["James Bond: spend a Hero Point (receives $300)"]
-        spent = await press(fake, world.player, "spend", 2)
+        await fake.wait_until(lambda: "Spend a Hero Point" in button_labels(fake))
+        spent = await press(fake, world.player, "spend", 2)  # his one lost stake: at once
         assert spent.content == "You spend a Hero Point and win the hand: the bank pays you $300."
         await wait_table(fake, "Le Chiffre wins $150 — James Bond spends a Hero Point")
 
@@ -321,7 +350,7 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         staked = await fake.slash(world.player, "table bet", amount="100")
         assert staked.content == "You stake $100 against the bank."
         table = await wait_table(fake, "Le Chiffre, the banker, speaks: draw or stand.")
-        advice = await click_id(fake, world.gm, "mine")  # the NPC's cards, and the advice
+        advice = await press(fake, world.gm, "mine")  # the NPC's cards in his panel, the advice
         assert advice.content.startswith("Le Chiffre's cards: ")
         assert "Advised: **" in (advice.content or "")
         advised = "draw" if "Advised: **draw**" in (advice.content or "") else "stand"
@@ -349,12 +378,17 @@ async def test_the_first_bank_is_drawn_with_the_tables_generator(bot_env: BotEnv
         await fake.slash(
             world.gm, "table open chemin_de_fer", npc="Le Chiffre", minimum="10", maximum="500"
         )
-        table = await wait_table(fake, "the first bank is drawn at random among the players")
+        await wait_table(fake, "the first bank is drawn at random among the players")
         await join(fake, world.player, "500")
         await join(fake, world.player_fr, "300")
         for user in (world.player, world.player_fr):
             await press(fake, user, "choose", "simulate")
-        started = await press(fake, world.gm, "start")
+        await fake.wait_until(lambda: button_labels(fake) == ["Start (GM)", "My seat", "GM"])
+        panel = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
+        started = await press(fake, world.gm, "start")  # the one the table waits for
         assert started.content == f"The first bank goes to {drawn}."
-        again = await fake.click(world.gm, table, button_id(fake, "start"))
+        again = await fake.click(world.gm, panel, action_id(panel, "start"))  # his panel's
         assert again.content == "The game has started: the bank goes round the table by itself."
+        await fake.wait_until(lambda: "Start (GM)" not in button_labels(fake))
+        panel = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
+        assert not any(c.split(":")[3] == "start" for c in panel.custom_ids())

@@ -17,6 +17,8 @@ from e2e_env import BotEnv
 from table_flow import (
     balances,
     bond,
+    button_id,
+    button_labels,
     create_cast,
     join,
     le_chiffre,
@@ -108,11 +110,30 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         await join(fake, world.player_fr, "300")
         await press(fake, world.player, "choose", "simulate")
         await press(fake, world.player_fr, "choose", "simulate")
+        start = "Start: the NPC banks (GM)"  # the one GM action the table waits for
+        await fake.wait_until(lambda: button_labels(fake) == [start, "My seat", "GM"])
+        refused = await press(fake, world.player, "start")
+        assert "GM" in (refused.content or "")
+        auction = await press(fake, world.player, "auction")  # in the GM's panel only
+        assert not auction.components and "GM" in (auction.content or "")
         started = await press(fake, world.gm, "start")
         assert started.content == "Le Chiffre banks $300."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$300**")
         assert "$150 on the right tableau, $150 on the left" in str(table.embeds)
 
+        await fake.wait_until(lambda: "Stake" in button_labels(fake))
+        assert button_labels(fake) == ["Stake", "Pass", "My seat", "GM"]  # the moves of now
+        form = await press(fake, world.player, "stake", "both", 0)  # the table's Stake: both
+        assert form.modal is not None and form.modal.title == "Stake on each tableau"
+        assert "Between $10 and $150" in str(form.modal.components)  # its limits, said
+        panel = await fake.click(world.player_fr, table_message(fake), button_id(fake, "seat"))
+        assert [b["label"] for b in panel.buttons()] == [
+            "Ponter à droite",
+            "Ponter à gauche",
+            "Ponter des deux côtés",
+            "Banco (300\u00a0$)",
+            "Passer",
+        ]
         too_much = await stake(fake, world.player, "both", "200")
         assert too_much.content == "Now that amount is between $10 and $150."
         staked = await stake(fake, world.player, "both", "100")
@@ -136,16 +157,9 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         )
         assert "James Bond loses $100 — a Hero Point wins it for James Bond ($200 paid" in embed
         assert "René Mathis loses $50 — a Hero Point wins it for René Mathis ($100 paid" in embed
-        labels = [b["label"] for b in table.buttons() if ":spend:" in b["custom_id"]]
-        assert labels == [
-            "James Bond: spend a Hero Point (receives $200)",
-            "René Mathis: spend a Hero Point (receives $100)",
-        ]
-        bond_offer = next(
-            b["custom_id"] for b in table.buttons() if b["label"].startswith("James Bond: spend")
-        )
-        stolen = await fake.click(world.player_fr, table_message(fake), bond_offer)
-        assert stolen.content == "Ce bouton appartient à un autre joueur."
+        await fake.wait_until(lambda: "Spend a Hero Point" in button_labels(fake))
+        assert button_labels(fake).count("Spend a Hero Point") == 1  # one for everyone
+        bond_offer = button_id(fake, "hp")
         spent = await fake.click(world.player, table_message(fake), bond_offer)
         assert spent.content == "You spend a Hero Point and win the hand: the bank pays you $200."
         await wait_table(fake, "James Bond loses $100 — James Bond spends a Hero Point")

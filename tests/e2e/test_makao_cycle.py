@@ -17,11 +17,12 @@ import random
 
 from e2e_env import BotEnv
 from fakediscord.client import InteractionResult
-from fakediscord.models import FakeMessage
+from fakediscord.models import FakeMessage, FakeUser
 from privacy import PrivacyWatch
 from table_flow import (
     balances,
     bond,
+    button_id,
     create_cast,
     join,
     le_chiffre,
@@ -140,6 +141,19 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
         bot_env.clock.advance(TURN_TIMER + 1)
         await bot.services.tables.run_due()
 
+    async def play_button(bot: BondBot, user: FakeUser) -> InteractionResult:
+        """Click the table's Bid / Play a card once the message shows the table as it is
+        (the button carries the table's move count); only the one to act has it."""
+        moves = (await bot.services.tables.snapshot(1)).state.moves
+        table = await fake.wait_for_message(
+            predicate=lambda m: m.embeds and any(f":hand:{moves}" in c for c in m.custom_ids())
+        )
+        labels = table.button_labels()
+        assert labels[0] in ("Bid", "Play a card") and labels[-2:] == ["My seat", "GM"]
+        assert not any("(GM)" in label for label in labels)
+        (found,) = [c for c in table.custom_ids() if c.split(":")[3] == "hand"]
+        return await fake.click(user, table, found)
+
     async def deal(bot: BondBot, number: int) -> FakeMessage:
         """The GM deals once the last deal is over on the table message (what it showed is
         read by the privacy watch first)."""
@@ -190,39 +204,47 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
                 await time_out(bot)
                 await wait_table(fake, "Time ran out for Felix Leiter")
             elif key != "npc":
-                panel = await press(fake, users[key], "hand")
+                panel = await play_button(bot, users[key])
                 hand = (await engine(bot)).hands[str(ids[key])]
-                if key == "mathis":
-                    assert panel.content.startswith(f"Votre main : {Card.parse(hand[0]).pretty}")
-                    assert (
-                        "Votre annonce : combien de plis ferez-vous exactement, sur 1 ?"
-                        in panel.content
-                    )
+                embed = str(panel.embeds[0])
+                if key == "mathis":  # his seat panel, in French: his card, the question
+                    assert f"Vos cartes : {Card.parse(hand[0]).pretty}" in embed
+                    assert "Votre annonce : combien de plis ferez-vous exactement, sur 1 ?" in embed
+                    assert panel.button_labels() == ["Annoncer 0", "Annoncer 1"]
+                else:
+                    assert panel.button_labels() == ["Bid 0", "Bid 1"]
                 assert sorted(panel_ids(panel, "bid")) == ["0", "1"]  # one card: 0 or 1
                 bid = await fake.click(users[key], panel, panel_ids(panel, "bid")[str(BIDS[key])])
+                assert bid.response_type == 7  # the seat panel, drawn again in place
                 said = "annonce" if key == "mathis" else "bids"
                 assert bid.content.startswith(f"{NAMES[key]} {said} {BIDS[key]}.")
+                assert not bid.button_labels()  # his bid made, nothing more to do now
         await check_privacy(bot)
         while (key := await turn_of(bot)) is not None:
             if key == "leiter":
                 await time_out(bot)
                 continue
-            panel = await press(fake, users[key], "hand")
             (card,) = (await engine(bot)).hands[str(ids[key])]
-            assert list(panel_ids(panel, "card")) == [card]  # his legal cards only
-            played = await fake.click(users[key], panel, panel_ids(panel, "card")[card])
-            assert Card.parse(card).pretty in (played.content or "")
+            # One legal card: the table's Play a card plays it, no panel, no second click.
+            played = await play_button(bot, users[key])
+            assert played.response_type == 4 and played.ephemeral
+            verb = "joue" if key == "mathis" else "plays"
+            assert (played.content or "").startswith(
+                f"{NAMES[key]} {verb} {Card.parse(card).pretty}."
+            )
+            assert not (await engine(bot)).hands.get(str(ids[key]))
             await check_privacy(bot)
-        label = "James Bond: spend a Hero Point (scores 11)"
+        # The deal is over: the table waits for the GM's next deal, and Bond (who missed
+        # his bid) may spend a Hero Point through the table's one Spend button.
         table = await fake.wait_for_message(
-            predicate=lambda m: m.embeds and label in m.button_labels()
+            predicate=lambda m: m.embeds and "Spend a Hero Point" in m.button_labels()
         )
+        assert table.button_labels() == ["Deal (GM)", "Spend a Hero Point", "My seat", "GM"]
         (trick,) = expected.deals[0].tricks
         fields = {f["name"]: f["value"] for f in table.embeds[0]["fields"]}
         assert fields["Tricks"].startswith("Trick 1: ")
         assert f"— **{NAMES[trick.winner or '']}** takes it" in fields["Tricks"]
-        spend = next(b["custom_id"] for b in table.buttons() if b["label"] == label)
-        spent = await fake.click(world.player, table, spend)
+        spent = await fake.click(world.player, table, button_id(fake, "hp"))
         assert spent.content == "You spend a Hero Point: the deal is scored as made (11 points)."
         table = await wait_table(fake, "11★")
         assert "**James Bond** · bid 1 · took 0 → 11 (Hero Point)" in deal_field(table, 1)

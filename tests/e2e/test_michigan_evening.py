@@ -18,6 +18,7 @@ import random
 
 from e2e_env import BotEnv
 from evening_end import the_end
+from fakediscord import FakeDiscord
 from fakediscord.client import InteractionResult
 from fakediscord.models import FakeUser
 from privacy import PrivacyWatch, seen_by
@@ -30,6 +31,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    table_message,
     wait_table,
 )
 
@@ -99,6 +101,13 @@ def find_round(dealer: str) -> tuple[bytes, Michigan, list[tuple[str, list[objec
     raise AssertionError("no seed for this round")
 
 
+def hand_button(fake: FakeDiscord) -> str:
+    """The table's Lead button (its id carries the table's move count)."""
+    found = [c for c in table_message(fake).custom_ids() if c.split(":")[3] == "hand"]
+    assert len(found) == 1, found
+    return found[0]
+
+
 def panel_button(panel: InteractionResult, suit: str) -> str:
     found = [cid for cid in panel.custom_ids() if cid.split(":")[3:5] == ["lead", suit]]
     assert found, f"no {suit} in {panel.custom_ids()}"
@@ -137,26 +146,42 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
             watch.check(user, hidden - set(game.private_cards(str(ids[key]))))
 
     async def lead(bot: BondBot, key: str, turn: int) -> None:
-        """`key` leads from his panel (the GM from the NPC's) the suit the automatic play
-        would choose."""
+        """`key` leads the suit the automatic play would choose: the table's Lead button
+        opens his seat panel (his cards, a button per suit), or leads his only suit at
+        once; the GM's Lead for the NPC opens the NPC's hand."""
         game = (await bot.services.tables.snapshot(1)).state.engine
         assert isinstance(game, Michigan)
-        hand = game.hands[str(ids[key])]
-        user = world.gm if key == "npc" else users[key]
-        panel = await press(fake, user, "hand")
-        assert panel.ephemeral
-        pretty = " ".join(Card.parse(c).pretty for c in hand)
-        intro = {"npc": "Le Chiffre's hand:", "mathis": "Votre main :"}.get(key, "Your hand:")
-        assert panel.content.startswith(f"{intro} {pretty}\n")
-        suits = sorted({c[1] for c in hand})
-        assert sorted(cid.split(":")[4] for cid in panel.custom_ids()) == suits  # his suits only
+        hand = list(game.hands[str(ids[key])])
         advice = game.timeout_move(str(ids[key]))
         assert advice is not None and advice.target is not None
         suit = advice.target
-        advised = [b for b in panel.buttons() if b["style"] == 3]  # green
-        assert [b["custom_id"] for b in advised] == [panel_button(panel, suit)]
-        led = await fake.click(user, panel, panel_button(panel, suit))
-        assert led.response_type == 7 and led.ephemeral  # the panel, redrawn in place
+        user = world.gm if key == "npc" else users[key]
+        table = table_message(fake)
+        labels = table.button_labels()
+        if key == "npc":  # the table waits for the GM: no Lead for the players
+            assert "Lead for Le Chiffre (GM)" in labels and "Lead" not in labels
+        else:
+            assert "Lead" in labels and not any("(GM)" in label for label in labels)
+        panel = await fake.click(user, table, hand_button(fake))
+        assert panel.ephemeral
+        pretty = " ".join(Card.parse(c).pretty for c in hand)
+        suits = sorted({c[1] for c in hand})
+        if len(suits) == 1:  # one suit: the one click led it
+            led = panel
+        else:
+            if key == "npc":
+                assert panel.content.startswith(f"Le Chiffre's hand: {pretty}\n")
+            else:
+                cards_line = {"mathis": "Vos cartes"}.get(key, "Your cards")
+                assert f"{cards_line}: {pretty}" in str(panel.embeds[0]).replace(" :", ":")
+                note = {"mathis": "À vous d'entamer"}.get(key, "You lead:")
+                assert note in str(panel.embeds[0])
+            offered = [cid.split(":")[4] for cid in panel.custom_ids() if ":lead:" in cid]
+            assert sorted(offered) == suits  # his suits only
+            advised = [b for b in panel.buttons() if b["style"] == 3]  # green
+            assert [b["custom_id"] for b in advised] == [panel_button(panel, suit)]
+            led = await fake.click(user, panel, panel_button(panel, suit))
+            assert led.response_type == 7 and led.ephemeral  # the panel, redrawn in place
         seat, events = leads[turn]
         assert seat_of[str(ids[seat])] == key
         first = next(e for e in events if isinstance(e, Played))
@@ -195,6 +220,11 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         for key in ("bond", "mathis", "leiter"):
             await join(fake, users[key], "50")
             await press(fake, users[key], "choose", "simulate")
+        # Four in the game: the table waits for the GM's deal, its only move now.
+        table = await fake.wait_for_message(
+            predicate=lambda m: m.embeds and "Deal (GM)" in m.button_labels()
+        )
+        assert table.button_labels() == ["Deal (GM)", "My seat", "GM"]
         not_gm = await press(fake, world.player, "newhand")
         assert not_gm.ephemeral and "GM" in (not_gm.content or "")
         dealt = await press(fake, world.gm, "newhand")
@@ -207,7 +237,7 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         await check_privacy(bot)
 
         # Leiter lets his time run out: the table leads for him, and says so.
-        wrong = await press(fake, world.player_fr, "hand")
+        wrong = await fake.click(world.player_fr, table_message(fake), hand_button(fake))
         assert wrong.content == "Ce n'est pas votre tour : c'est à Felix Leiter de jouer."
         bot_env.clock.advance(TURN_TIMER + 1)
         await bot.services.tables.run_due()
@@ -224,14 +254,15 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
     async with bot_env.run() as bot:  # a restart in the middle of the round
         table = await wait_table(fake, f"Round 1 — {NAMES[dealer]} deals")
         await check_privacy(bot)
-        # From now on the GM leads for the NPC, from the same panel.
-        refused = await fake.click(world.player, table, button_id(fake, "npc", 0))
-        assert "GM" in (refused.content or "")
+        # From now on the GM leads for the NPC: the switch is in his panel, refused to a
+        # player.
+        refused = await press(fake, world.player, "npc", 0)
+        assert refused.ephemeral and "GM" in (refused.content or "") and not refused.components
         gm = await press(fake, world.gm, "npc", 0)
         assert gm.content.startswith("You play Le Chiffre now")
-        await fake.wait_for_message(
-            predicate=lambda m: m.embeds and "Automatic NPC" in m.button_labels()
-        )
+        panel = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
+        assert panel.ephemeral and "Automatic NPC" in panel.button_labels()
+        assert "End the game" in panel.button_labels()  # the game's control, without "(GM)"
         while turn < len(leads):
             await lead(bot, leads[turn][0], turn)
             await check_privacy(bot)
@@ -246,13 +277,10 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         owed = end.cards_left["bond"]
         assert f"James Bond: {owed} cards left, pays {end.paid['bond']} chips" in embed
         pay = (end.paid["bond"] + owed) * 100
-        labels = [b["label"] for b in table.buttons() if ":spend:" in b["custom_id"]]
-        assert f"James Bond: spend a Hero Point (receives ${pay // 100})" in labels
-        assert len(labels) == 2  # Mathis has a point too; Leiter none
-        offer = next(
-            b["custom_id"] for b in table.buttons() if b["label"].startswith("James Bond: spend")
-        )
-        spent = await fake.click(world.player, table, offer)
+        # One Spend a Hero Point for everyone (Mathis has a point too; Leiter none); Bond
+        # has one lost hand: his click spends on it at once.
+        assert table.button_labels() == ["Deal (GM)", "Spend a Hero Point", "My seat", "GM"]
+        spent = await fake.click(world.player, table, button_id(fake, "hp"))
         assert (
             spent.content
             == f"You spend a Hero Point and win the hand: the bank pays you ${pay // 100}."

@@ -98,7 +98,11 @@ async def test_a_rulebook_contest_survives_a_lost_answer_and_a_restart(bot_env: 
         await wait_table(fake, "Le Chiffre")
         await join(fake, world.player, "200")
         await press(fake, world.player, "choose", "rulebook")
-        contest = await press(fake, world.player, "contest")
+        contest = await press(fake, world.player, "contest")  # in his panel
+        assert contest.modal is not None
+        (row,) = contest.modal.components
+        (field,) = row.get("components", [row.get("component")])
+        assert field["placeholder"].startswith("At most $")  # his chips, the limit
         rolled = await fake.submit_modal(world.player, contest, {"amount": "20"})
         assert rolled.content.startswith("Your Gambling roll")
     async with bot_env.run():  # the bot restarts; the player lost his private message

@@ -130,6 +130,9 @@ async def test_my_seat_is_the_buy_in_form_then_the_players_panel(bot_env: BotEnv
         )
         await wait_table(fake, "Le Chiffre")
 
+        # Without a character to seat (the GM here), My seat says so before any form.
+        nobody = await fake.click(world.gm, table_message(fake), button_id(fake, "seat"))
+        assert nobody.modal is None and nobody.content.startswith("You have no active character")
         # No seat: My seat is the buy-in form, and it says what a buy-in may be.
         form = await fake.click(world.player, table_message(fake), button_id(fake, "seat"))
         assert form.modal is not None

@@ -50,7 +50,7 @@ async def test_the_insurance_offer(db: Database) -> None:
     ]
     bond = str(ids["bond"])
     assert [b.label for b in UI.panel_buttons(dealt, bond, "en", "$")] == [
-        "Insurance",
+        f"Insurance (${BET // 200})",  # half his bet
         "No insurance",
         "Hint",
     ]

@@ -20,10 +20,12 @@ from table_helpers import (
     open_table,
 )
 
+from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.common import cards, short
 from bondbot.bot.tables.message import table_embed
 from bondbot.errors import Refusal
 from bondbot.games.makao.engine import Makao
+from bondbot.games.makao.ui import UI
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableService, TableSnapshot
 
@@ -196,3 +198,69 @@ async def test_closing_mid_cycle_gives_every_stake_back(db: Database) -> None:
     assert await balance(db, f"sheet:{ids['bond']}") == 100_000
     assert await balance(db, f"sheet:{ids['vesper']}") == 50_000
     await assert_conserved(db)
+
+
+def ui_labels(specs: list[ButtonSpec] | ButtonSpec | None) -> list[str]:
+    if specs is None:
+        return []
+    return [spec.label for spec in ([specs] if isinstance(specs, ButtonSpec) else specs)]
+
+
+async def test_each_phase_shows_its_move_on_the_table_and_the_rest_in_the_panels(
+    db: Database,
+) -> None:
+    """The table has the move of the moment (Bid, Play a card, the GM's Deal it waits
+    for); the player's seat panel his legal bids and cards; the GM's panel End the game."""
+    clock = Clock()
+    tables, table, ids = await open_table(
+        db, clock, [bytes([n]) * 32 for n in range(5)], game="makao"
+    )
+    npc, bond, vesper = str(ids["npc"]), str(ids["bond"]), str(ids["vesper"])
+    await tables.join(table, BOND_OWNER, ids["bond"], BUY_IN)
+    snapshot = await tables.choose(table, BOND_OWNER, "simulate")
+    # Two in the game: the deal cannot go ahead, so the table does not wait for it; the
+    # GM's panel has it (a click says why not).
+    assert (UI.phase(snapshot), UI.buttons(snapshot, "en", "$")) == ("between deals", [])
+    assert UI.gm_waits(snapshot, "en", "$") is None
+    assert ui_labels(UI.gm_buttons(snapshot, "en", "$")) == ["Deal", "End the game"]
+    await tables.join(table, VESPER_OWNER, ids["vesper"], BUY_IN)
+    snapshot = await tables.choose(table, VESPER_OWNER, "simulate")
+    assert ui_labels(UI.gm_waits(snapshot, "en", "$")) == ["Deal (GM)"]
+    assert ui_labels(UI.gm_buttons(snapshot, "fr", "$")) == ["Finir la partie"]
+    await tables.set_npc_auto(table, GM, False)
+    snapshot = await tables.act(table, GM, "deal", target=npc, as_gm=True)  # Bond starts
+    assert UI.phase(snapshot) == "bidding"
+    assert ui_labels(UI.buttons(snapshot, "en", "$")) == ["Bid"]
+    assert ui_labels(UI.panel_buttons(snapshot, bond, "en", "$")) == ["Bid 0", "Bid 1"]
+    assert ui_labels(UI.panel_buttons(snapshot, bond, "fr", "$")) == ["Annoncer 0", "Annoncer 1"]
+    assert UI.panel_buttons(snapshot, vesper, "en", "$") == []  # not his turn
+    note = UI.hand_note(snapshot, bond, "en") or ""
+    assert "Your bid: how many of the 1 tricks will you take exactly?" in note
+    assert "Your bid" not in (UI.hand_note(snapshot, vesper, "en") or "")
+    await tables.act(table, BOND_OWNER, "bid", amount=1)
+    snapshot = await tables.act(table, VESPER_OWNER, "bid", amount=0)
+    # The NPC's bid, played by the GM: the table waits for him, no player's button.
+    assert UI.buttons(snapshot, "en", "$") == []
+    assert ui_labels(UI.gm_waits(snapshot, "en", "$")) == ["Bid for Le Chiffre (GM)"]
+    snapshot = await tables.act(table, GM, "bid", amount=0, as_gm=True, for_npc=True)
+    assert UI.phase(snapshot) == "playing"
+    assert ui_labels(UI.buttons(snapshot, "en", "$")) == ["Play a card"]
+    (card,) = engine(snapshot).hands[bond]
+    assert ui_labels(UI.panel_buttons(snapshot, bond, "en", "$")) == [f"Play {cards(card)}"]
+    assert "You bid 1 and took 0." in (UI.hand_note(snapshot, bond, "en") or "")
+
+
+async def test_a_ninth_player_is_told_the_game_is_full_when_he_chooses_to_play(
+    db: Database,
+) -> None:
+    clock = Clock()
+    tables, table, _, _ = await seated(db, clock, extra=5)  # eight with the NPC
+    late = await make_character(db, "Felix Leiter", owner=13, cash=10_000)
+    await tables.join(table, 13, late, BUY_IN)
+    with pytest.raises(Refusal) as full:
+        await tables.choose(table, 13, "simulate")
+    assert (full.value.key, full.value.params) == (
+        "makao.full",
+        {"name": "Felix Leiter", "seats": 8},
+    )
+    await tables.choose(table, 13, "rulebook")  # he may still play the contest

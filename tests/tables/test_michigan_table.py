@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+import pytest
 from limits import assert_within_limits, long_name
 from table_helpers import (
     BOND_OWNER,
@@ -20,11 +21,14 @@ from table_helpers import (
     open_table,
 )
 
+from bondbot.bot.router import ButtonSpec
+from bondbot.bot.tables.common import cards
 from bondbot.bot.tables.message import table_embed, table_view
+from bondbot.errors import Refusal
 from bondbot.games.contract import Move
 from bondbot.games.michigan.engine import PAY_CARDS, Michigan, RoundOver
 from bondbot.games.michigan.npc import best_lead
-from bondbot.games.michigan.ui import plays
+from bondbot.games.michigan.ui import UI, plays
 from bondbot.rules.shoe import Shoe
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableService, TableSnapshot
@@ -95,7 +99,7 @@ def fields(snapshot: TableSnapshot, now: datetime) -> dict[str, str]:
 def labels(snapshot: TableSnapshot, now: datetime) -> list[str]:
     view = table_view(snapshot, "en", now)
     assert view is not None
-    return [item.label for item in view.children][5:]  # type: ignore[attr-defined]
+    return [item.label for item in view.children]  # type: ignore[attr-defined]
 
 
 async def test_the_npc_out_first_and_a_pc_wins_the_round_back(db: Database) -> None:
@@ -111,7 +115,8 @@ async def test_the_npc_out_first_and_a_pc_wins_the_round_back(db: Database) -> N
         "King of clubs: 4 chips\nAce of hearts: 4 chips"
     )
     assert shown["Round 1 — Le Chiffre deals"].startswith("▶ **James Bond** · 46 chips · 13 cards")
-    assert labels(dealt, clock.now)[:2] == ["Lead", "End the game (GM)"]
+    # Only the leader's move on the table; the GM's End the game is in his panel.
+    assert labels(dealt, clock.now) == ["Lead", "My seat", "GM"]
 
     over = await lead_until_over(tables, table, ids, dealt)
     game = over.state.engine
@@ -130,10 +135,9 @@ async def test_the_npc_out_first_and_a_pc_wins_the_round_back(db: Database) -> N
     last = fields(over, clock.now)["Round 1"]
     assert last.startswith("**Le Chiffre** goes out first.\n")
     assert f"James Bond: {end.cards_left['bond']} cards left, pays {end.paid['bond']} chips" in last
-    # Vesper has no Hero Point: only Bond gets a button.
-    assert [x for x in labels(over, clock.now) if "Hero Point" in x] == [
-        f"James Bond: spend a Hero Point (receives ${pays[ids['bond']] // 100})"
-    ]
+    # The next round waits for the GM's deal; Bond may spend a Hero Point (Vesper has none).
+    assert labels(over, clock.now) == ["Deal (GM)", "Spend a Hero Point", "My seat", "GM"]
+    assert [o.character_id for o in over.spendable_offers(clock.now.isoformat())] == [ids["bond"]]
 
     offer = next(o for o in over.state.offers if o.character_id == ids["bond"])
     spent = await tables.spend(table, BOND_OWNER, offer.id)
@@ -194,7 +198,7 @@ async def test_the_game_ends_when_a_player_is_out_of_chips(db: Database) -> None
     names = {str(ids["npc"]): "Le Chiffre", str(ids["vesper"]): "Vesper Lynd"}
     winners = ", ".join(names[seat] for seat in game.winners())
     assert fields(over, clock.now)["Game over"].startswith(f"Winner: **{winners}**")
-    assert labels(over, clock.now)[0] == "My cards"  # no more deals
+    assert labels(over, clock.now) == ["My seat", "GM"]  # no more deals
     await assert_conserved(db)
 
 
@@ -227,3 +231,70 @@ async def test_eight_players_with_long_names_fit_the_table_message(db: Database)
         snapshot = await tables.snapshot(table)
     assert_within_limits(snapshot, clock.now)
     assert "goes out first" in fields(snapshot, clock.now)["Round 1"]
+
+
+def ui_labels(specs: list[ButtonSpec] | ButtonSpec | None) -> list[str]:
+    if specs is None:
+        return []
+    return [spec.label for spec in ([specs] if isinstance(specs, ButtonSpec) else specs)]
+
+
+async def test_each_phase_shows_its_move_on_the_table_and_the_rest_in_the_panels(
+    db: Database,
+) -> None:
+    """The table has the move of the moment (Lead, the GM's Deal it waits for, his lead for
+    the NPC); the leader's seat panel a button per suit he holds; the GM's End the game."""
+    seed = seed_where(lambda game, end: True)
+    clock = Clock()
+    tables, table, ids = await open_table(db, clock, [seed], game="michigan")
+    npc, bond, vesper = (str(ids[k]) for k in SEATS)
+    await tables.set_npc_level(table, GM, 15)
+    await tables.join(table, BOND_OWNER, ids["bond"], BUY_IN)
+    snapshot = await tables.choose(table, BOND_OWNER, "simulate")
+    # Two in the game: the table does not wait for a deal; the GM's panel has it.
+    assert (UI.phase(snapshot), UI.buttons(snapshot, "en", "$")) == ("between rounds", [])
+    assert UI.gm_waits(snapshot, "en", "$") is None
+    assert ui_labels(UI.gm_buttons(snapshot, "en", "$")) == ["Deal", "End the game"]
+    await tables.join(table, VESPER_OWNER, ids["vesper"], BUY_IN)
+    snapshot = await tables.choose(table, VESPER_OWNER, "simulate")
+    assert ui_labels(UI.gm_waits(snapshot, "en", "$")) == ["Deal (GM)"]
+    assert ui_labels(UI.gm_buttons(snapshot, "fr", "$")) == ["Finir la partie"]
+    snapshot = await tables.act(table, GM, "deal", target=npc, as_gm=True)  # Bond leads
+    assert UI.phase(snapshot) == "lead"
+    assert ui_labels(UI.buttons(snapshot, "en", "$")) == ["Lead"]
+    assert UI.gm_waits(snapshot, "en", "$") is None
+    game = snapshot.state.engine
+    assert isinstance(game, Michigan)
+    suits = [s for s in "shdc" if any(c[1] == s for c in game.hands[bond])]
+    lowest = [next(c for c in game.hands[bond] if c[1] == s) for s in suits]
+    assert ui_labels(UI.panel_buttons(snapshot, bond, "en", "$")) == [
+        f"Lead {cards(c)}" for c in lowest
+    ]
+    assert ui_labels(UI.panel_buttons(snapshot, bond, "fr", "$"))[0].startswith("Entamer ")
+    assert UI.panel_buttons(snapshot, vesper, "en", "$") == []  # not his lead
+    assert (UI.hand_note(snapshot, bond, "en") or "").startswith("You lead:")
+    assert UI.hand_note(snapshot, vesper, "en") is None
+    await tables.set_npc_auto(table, GM, False)
+    while snapshot.state.engine.turn() != (npc,):  # timeouts lead until the NPC must
+        clock.advance(91)
+        await tables.run_due()
+        snapshot = await tables.snapshot(table)
+        assert snapshot.state.engine.in_hand(), "the round ended before the NPC led"
+    # The NPC's lead, played by the GM: the table waits for him, no player's button.
+    assert UI.buttons(snapshot, "en", "$") == []
+    assert ui_labels(UI.gm_waits(snapshot, "en", "$")) == ["Lead for Le Chiffre (GM)"]
+
+
+async def test_a_ninth_player_is_told_the_game_is_full_when_he_chooses_to_play(
+    db: Database,
+) -> None:
+    clock = Clock()
+    tables, table, _ = await seated(db, clock, seed_where(lambda game, end: True))
+    for n in range(6):  # the NPC, Bond, Vesper and five agents make eight; a sixth is one too many
+        agent = await make_character(db, f"Agent {n}", owner=100 + n, cash=10_000)
+        await tables.join(table, 100 + n, agent, BUY_IN)
+        if n < 5:
+            await tables.choose(table, 100 + n, "simulate")
+    with pytest.raises(Refusal) as full:
+        await tables.choose(table, 105, "simulate")
+    assert (full.value.key, full.value.params) == ("michigan.full", {"name": "Agent 5", "seats": 8})

@@ -12,6 +12,7 @@ draws (`BONDBOT_NEW_BUTTONS=1` writes it again).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import re
@@ -53,7 +54,9 @@ def phase_of(snapshot: TableSnapshot) -> str:
 async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]:
     """Each phase met → the labels (English) of every table message drawn in it."""
     clock = Clock()
-    tables = service(db, clock)
+    # Every shoe from the walk's own seeds: the same walk, the same document, every run.
+    shoes = [hashlib.sha256(f"{game} {seed} {n}".encode()).digest() for n in range(64)]
+    tables = service(db, clock, shoes)
     npc = await make_character(db, "Le Chiffre", kind="NPC", gambling=12, per=12, survival=2)
     opened = await tables.open_table(
         guild_id=1000,
@@ -94,9 +97,11 @@ async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]
         engine = snapshot.state.engine.model_copy(deep=True)  # its stacks, as the table
         engine.stacks = {str(key): chips for key, chips in snapshot.chips.items()}  # sets them
         engine.stacks[snapshot.state.npc_key] = None  # the NPC's bank is unlimited here
-        # Ending the evening would end the walk; a game lists Deal only once its shoe
-        # serves the table, and the table replaces a shoe that does not at the deal.
-        options = [option for option in engine.options() if option.kind != "end"]
+        # Ending the evening would end the walk (Michigan and Makao offer it at every
+        # turn): it ends only when nothing else is left. A game lists Deal only once its
+        # shoe serves the table, and the table replaces a shoe that does not at the deal.
+        every = engine.options()
+        options = [option for option in every if option.kind != "end"] or every
         if not engine.in_hand() and engine.needs_new_shoe and "deal" in engine.moves:
             options.append(Option(kind="deal"))
         if not options:

@@ -334,8 +334,10 @@ def _service(click: Click) -> TableService:
 
 @common.on("join")
 async def _join(click: Click) -> None:
-    if not click.submitted:
-        modal = amount_modal(click.reply.lang, "table.modal_join", click.table, "join")
+    if not click.submitted:  # the Join of a table message drawn before My seat
+        snapshot = await _service(click).snapshot(click.table)
+        hint = panels.buy_in_hint(snapshot, click.reply.lang, click.reply.currency)
+        modal = amount_modal(click.reply.lang, "table.modal_join", click.table, "join", hint=hint)
         await click.interaction.response.send_modal(modal)
         return
     services = bot_of(click.interaction).services
@@ -476,7 +478,12 @@ async def _contest_button(click: Click) -> None:
     if not click.submitted:
         if await _show_pending(click.reply, click.table):
             return
-        modal = amount_modal(click.reply.lang, "table.modal_contest", click.table, "contest")
+        snapshot = await _service(click).snapshot(click.table)
+        seat = snapshot.state.seat_of_user(click.user_id)
+        chips = snapshot.chips.get(seat.character_id, 0) if seat else 0
+        hint = click.reply.t("table.hint_at_most", most=click.reply.money(chips))
+        title = "table.modal_contest"
+        modal = amount_modal(click.reply.lang, title, click.table, "contest", hint=hint)
         await click.interaction.response.send_modal(modal)
     else:
         await _contest(click.reply, click.table, click.values.get("amount", ""))

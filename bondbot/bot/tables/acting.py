@@ -14,6 +14,7 @@ from bondbot.bot.context import bot_of
 from bondbot.bot.tables.actions import Click
 from bondbot.bot.tables.turns import whose_turn
 from bondbot.errors import Refusal
+from bondbot.games.contract import Option
 from bondbot.money import Cents
 from bondbot.tables.service import TableSnapshot
 
@@ -76,12 +77,29 @@ async def act(
     )
 
 
+def options_now(snapshot: TableSnapshot) -> list[Option]:
+    """The legal moves with each PC's chips as they are now: the engine was told the
+    stacks at the last move, and a Hero Point paid since (no move) may have raised one
+    (a Banco he can now afford). Every check before a form uses it."""
+    engine = snapshot.state.engine
+    told = engine.stacks  # type: ignore[attr-defined]
+    now = {str(key): chips for key, chips in snapshot.chips.items()}
+    npc = snapshot.state.npc_key
+    engine.stacks = {  # type: ignore[attr-defined]
+        seat: now.get(seat, stack) if seat != npc else stack for seat, stack in told.items()
+    }
+    try:
+        return engine.options()
+    finally:
+        engine.stacks = told  # type: ignore[attr-defined]
+
+
 async def check_amount(click: Click, kind: str, amount: int, target: str | None = None) -> None:
     """Refuse an amount outside the bounds the game allows the clicker (or the NPC he plays
     for) now, saying them; the game refuses anything else with its own reason."""
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
     seat = (await whose_turn(click.reply, snapshot)).seat
-    for option in snapshot.state.engine.options():
+    for option in options_now(snapshot):
         if option.kind != kind or option.seat != seat or option.min is None:
             continue
         if option.targets and target not in option.targets:

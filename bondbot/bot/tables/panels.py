@@ -8,7 +8,7 @@ lives here, answered to the clicker alone, in his own language:
   to a seated player, his chips, his choice, his cards as a picture where the game keeps
   them private, and his legal moves as buttons with their amounts (the game's
   `panel_buttons`), his choice of rule while he has none, the contest for who plays the
-  rulebook, and Leave while seats can change.
+  rulebook, and Leave while the game lets him go (`Engine.can_stand_up`).
 - **GM** (`gm`): the game's controls (`gm_buttons`: deal, auction, the NPC's cards), the
   NPC's automatic or manual play, pause, seating, and closing the table (asked twice).
 - **Spend a Hero Point** (`hp`): one button for everyone; a player with one lost hand
@@ -93,7 +93,10 @@ def buy_in_hint(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
 async def _seat(click: Click) -> None:
     snapshot = await _service(click).snapshot(click.table)
     seat = snapshot.state.seat_of_user(click.user_id)
-    if seat is None:  # one click to the buy-in form
+    if seat is None:  # one click to the buy-in form, for whoever has a character to seat
+        sheets = bot_of(click.interaction).services.sheets
+        if await sheets.active(click.interaction.guild_id, click.user_id) is None:
+            raise Refusal("table.no_active_character")
         hint = buy_in_hint(snapshot, click.reply.lang, click.reply.currency)
         modal = amount_modal(click.reply.lang, "table.modal_join", click.table, "join", hint=hint)
         await click.interaction.response.send_modal(modal)
@@ -140,7 +143,7 @@ async def seat_panel(snapshot: TableSnapshot, seat: Seat, reply: Reply) -> dict[
         specs += choice_buttons(lang, table)
     elif seat.choice == "rulebook" and not state.rulebook_only:
         specs.append(table_button(lang, table, "table.btn_contest", "contest"))
-    if not state.engine.in_hand() or key not in state.engine.seats:
+    if state.engine.can_stand_up(key):  # between hands, where the game lets him go
         specs.append(table_button(lang, table, "table.btn_leave", "leave"))
     embed = discord.Embed(title=short(seat.name), description="\n".join(lines))
     if files:

@@ -521,26 +521,35 @@ class BlackjackUI:
     def panel_buttons(
         self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str
     ) -> list[ButtonSpec]:
-        """His moves when his hand is to play (split and surrender too), and the hint."""
+        """His moves with their amounts when his hand is to play (split and surrender
+        too), his answer to the insurance (its cost), and the hint."""
         game, table = engine_of(snapshot).game, snapshot.id
         current = game.current()
         if game.insurance_open and seat in game.insurance_pending:
+            cost = format_amount(game.insurance_cost(seat), money)
             return [
-                table_button(lang, table, "blackjack.btn_insure", "insure", style=_GREEN),
+                table_button(
+                    lang, table, "blackjack.btn_insure_cost", "insure", style=_GREEN, amount=cost
+                ),
                 table_button(lang, table, "blackjack.btn_no_insurance", "noinsure"),
                 table_button(lang, table, "blackjack.btn_hint", "hint"),
             ]
         if current is None or current[0] != seat or game.insurance_open:
             return []
+        stake = game.hands(seat)[current[1]].stake
+        amounts = {"double": stake, "split": stake, "surrender": stake // 2}
         legal = _legal(snapshot)
         specs = [
             table_button(
                 lang,
                 table,
-                f"blackjack.btn_{action}",
+                f"blackjack.btn_{action}_amount"
+                if action in amounts
+                else f"blackjack.btn_{action}",
                 action,
                 snapshot.state.moves,
                 style=_STYLES[action],
+                amount=format_amount(amounts.get(action, 0), money),
             )
             for action in PLAY
             if action in legal

@@ -1,13 +1,14 @@
 """Chemin de fer on the table message: who banks and how much, each ponte's call and what
-the bank covers, the coup's cards once they are public, and the buttons of whoever the
-table waits on.
+the bank covers, the coup's cards once they are public, and only the moves of the moment
+(the banker's Keep or Put up and Refuse, the pontes' Stake and Pass, the decider's Draw
+and Stand; Banco and Withdraw are in the players' panels, Start waits for the GM).
 
 The bank's buttons and the draw/stand buttons carry the table's move count; the pontes'
-(stake, banco, pass) carry the coup's number, since they answer together. **My cards**
-shows the hand-holder and the banker (the GM: the NPC's) their cards, their total and,
-when the decision is theirs, seed 004's recommendation (`hand_note`): the table message
-never shows a card before it is public, nor the advice, which would tell the banker's
-total.
+(stake, banco, pass) carry the coup's number, since they answer together. The seat panel
+(**My seat**) shows the hand-holder and the banker their cards, their total and, when the
+decision is theirs, seed 004's recommendation (`hand_note`), with their moves as buttons:
+the table message never shows a card before it is public, nor the advice, which would
+tell the banker's total.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.sheet_views import actor_of
-from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
+from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
@@ -32,6 +33,7 @@ from bondbot.bot.tables.opening import (
     npc_names,
     open_table,
 )
+from bondbot.bot.tables.turns import whose_turn
 from bondbot.errors import Refusal
 from bondbot.games.chemin_de_fer.coverage import Cover
 from bondbot.games.chemin_de_fer.engine import ChemindeFer
@@ -191,8 +193,9 @@ async def _bank(click: Click, moves: int) -> None:
         await _played(click, await act(click, "bank", amount=required, moves=moves))
     elif not click.submitted:
         await may_act(click, moves=moves)
+        hint = await limits_hint(click, "bank")
         modal = amount_modal(
-            click.reply.lang, "chemin_de_fer.modal_bank", click.table, "bank", moves
+            click.reply.lang, "chemin_de_fer.modal_bank", click.table, "bank", moves, hint=hint
         )
         await click.interaction.response.send_modal(modal)
     else:
@@ -205,14 +208,32 @@ async def _bank(click: Click, moves: int) -> None:
 async def _stake(click: Click, hand: int) -> None:
     if not click.submitted:
         await may_act(click, hand=hand)
+        hint = await limits_hint(click, "stake")
         modal = amount_modal(
-            click.reply.lang, "chemin_de_fer.modal_stake", click.table, "stake", hand
+            click.reply.lang, "chemin_de_fer.modal_stake", click.table, "stake", hand, hint=hint
         )
         await click.interaction.response.send_modal(modal)
     else:
         amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
         await check_amount(click, "stake", amount)
         await _played(click, await act(click, "stake", amount=amount, hand=hand))
+
+
+async def limits_hint(click: Click, kind: str, target: str | None = None) -> str | None:
+    """What the clicker (or the NPC he plays for) may put on `kind` now, for the form's
+    placeholder: "Between $10 and $500" (shared with deux tableaux)."""
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    seat = (await whose_turn(click.reply, snapshot)).seat
+    for option in options_now(snapshot):
+        if option.kind != kind or option.seat != seat or option.min is None:
+            continue
+        if target is not None and option.targets and target not in option.targets:
+            continue
+        low = click.reply.money(option.min)
+        if option.max is None:
+            return click.reply.t("table.hint_at_least", min=low)
+        return click.reply.t("table.hint_between", min=low, max=click.reply.money(option.max))
+    return None
 
 
 def _decision(kind: str) -> None:
@@ -447,49 +468,70 @@ class CheminDeFerUI:
         lines += timed_out(snapshot, last.moves, lang, "chemin_de_fer")
         return "\n".join(lines)
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        table, state, engine = snapshot.id, snapshot.state, engine_of(snapshot)
-        moves, hand = state.moves, engine.hand
+    # "drawing" is common at a classic table only: the fixed tableau decides alone.
+    COMMON_PHASES = ("bank", "stakes")
+
+    def phase(self, snapshot: TableSnapshot) -> str:
+        """The first bank (the GM's Start), the banker's bank, the pontes' stakes, or the
+        holder's and the banker's draw-or-stand."""
+        engine = engine_of(snapshot)
         if engine.banker is None:
-            return [
-                table_button(lang, table, "chemin_de_fer.btn_start", "start", style=BLUE, row=1)
-            ]
-        if engine.phase == "bank":
-            if not engine.turn():
-                return []
-            if engine.bank > 0:
-                keep = "chemin_de_fer.btn_keep"
-                return [
-                    table_button(lang, table, keep, "keep", moves, style=GREEN, row=1),
-                    table_button(
-                        lang, table, "chemin_de_fer.btn_withdraw", "withdraw", moves, row=1
-                    ),
-                ]
-            if engine.required is not None:  # a withdrawn bank: taken at its amount
-                take = format_amount(engine.required, money)
-                key = "chemin_de_fer.btn_take"
-                bank = table_button(
-                    lang, table, key, "bank", moves, style=GREEN, row=1, amount=take
-                )
-            else:
-                key = "chemin_de_fer.btn_bank"
-                bank = table_button(lang, table, key, "bank", moves, style=GREEN, row=1)
-            refuse = table_button(lang, table, "chemin_de_fer.btn_refuse", "refuse", moves, row=1)
-            return [bank, refuse]
-        if engine.phase == "stakes":
-            return [
-                table_button(
-                    lang, table, "chemin_de_fer.btn_stake", "stake", hand, style=BLUE, row=1
-                ),
-                table_button(
-                    lang, table, "chemin_de_fer.btn_banco", "banco", hand, style=RED, row=1
-                ),
-                table_button(lang, table, "chemin_de_fer.btn_pass", "pass", hand, row=1),
-            ]
-        return [
-            table_button(lang, table, "chemin_de_fer.btn_draw", "draw", moves, style=BLUE, row=1),
-            table_button(lang, table, "chemin_de_fer.btn_stand", "stand", moves, style=RED, row=1),
-        ]
+            return "first bank"
+        return engine.phase if engine.phase in ("bank", "stakes") else "drawing"
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """The moves of the moment, on the table: the banker's bank (Keep, or Put up and
+        Refuse; Withdraw is in his panel), the pontes' Stake and Pass (Banco, with its
+        amount, is in each ponte's panel), the decider's Draw and Stand."""
+        engine = engine_of(snapshot)
+        if engine.banker is None or not engine.turn():
+            return []
+        wanted = {
+            "bank": ("keep", "bank", "refuse"),
+            "stakes": ("stake", "pass"),
+        }.get(engine.phase, ("draw", "stand"))
+        kinds = {option.kind for option in options_now(snapshot)}
+        return [_move_button(snapshot, kind, lang, money) for kind in wanted if kind in kinds]
+
+    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
+        """The GM's Start, once two are seated: the table waits for the first bank."""
+        engine = engine_of(snapshot)
+        if engine.banker is not None or len(engine.seats) < 2:
+            return None
+        return table_button(lang, snapshot.id, "chemin_de_fer.btn_start", "start", style=BLUE)
+
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """Start before the first bank; when the GM plays the NPC, its moves that are in a
+        player's panel, not on the table (Withdraw its bank, call Banco)."""
+        specs = []
+        if engine_of(snapshot).banker is None:  # also when the table waits for it (a
+            # redraw may be on its way); refused with the reason while one is seated
+            specs.append(table_button(lang, snapshot.id, "chemin_de_fer.btn_start", "start"))
+        if not snapshot.state.npc_auto:
+            npc = snapshot.state.npc_key
+            specs += self.panel_buttons(snapshot, npc, lang, money, public=False)
+        return specs
+
+    def panel_buttons(
+        self,
+        snapshot: TableSnapshot,
+        seat: str,
+        lang: Lang,
+        money: str,
+        public: bool = True,
+    ) -> list[ButtonSpec]:
+        """His legal moves now, with their amounts (`public=False`: only those the table
+        message does not carry)."""
+        engine = engine_of(snapshot)
+        if seat not in engine.turn():
+            return []
+        kinds = sorted(
+            {option.kind for option in options_now(snapshot) if option.seat == seat},
+            key=ORDER.index,
+        )
+        on_table = {spec.custom_id for spec in self.buttons(snapshot, lang, money)}
+        specs = [_move_button(snapshot, kind, lang, money) for kind in kinds]
+        return [spec for spec in specs if public or spec.custom_id not in on_table]
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         """`/table bet`: a stake against the bank."""
@@ -511,6 +553,24 @@ class CheminDeFerUI:
             await require_gm(reply.interaction)
             raise Refusal("chemin_de_fer.deals_itself")
         await start(reply, table)
+
+
+ORDER = ("keep", "bank", "refuse", "withdraw", "stake", "banco", "pass", "draw", "stand")
+STYLES = {"keep": GREEN, "bank": GREEN, "stake": BLUE, "banco": RED, "draw": BLUE, "stand": RED}
+HAND_BOUND = ("stake", "banco", "pass")  # the pontes answer together: the coup's number
+
+
+def _move_button(snapshot: TableSnapshot, kind: str, lang: Lang, money: str) -> ButtonSpec:
+    """The button of one move, with its amount where it has one (Take $N, Banco $N)."""
+    engine = engine_of(snapshot)
+    number = engine.hand if kind in HAND_BOUND else snapshot.state.moves
+    key, params = f"chemin_de_fer.btn_{kind}", {}
+    if kind == "bank" and engine.required is not None:  # a withdrawn bank: taken at its amount
+        key, params = "chemin_de_fer.btn_take", {"amount": format_amount(engine.required, money)}
+    elif kind == "banco":
+        params = {"amount": format_amount(engine.bank, money)}
+    style = STYLES.get(kind, discord.ButtonStyle.secondary)
+    return table_button(lang, snapshot.id, key, kind, number, style=style, **params)
 
 
 def _role(engine: ChemindeFer, seat: str, lang: Lang, money: str) -> str | None:

@@ -1,11 +1,14 @@
 """Baccara à deux tableaux on the table message: the bank (or its auction), both tables'
-stakes with what each half covers, the coup's public cards, and the buttons of whoever the
-table waits on.
+stakes with what each half covers, the coup's public cards, and only the moves of the
+moment (one Stake, on both tableaux, and Pass; an auction's Offer a bank and Pass; Draw
+and Stand). Stake right or left, Banco and the banker's Withdraw are in the players'
+panels; Start, the auction and its close in the GM's.
 
 The pontes' and bidders' buttons carry the coup's number (they answer together), the
-draw/stand buttons the table's move count. **My cards** shows the one who decides his
-cards and seed 004's recommendation (`hand_note`): a hand-holder at 5, or the banker, with
-the advice for each table still in play and a warning when they pull opposite ways.
+draw/stand buttons the table's move count. The seat panel (**My seat**) shows the one who
+decides his cards and seed 004's recommendation (`hand_note`): a hand-holder at 5, or the
+banker, with the advice for each table still in play and a warning when they pull
+opposite ways.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from discord import app_commands
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
-from bondbot.bot.tables.acting import act, check_amount, may_act, speaks_for_npc
+from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, table_button
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
@@ -27,11 +30,13 @@ from bondbot.bot.tables.opening import (
     npc_names,
     open_table,
 )
+from bondbot.bot.tables.turns import whose_turn
 from bondbot.errors import Refusal
 from bondbot.games.chemin_de_fer.events import StakeResult
 from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
 from bondbot.games.chemin_de_fer.ui import (
     cover_line,
+    limits_hint,
     name_of,
     net_line,
     offer_text,
@@ -177,7 +182,10 @@ async def _close(click: Click) -> None:
 async def _bid(click: Click, hand: int) -> None:
     if not click.submitted:
         await may_act(click, hand=hand)
-        modal = amount_modal(click.reply.lang, "deux_tableaux.modal_bid", click.table, "bid", hand)
+        hint = await limits_hint(click, "bid")
+        modal = amount_modal(
+            click.reply.lang, "deux_tableaux.modal_bid", click.table, "bid", hand, hint=hint
+        )
         await click.interaction.response.send_modal(modal)
     else:
         amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
@@ -191,13 +199,31 @@ async def _stake(click: Click, on: str, hand: int) -> None:
         raise Refusal("table.unknown_action")
     if not click.submitted:
         await may_act(click, hand=hand)
+        on = await _stake_target(click, on)
         title = f"deux_tableaux.modal_stake_{on}"
-        modal = amount_modal(click.reply.lang, title, click.table, "stake", on, hand)
+        hint = await limits_hint(click, "stake", on)
+        modal = amount_modal(click.reply.lang, title, click.table, "stake", on, hand, hint=hint)
         await click.interaction.response.send_modal(modal)
     else:
         amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
         await check_amount(click, "stake", amount, on)
         await _played(click, await act(click, "stake", amount=amount, target=on, hand=hand))
+
+
+async def _stake_target(click: Click, on: str) -> str:
+    """The table's one Stake button stakes on both tableaux; a ponte who has staked on one
+    already (or can cover only one) gets the form of the one he may still stake on."""
+    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    seat = (await whose_turn(click.reply, snapshot)).seat
+    targets = [
+        target
+        for option in options_now(snapshot)
+        if option.kind == "stake" and option.seat == seat
+        for target in option.targets
+    ]
+    if on in targets or not targets:  # none: the service says why
+        return on
+    return "both" if "both" in targets else targets[0]
 
 
 @actions.on("withdraw", int)
@@ -490,53 +516,92 @@ class DeuxTableauxUI:
         lines += timed_out(snapshot, last.moves, lang, "deux_tableaux")
         return "\n".join(lines)
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        table, state, engine = snapshot.id, snapshot.state, engine_of(snapshot)
-        moves, hand = state.moves, engine.hand
+    COMMON_PHASES = ("auction", "stakes", "drawing")
+
+    def phase(self, snapshot: TableSnapshot) -> str:
+        """The first bank (the GM's Start or auction), the auction, the pontes' stakes, or
+        a hand-holder's or the banker's draw-or-stand."""
+        engine = engine_of(snapshot)
         if engine.phase == "auction":
-            return [
-                table_button(lang, table, "deux_tableaux.btn_bid", "bid", hand, style=GREEN, row=1),
-                table_button(lang, table, "deux_tableaux.btn_pass", "pass", hand, row=1),
-                table_button(lang, table, "deux_tableaux.btn_close", "close", row=1),
-            ]
+            return "auction"
         if engine.banker is None:
-            return [
-                table_button(lang, table, "deux_tableaux.btn_start", "start", style=BLUE, row=1),
-                table_button(lang, table, "deux_tableaux.btn_auction", "auction", row=1),
-            ]
-        if engine.phase == "stakes":
-            specs = [
-                table_button(
-                    lang,
-                    table,
-                    f"deux_tableaux.btn_stake_{on}",
-                    "stake",
-                    on,
-                    hand,
-                    style=BLUE,
-                    row=1,
-                )
-                for on in TARGETS
-            ]
-            specs.append(
-                table_button(
-                    lang, table, "deux_tableaux.btn_banco", "banco", hand, style=RED, row=1
-                )
-            )
-            specs.append(table_button(lang, table, "deux_tableaux.btn_pass", "pass", hand, row=1))
-            if engine.banker == engine.npc:
-                specs.append(
-                    table_button(lang, table, "deux_tableaux.btn_auction", "auction", row=2)
-                )
-            else:
-                specs.append(
-                    table_button(lang, table, "deux_tableaux.btn_withdraw", "withdraw", hand, row=2)
-                )
-            return specs
-        return [
-            table_button(lang, table, "deux_tableaux.btn_draw", "draw", moves, style=BLUE, row=1),
-            table_button(lang, table, "deux_tableaux.btn_stand", "stand", moves, style=RED, row=1),
-        ]
+            return "first bank"
+        return "stakes" if engine.phase == "stakes" else "drawing"
+
+    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """The moves of the moment, on the table: Offer a bank and Pass at an auction; one
+        Stake (on both tableaux, or the one a ponte may still stake on) and Pass (Stake
+        right/left, Banco and the banker's Withdraw are in the players' panels); Draw and
+        Stand."""
+        engine = engine_of(snapshot)
+        if not engine.turn():  # none before the first bank, nor while the table deals
+            return []
+        wanted = {"auction": ("bid", "pass"), "stakes": ("stake", "pass")}.get(
+            engine.phase, ("draw", "stand")
+        )
+        kinds = {option.kind for option in options_now(snapshot) if option.seat is not None}
+        return [_move_button(snapshot, kind, lang, money) for kind in wanted if kind in kinds]
+
+    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
+        """What the table waits for from the GM: the first bank (Start), or closing an
+        auction nobody has left to answer."""
+        engine = engine_of(snapshot)
+        kinds = {option.kind for option in options_now(snapshot)}
+        if engine.phase == "auction" and not engine.turn() and "close_auction" in kinds:
+            return table_button(lang, snapshot.id, "deux_tableaux.btn_close", "close", style=BLUE)
+        if engine.banker is None and engine.phase != "auction" and len(engine.seats) >= 2:
+            return table_button(lang, snapshot.id, "deux_tableaux.btn_start", "start", style=BLUE)
+        return None
+
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """The GM's controls: auction the NPC's bank, close an auction still running; when
+        he plays the NPC, its moves that are in a player's panel (Banco, Stake right…)."""
+        engine, table = engine_of(snapshot), snapshot.id
+        kinds = {option.kind for option in options_now(snapshot)}
+        waits = self.gm_waits(snapshot, lang, money)
+        specs = []
+        if engine.banker is None and engine.phase != "auction":  # also when the table
+            # waits for it (a redraw may be on its way); refused with the reason if alone
+            specs.append(table_button(lang, table, "deux_tableaux.btn_start", "start"))
+        if "open_auction" in kinds:
+            specs.append(table_button(lang, table, "deux_tableaux.btn_auction", "auction"))
+        if "close_auction" in kinds and waits is None:
+            specs.append(table_button(lang, table, "deux_tableaux.btn_close", "close"))
+        if not snapshot.state.npc_auto:
+            npc = snapshot.state.npc_key
+            specs += self.panel_buttons(snapshot, npc, lang, money, public=False)
+        return specs
+
+    def panel_buttons(
+        self,
+        snapshot: TableSnapshot,
+        seat: str,
+        lang: Lang,
+        money: str,
+        public: bool = True,
+    ) -> list[ButtonSpec]:
+        """His legal moves now (`public=False`: only those the table message does not
+        carry): Stake right, left or both, Banco with its amount, Pass; the banker's
+        Withdraw; an auction's Offer a bank and Pass; Draw and Stand."""
+        mine = [option for option in options_now(snapshot) if option.seat == seat]
+        specs = []
+        for option in mine:
+            if option.kind == "stake":
+                specs += [_stake_button(snapshot, on, lang) for on in option.targets]
+            elif option.kind in ("withdraw", "banco", "pass", "bid", "draw", "stand"):
+                specs.append(_move_button(snapshot, option.kind, lang, money))
+        specs.sort(key=lambda spec: ORDER.index(spec.custom_id.split(":")[3]))
+        on_table = {spec.custom_id for spec in self.buttons(snapshot, lang, money)}
+        return [spec for spec in specs if public or spec.custom_id not in on_table]
+
+    def offer_label(
+        self, snapshot: TableSnapshot, offer: SpendOffer, pay: int, lang: Lang, money: str
+    ) -> str | None:
+        """A lost stake's Hero Point, in the pick among several: which tableau it was on."""
+        where = offer.label.removeprefix("bank:").split(":")[0]
+        if where not in TABLES:
+            return None
+        return t(f"deux_tableaux.offer_{where}", lang, pay=format_amount(pay, money))
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         """`/table bet`: the same stake on both tables (the buttons choose a table)."""
@@ -559,6 +624,32 @@ class DeuxTableauxUI:
             await require_gm(reply.interaction)
             raise Refusal("deux_tableaux.deals_itself")
         await start(reply, table)
+
+
+ORDER = ("bid", "stake", "banco", "pass", "withdraw", "draw", "stand")
+STYLES = {"bid": GREEN, "stake": BLUE, "banco": RED, "draw": BLUE, "stand": RED}
+HAND_BOUND = ("bid", "stake", "banco", "pass", "withdraw")  # answered together: the coup's
+
+
+def _move_button(snapshot: TableSnapshot, kind: str, lang: Lang, money: str) -> ButtonSpec:
+    """The button of one move; Stake on the table stakes on both tableaux (or the one its
+    clicker may still stake on), Banco says its amount."""
+    engine = engine_of(snapshot)
+    if kind == "stake":
+        return table_button(
+            lang, snapshot.id, "deux_tableaux.btn_stake", "stake", "both", engine.hand, style=BLUE
+        )
+    number = engine.hand if kind in HAND_BOUND else snapshot.state.moves
+    params = {"amount": format_amount(engine.bank, money)} if kind == "banco" else {}
+    style = STYLES.get(kind, discord.ButtonStyle.secondary)
+    return table_button(
+        lang, snapshot.id, f"deux_tableaux.btn_{kind}", kind, number, style=style, **params
+    )
+
+
+def _stake_button(snapshot: TableSnapshot, on: str, lang: Lang) -> ButtonSpec:
+    key = f"deux_tableaux.btn_stake_{on}"
+    return table_button(lang, snapshot.id, key, "stake", on, engine_of(snapshot).hand, style=BLUE)
 
 
 def _banker_advice(engine: DeuxTableaux, advised: BankerAdvice, lang: Lang) -> list[str]:

@@ -540,6 +540,8 @@ class Makao(Engine):
     def sit(self, seat: SeatKey) -> None:
         if self.deals:
             raise IllegalAction("makao.cycle_under_way", seat=seat)
+        if seat not in self.seats and len(self.seats) >= MAX_PLAYERS:  # told now, not at the deal
+            raise IllegalAction("makao.full", seat=seat, seats=MAX_PLAYERS)
         super().sit(seat)
 
     def stand_up(self, seat: SeatKey) -> None:

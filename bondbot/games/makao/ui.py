@@ -1,10 +1,12 @@
 """Makao (piekiełko) on the table message: the deal (its number, the trump card, every
 player's bid and tricks, the trick in play and the last one), the score sheet and the pot.
 
-Bids and cards come from each player's private panel: the Bid or Play button answers the
-player whose turn it is, alone, with his hand and only his legal bids or cards; the GM
-gets the NPC's when its automatic play is off. Panel buttons carry the table's move
-count, so a double click plays once.
+Bids and cards come from each player's seat panel: the table's Bid or Play a card button
+opens it for the player whose turn it is (his cards, the trump, and only his legal bids
+or cards as buttons), or plays his only legal card at once; the GM gets the NPC's from
+the table's "Bid / Play for <NPC>" when its automatic play is off. Deal (when the table
+waits for it) is the table's, End the game is in the GM panel. Buttons carry the table's
+move count, so a double click plays once.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ from discord import app_commands
 
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
-from bondbot.bot.router import ButtonSpec, custom_id, view_of
+from bondbot.bot.router import ButtonSpec, view_of
 from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
-from bondbot.bot.tables.common import AREA, cards, names, short, table_button
+from bondbot.bot.tables.common import cards, names, short, table_button
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
@@ -28,14 +30,26 @@ from bondbot.bot.tables.opening import (
     npc_names,
     open_table,
 )
+from bondbot.bot.tables.panels import seat_panel
 from bondbot.bot.tables.turns import Turn
 from bondbot.games.contract import Record
-from bondbot.games.makao.engine import POT, Bid, DealRecord, Makao, Played, Scored, TrickTaken
+from bondbot.games.makao.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    POT,
+    Bid,
+    DealRecord,
+    Makao,
+    Played,
+    Scored,
+    TrickTaken,
+)
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
 from bondbot.rules.cards import Card, cards_pretty
 from bondbot.tables.service import TableSnapshot
 
+BLUE = discord.ButtonStyle.primary
 COMPACT = 24  # characters of a name in the per-player lines: eight players fit a field
 POT_NAME = POT.removeprefix("pot:")
 
@@ -213,84 +227,120 @@ def _events_text(snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lan
 # -- a player's panel ------------------------------------------------------------------------
 
 
-def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[ButtonSpec]]:
-    """The hand of the seat to act and its legal bids or cards, as buttons."""
+def _moves(snapshot: TableSnapshot, seat: str, lang: Lang) -> list[ButtonSpec]:
+    """`seat`'s legal bids ("Bid 2": every trick count of the deal) or cards ("Play 7♥"),
+    as buttons carrying the table's move count; nothing unless it is his turn."""
+    game = engine_of(snapshot)
+    moves, table = snapshot.state.moves, snapshot.id
+    if seat not in game.turn():
+        return []
+    if game.phase == "bidding":
+        number = game.deals[-1].number
+        return [
+            table_button(lang, table, "makao.btn_bid_n", "bid", n, moves, count=n)
+            for n in range(number + 1)
+        ]
+    return [
+        table_button(
+            lang, table, "makao.btn_play_card", "card", code, moves, style=BLUE, card=cards(code)
+        )
+        for code in game.legal(seat)
+    ]
+
+
+def _note(snapshot: TableSnapshot, seat: str, lang: Lang) -> str:
+    """The trump, and what `seat` is asked now: his bid, or his card for the trick in play
+    (what he bid and took)."""
     game = engine_of(snapshot)
     deal = game.deals[-1]
-    hand = cards_pretty([Card.parse(c) for c in game.hands.get(turn.seat, [])])
-    moves = snapshot.state.moves
-    intro = t(
-        "makao.panel_npc" if turn.for_npc else "makao.panel",
-        lang,
-        name=turn.name,
-        cards=hand,
-        trump=_trump(deal, lang),
-    )
-    if game.phase == "bidding":
-        text = intro + "\n" + t("makao.panel_bid", lang, number=deal.number)
-        buttons = [
-            ButtonSpec(str(n), custom_id(AREA, snapshot.id, "bid", n, moves))
-            for n in range(deal.number + 1)
-        ]
-        return text, buttons
-    trick = _trick_line(snapshot, deal, len(deal.tricks) - 1, lang)
-    status = t(
-        "makao.panel_play",
-        lang,
-        bid=deal.bids[turn.seat],
-        taken=deal.taken(turn.seat),
-        trick=trick,
-    )
-    buttons = [
-        ButtonSpec(
-            cards(code),
-            custom_id(AREA, snapshot.id, "card", code, moves),
-            style=discord.ButtonStyle.primary,
+    lines = [_trump(deal, lang)]
+    if game.phase == "bidding" and seat in game.turn():
+        lines.append(t("makao.panel_bid", lang, number=deal.number))
+    elif game.phase == "playing" and seat in deal.bids:
+        trick = _trick_line(snapshot, deal, len(deal.tricks) - 1, lang)
+        lines.append(
+            t("makao.panel_status", lang, bid=deal.bids[seat], taken=deal.taken(seat), trick=trick)
         )
-        for code in game.legal(turn.seat)
-    ]
-    return intro + "\n" + status, buttons
+        if seat in game.turn():
+            lines.append(t("makao.panel_play", lang))
+    return "\n".join(lines)
 
 
-async def _act_from_panel(
-    click: Click, kind: str, moves: int, amount: int | None = None, target: str | None = None
+def _npc_panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[ButtonSpec]]:
+    """The NPC's hand and its legal bids or cards, for the GM who plays for it."""
+    game = engine_of(snapshot)
+    hand = cards_pretty([Card.parse(c) for c in game.hands.get(turn.seat, [])])
+    text = t("makao.panel_npc", lang, name=turn.name, cards=hand)
+    return text + "\n" + _note(snapshot, turn.seat, lang), _moves(snapshot, turn.seat, lang)
+
+
+async def _answer(click: Click, snapshot: TableSnapshot, turn: Turn, text: str, edit: bool) -> None:
+    """What a bid or a card set off, with the panel it was made from drawn again: the
+    player's seat panel (his cards now, his moves if it is his turn again), or the NPC's
+    for the GM."""
+    seat = snapshot.state.seat_of_user(click.user_id)
+    if turn.for_npc or seat is None:
+        buttons: list[ButtonSpec] = []
+        if turn.seat in snapshot.state.engine.turn():  # its turn again (it leads the next trick)
+            more, buttons = _npc_panel(snapshot, turn, click.reply.lang)
+            text = f"{text}\n\n{more}" if text else more
+        if edit:
+            await click.interaction.response.edit_message(content=text, view=view_of(buttons))
+        else:
+            await click.reply.send(text, view=view_of(buttons))
+        return
+    panel = await seat_panel(snapshot, seat, click.reply)
+    if edit:
+        panel["attachments"] = panel.pop("files")
+        panel.setdefault("view", None)
+        await click.interaction.response.edit_message(content=text or None, **panel)
+    else:
+        await click.reply.send(text or None, **panel)
+
+
+async def _act(
+    click: Click,
+    kind: str,
+    moves: int,
+    amount: int | None = None,
+    target: str | None = None,
+    edit: bool = True,
 ) -> None:
-    """Bid or play from the panel, then show what followed, and the panel again if it is
-    still (or again) this seat's turn."""
     tables = bot_of(click.interaction).services.tables
     turn = await turns.whose_turn(click.reply, await tables.snapshot(click.table))
     snapshot = await turns.act(
         click.reply, click.table, turn, kind, moves=moves, amount=amount, target=target
     )
-    lang = click.reply.lang
-    text = _events_text(snapshot, snapshot.records, lang)
-    buttons: list[ButtonSpec] = []
-    if turn.seat in snapshot.state.engine.turn():  # his turn again (he leads the next trick)
-        more, buttons = _panel(snapshot, turn, lang)
-        text += "\n\n" + more
-    await click.interaction.response.edit_message(content=text, view=view_of(buttons))
+    text = _events_text(snapshot, snapshot.records, click.reply.lang)
+    await _answer(click, snapshot, turn, text, edit)
 
 
 actions = TableActions()
 
 
-@actions.on("hand")
-async def _hand(click: Click) -> None:
-    """The Bid / Play button: the hand and legal moves of whoever is to act, to him alone."""
+@actions.on("hand", int)
+async def _hand(click: Click, moves: int) -> None:
+    """The table's Bid / Play a card button (the GM's, for the NPC): one legal card is
+    played at once; otherwise the seat panel with the legal bids or cards (the NPC's hand
+    to the GM)."""
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
     turn = await turns.whose_turn(click.reply, snapshot)
-    text, buttons = _panel(snapshot, turn, click.reply.lang)
-    await click.reply.send(text, view=view_of(buttons))
+    game = engine_of(snapshot)
+    legal = game.legal(turn.seat) if game.phase == "playing" else []
+    if len(legal) == 1:  # nothing to choose
+        await _act(click, "play", moves, target=legal[0], edit=False)
+        return
+    await _answer(click, snapshot, turn, "", edit=False)
 
 
 @actions.on("bid", int, int)
 async def _bid(click: Click, amount: int, moves: int) -> None:
-    await _act_from_panel(click, "bid", moves, amount=amount)
+    await _act(click, "bid", moves, amount=amount)
 
 
 @actions.on("card", str, int)
 async def _card(click: Click, card: str, moves: int) -> None:
-    await _act_from_panel(click, "play", moves, target=card)
+    await _act(click, "play", moves, target=card)
 
 
 @actions.on("newhand")
@@ -354,6 +404,11 @@ async def open_command(
     )
 
 
+def _ready(game: Makao) -> bool:
+    """Whether the deal may go ahead as far as the seats go (3 to 8, the NPC among them)."""
+    return MIN_PLAYERS <= len(game.seats) <= MAX_PLAYERS and game.npc in game.seats
+
+
 class MakaoUI:
     actions = actions
     open_command = open_command
@@ -388,20 +443,54 @@ class MakaoUI:
             fields.append((t("makao.game_over", lang), _game_over(snapshot, lang, money)))
         return fields
 
+    # The phases the table message names (tests/tables/test_table_buttons.py).
+    COMMON_PHASES = ("bidding", "playing", "between deals")
+
+    def phase(self, snapshot: TableSnapshot) -> str:
+        game = engine_of(snapshot)
+        names = {"idle": "between deals", "done": "cycle complete", "over": "game over"}
+        return names.get(game.phase, game.phase)
+
     def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        table, game = snapshot.id, engine_of(snapshot)
-        if game.phase == "over":
-            return []
-        blue = discord.ButtonStyle.primary
+        """Bid or Play a card, while a player is to: his seat panel with his legal bids or
+        cards (his only legal card is played at once); anyone else is told whose turn."""
+        state, game = snapshot.state, engine_of(snapshot)
+        turn = game.turn()
+        if not turn or turn[0] == state.npc_key:
+            return []  # the NPC plays by itself, or the GM for it (`gm_waits`)
+        key = "makao.btn_bid" if game.phase == "bidding" else "makao.btn_play"
+        return [table_button(lang, snapshot.id, key, "hand", state.moves, style=BLUE)]
+
+    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
+        """The next deal, once enough players sit; the NPC's bid or card when the GM
+        plays it."""
+        state, game = snapshot.state, engine_of(snapshot)
+        if game.phase == "idle" and _ready(game):
+            return table_button(lang, snapshot.id, "table.btn_deal", "newhand", style=BLUE)
+        if game.turn() == (state.npc_key,) and not state.npc_auto:
+            key = "makao.btn_bid_npc" if game.phase == "bidding" else "makao.btn_play_npc"
+            name = short(state.npc_name, COMPACT)
+            return table_button(lang, snapshot.id, key, "hand", state.moves, style=BLUE, name=name)
+        return None
+
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """Deal while the table cannot (it is refused with the reason), and End the game."""
+        game = engine_of(snapshot)
         specs = []
-        if game.phase == "bidding":
-            specs.append(table_button(lang, table, "makao.btn_bid", "hand", style=blue, row=1))
-        elif game.phase == "playing":
-            specs.append(table_button(lang, table, "makao.btn_play", "hand", style=blue, row=1))
-        elif game.phase == "idle":
-            specs.append(table_button(lang, table, "table.btn_deal", "newhand", row=1))
-        specs.append(table_button(lang, table, "makao.btn_end", "end", row=1))
+        if game.phase == "idle" and not _ready(game):
+            specs.append(table_button(lang, snapshot.id, "makao.btn_deal", "newhand"))
+        if game.phase != "over":
+            specs.append(table_button(lang, snapshot.id, "makao.btn_end", "end"))
         return specs
+
+    def panel_buttons(
+        self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str
+    ) -> list[ButtonSpec]:
+        return _moves(snapshot, seat, lang)
+
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        game = engine_of(snapshot)
+        return _note(snapshot, seat, lang) if game.in_hand() else None
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         await reply.say("makao.no_bets")

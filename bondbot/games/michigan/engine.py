@@ -526,6 +526,12 @@ class Michigan(Engine):
 
     # -- seats between rounds ------------------------------------------------------------
 
+    def sit(self, seat: SeatKey) -> None:
+        """A ninth player is told at once that the game is full, not by a refused deal."""
+        if seat not in self.seats and len(self.seats) >= MAX_PLAYERS:
+            raise IllegalAction("michigan.full", seat=seat, seats=MAX_PLAYERS)
+        super().sit(seat)
+
     def stand_up(self, seat: SeatKey) -> None:
         if self.dealer == seat and not self.in_hand() and len(self.seats) > 1:
             # The deal then passes on to the seat that was on the leaver's left.

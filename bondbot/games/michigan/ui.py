@@ -1,10 +1,12 @@
 """Michigan on the table message: the pay cards and their chips, every player's cards left,
 chips and plays, the widow, who leads and the last run; the end of the last round.
 
-Only the leader decides. His Lead button opens his hand privately with one button per
-suit he holds (the card it leads; the automatic choice in green); the cards above it
-follow by themselves. The GM leads for the NPC from the same panel when its automatic
-play is off. Panel buttons carry the table's move count, so a double click leads once.
+Only the leader decides. The table's Lead button leads his only suit at once, or opens
+his seat panel: his cards and a button per suit he holds (the card it leads; the automatic
+choice in green); the cards above it follow by themselves. My seat shows the same panel.
+The GM leads for the NPC from the table's "Lead for <NPC>" when its automatic play is off;
+Deal (when the table waits for it) is the table's, End the game is in the GM panel.
+Buttons carry the table's move count, so a double click leads once.
 The pay cards are named in words on the table message: the same cards are in the hands.
 """
 
@@ -31,9 +33,12 @@ from bondbot.bot.tables.opening import (
     npc_names,
     open_table,
 )
+from bondbot.bot.tables.panels import seat_panel
 from bondbot.bot.tables.turns import Turn
 from bondbot.games.contract import Record
 from bondbot.games.michigan.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     PAY_CARDS,
     Michigan,
     PayCardWon,
@@ -48,6 +53,7 @@ from bondbot.money import format_amount
 from bondbot.rules.cards import SUITS, Card, cards_pretty
 from bondbot.tables.service import TableSnapshot
 
+BLUE = discord.ButtonStyle.primary
 COMPACT = 24  # characters of a name in the per-player lines: eight players fit a field
 RUNS_SHOWN = 2  # the last runs shown in full; every card played is on its player's line
 
@@ -106,8 +112,9 @@ def plays(game: Michigan) -> list[Play]:
 def _chips(snapshot: TableSnapshot, seat: str, lang: Lang) -> str:
     game = engine_of(snapshot)
     cents = snapshot.bank if seat == snapshot.state.npc_key else snapshot.chips.get(int(seat), 0)
-    if cents is None:
-        return t("michigan.chips_unlimited", lang)
+    if cents is None:  # the NPC without a bankroll: what it won or lost, not a bank
+        net = game.net.get(seat, 0) // game.settings.chip
+        return t("michigan.chips_so_far", lang, net=f"+{net}" if net > 0 else str(net))
     return t("michigan.chips", lang, count=cents // game.settings.chip)
 
 
@@ -290,13 +297,14 @@ def _events_text(snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lan
 # -- the leader's panel ----------------------------------------------------------------------
 
 
-def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[ButtonSpec]]:
-    """The hand of the seat to lead, and one button per suit it holds."""
+def _lead_buttons(snapshot: TableSnapshot, seat: str, lang: Lang) -> list[ButtonSpec]:
+    """One button per suit `seat` holds, naming the card it leads (the automatic choice,
+    what his timer would play, in green); nothing unless he is to lead."""
     game = engine_of(snapshot)
-    hand = game.hands.get(turn.seat, [])
-    key = "michigan.panel_npc" if turn.for_npc else "michigan.panel"
-    text = t(key, lang, name=turn.name, cards=cards_pretty([Card.parse(c) for c in hand]))
-    advised = look_ahead_lead(game.view(turn.seat)) if hand else None  # the timeout's lead
+    if game.phase != "lead" or game.leader != seat:
+        return []
+    hand = game.hands.get(seat, [])
+    advised = look_ahead_lead(game.view(seat)) if hand else None
     buttons = []
     for suit in SUITS:
         held = [c for c in hand if c[1] == suit]
@@ -313,22 +321,62 @@ def _panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[B
                 style=discord.ButtonStyle.success
                 if suit == advised
                 else discord.ButtonStyle.secondary,
-                card=cards(held[0]),
+                card=cards(held[0]),  # hands are sorted: the lowest
             )
         )
-    return text, buttons
+    return buttons
+
+
+def _npc_panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[ButtonSpec]]:
+    """The NPC's hand and suit buttons, for the GM who leads for it."""
+    game = engine_of(snapshot)
+    hand = game.hands.get(turn.seat, [])
+    pretty = cards_pretty([Card.parse(c) for c in hand])
+    text = t("michigan.panel_npc", lang, name=turn.name, cards=pretty)
+    return text, _lead_buttons(snapshot, turn.seat, lang)
 
 
 actions = TableActions()
 
 
-@actions.on("hand")
-async def _hand(click: Click) -> None:
-    """The Lead button: the leader's hand and suit buttons, to him alone (or the GM's)."""
-    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+async def _answer(click: Click, snapshot: TableSnapshot, turn: Turn, text: str, edit: bool) -> None:
+    """What a lead set off, with the panel it was made from drawn again: the player's seat
+    panel (his cards now, his suits if he leads again), or the NPC's for the GM."""
+    seat = snapshot.state.seat_of_user(click.user_id)
+    if turn.for_npc or seat is None:
+        buttons: list[ButtonSpec] = []
+        if turn.seat in snapshot.state.engine.turn():  # he stopped the run: he leads again
+            more, buttons = _npc_panel(snapshot, turn, click.reply.lang)
+            text = f"{text}\n\n{more}" if text else more
+        if edit:
+            await click.interaction.response.edit_message(content=text, view=view_of(buttons))
+        else:
+            await click.reply.send(text, view=view_of(buttons))
+        return
+    panel = await seat_panel(snapshot, seat, click.reply)
+    if edit:
+        panel["attachments"] = panel.pop("files")
+        panel.setdefault("view", None)
+        await click.interaction.response.edit_message(content=text or None, **panel)
+    else:
+        await click.reply.send(text or None, **panel)
+
+
+@actions.on("hand", int)
+async def _hand(click: Click, moves: int) -> None:
+    """The table's Lead button (the GM's, for the NPC): a leader holding one suit leads it
+    at once; otherwise his seat panel, with a button per suit (the NPC's hand to the GM)."""
+    tables = bot_of(click.interaction).services.tables
+    snapshot = await tables.snapshot(click.table)
     turn = await turns.whose_turn(click.reply, snapshot)
-    text, buttons = _panel(snapshot, turn, click.reply.lang)
-    await click.reply.send(text, view=view_of(buttons))
+    buttons = _lead_buttons(snapshot, turn.seat, click.reply.lang)
+    if len(buttons) == 1:  # one suit: nothing to choose
+        suit = engine_of(snapshot).hands[turn.seat][0][1]
+        snapshot = await turns.act(click.reply, click.table, turn, "lead", target=suit, moves=moves)
+        text = _events_text(snapshot, snapshot.records, click.reply.lang)
+        await _answer(click, snapshot, turn, text, edit=False)
+        return
+    await _answer(click, snapshot, turn, "", edit=False)
 
 
 @actions.on("lead", str, int)
@@ -336,13 +384,8 @@ async def _lead(click: Click, suit: str, moves: int) -> None:
     tables = bot_of(click.interaction).services.tables
     turn = await turns.whose_turn(click.reply, await tables.snapshot(click.table))
     snapshot = await turns.act(click.reply, click.table, turn, "lead", target=suit, moves=moves)
-    lang = click.reply.lang
-    text = _events_text(snapshot, snapshot.records, lang)
-    buttons: list[ButtonSpec] = []
-    if turn.seat in snapshot.state.engine.turn():  # he stopped the run: he leads again
-        more, buttons = _panel(snapshot, turn, lang)
-        text += "\n\n" + more
-    await click.interaction.response.edit_message(content=text, view=view_of(buttons))
+    text = _events_text(snapshot, snapshot.records, click.reply.lang)
+    await _answer(click, snapshot, turn, text, edit=True)
 
 
 @actions.on("newhand")
@@ -400,6 +443,11 @@ async def open_command(
     )
 
 
+def _ready(game: Michigan) -> bool:
+    """Whether the deal may go ahead as far as the seats go (3 to 8, the NPC among them)."""
+    return MIN_PLAYERS <= len(game.seats) <= MAX_PLAYERS and game.npc in game.seats
+
+
 class MichiganUI:
     actions = actions
     open_command = open_command
@@ -440,26 +488,62 @@ class MichiganUI:
             )
         return fields
 
+    # The phases the table message names (tests/tables/test_table_buttons.py): a round
+    # waits for a lead most of its time (the runs follow by themselves), and for the GM's
+    # deal between rounds.
+    COMMON_PHASES = ("lead", "between rounds")
+
+    def phase(self, snapshot: TableSnapshot) -> str:
+        game = engine_of(snapshot)
+        return {"idle": "between rounds", "over": "game over"}.get(game.phase, "lead")
+
     def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        table, game = snapshot.id, engine_of(snapshot)
-        if game.phase == "over":
-            return []
-        specs = []
-        if game.phase == "lead":
-            specs.append(
-                table_button(
-                    lang,
-                    table,
-                    "michigan.btn_lead",
-                    "hand",
-                    style=discord.ButtonStyle.primary,
-                    row=1,
-                )
+        """Lead, while a player is to lead: it leads his only suit at once, or opens his
+        seat panel with a button per suit (anyone else is told whose turn it is)."""
+        state, game = snapshot.state, engine_of(snapshot)
+        if game.phase != "lead" or game.leader in (None, state.npc_key):
+            return []  # the NPC leads by itself, or the GM for it (`gm_waits`)
+        lead = table_button(lang, snapshot.id, "michigan.btn_lead", "hand", state.moves, style=BLUE)
+        return [lead]
+
+    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
+        """The deal between rounds, once enough players sit; the NPC's lead when the GM
+        plays it."""
+        state, game = snapshot.state, engine_of(snapshot)
+        if game.phase == "idle" and _ready(game):
+            return table_button(lang, snapshot.id, "table.btn_deal", "newhand", style=BLUE)
+        if game.phase == "lead" and game.leader == state.npc_key and not state.npc_auto:
+            return table_button(
+                lang,
+                snapshot.id,
+                "michigan.btn_lead_npc",
+                "hand",
+                state.moves,
+                style=BLUE,
+                name=short(state.npc_name, COMPACT),
             )
-        elif not game.in_hand():
-            specs.append(table_button(lang, table, "table.btn_deal", "newhand", row=1))
-        specs.append(table_button(lang, table, "michigan.btn_end", "end", row=1))
+        return None
+
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """Deal while the table cannot (it is refused with the reason), and End the game."""
+        game = engine_of(snapshot)
+        specs = []
+        if game.phase == "idle" and not _ready(game):
+            specs.append(table_button(lang, snapshot.id, "michigan.btn_deal", "newhand"))
+        if game.phase != "over":
+            specs.append(table_button(lang, snapshot.id, "michigan.btn_end", "end"))
         return specs
+
+    def panel_buttons(
+        self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str
+    ) -> list[ButtonSpec]:
+        return _lead_buttons(snapshot, seat, lang)
+
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        game = engine_of(snapshot)
+        if game.phase == "lead" and game.leader == seat:
+            return t("michigan.note_lead", lang)
+        return None
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         await reply.say("michigan.no_bets")

@@ -186,6 +186,17 @@ def test_deal_refused_outside_three_to_eight_players_without_npc_or_pack() -> No
     refused(game, Move(kind="deal", target="zz"), "makao.bad_dealer")
 
 
+def test_a_ninth_player_is_refused_when_he_sits_not_at_the_deal() -> None:
+    game = table([*(f"p{i}" for i in range(7)), "npc"])
+    with pytest.raises(IllegalAction) as caught:
+        game.sit("late")
+    assert (caught.value.code, caught.value.params) == ("makao.full", {"seat": "late", "seats": 8})
+    assert "late" not in game.seats
+    game.stand_up("p0")
+    game.sit("late")  # a seat came free
+    assert len(game.seats) == 8
+
+
 def test_seats_are_fixed_for_the_cycle() -> None:
     game = table()
     deal1(game)
@@ -500,3 +511,13 @@ def test_npc_move_bids_and_plays_on_its_turn() -> None:
     game.apply(Move(kind="bid", seat="npc", amount=1))
     play(game, "5h Kh 2s")
     assert game.npc_move(random.Random(0)) == Move(kind="play", seat="npc", target="Ah")
+
+
+def test_can_stand_up_asks_the_game_and_changes_nothing() -> None:
+    game = table()
+    seats = list(game.seats)
+    assert game.can_stand_up(seats[0])  # before the cycle: he may go (the seat panel's Leave)
+    assert game.seats == seats  # tried on a copy
+    deal1(game)
+    assert not game.can_stand_up(seats[0])  # seats are fixed for the cycle: no Leave
+    assert game.seats == seats

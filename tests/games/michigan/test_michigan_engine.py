@@ -214,6 +214,20 @@ def test_deal_refused_without_three_to_eight_players_and_the_npc(
     refused(game, Move(kind="deal"), code)
 
 
+def test_a_ninth_player_is_refused_when_he_sits_not_at_the_deal() -> None:
+    game = table([f"p{i}" for i in range(7)] + ["npc"])
+    with pytest.raises(IllegalAction) as caught:
+        game.sit("late")
+    assert (caught.value.code, caught.value.params) == (
+        "michigan.full",
+        {"seat": "late", "seats": 8},
+    )
+    assert "late" not in game.seats
+    game.stand_up("p0")
+    game.sit("late")  # a seat came free
+    assert len(game.seats) == 8
+
+
 def test_deal_refused_for_a_player_without_chips_or_without_a_pack() -> None:
     game = table(["a", "b", "npc"], stacks={"a": CHIP - 1, "b": STACK, "npc": None})
     game.replace_shoe(Shoe.stacked(Card.ALL))
