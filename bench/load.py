@@ -1160,6 +1160,10 @@ async def main_async(args: argparse.Namespace) -> int:
             code = await run_open(args, Path(tmp))
         if args.profile is not None:
             print_profile(args.profile)
+        if args.py_spy is not None:
+            from load_open import print_py_spy
+
+            print_py_spy(args.py_spy)
         return code
     with postgres_schema(args.database) as target:
         args.database_target = target
@@ -1318,7 +1322,16 @@ def main(argv: list[str] | None = None) -> int:
     open_loop.add_argument(
         "--max-steps", type=int, default=9, help="--sweep: rate steps per bot and round, at most"
     )
+    open_loop.add_argument(
+        "--py-spy",
+        type=Path,
+        metavar="FILE",
+        help="sample the game bot with py-spy (pip install py-spy) over the measured steps,"
+        " raw samples into FILE, and print where its time went",
+    )
     args = parser.parse_args(argv)
+    if args.py_spy is not None:
+        args.py_spy = args.py_spy.resolve()
     if args.rates or args.sweep:
         if args.rates and args.sweep:
             parser.error("--rate and --sweep: one or the other")

@@ -38,8 +38,11 @@ import contextlib
 import json
 import math
 import random
+import re
 import signal
+import sys
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -598,6 +601,23 @@ async def run_open(args: argparse.Namespace, workdir: Path) -> int:
         print(f"a step passes with p99 <= {P99_LIMIT_MS:g} ms and no miss\n")
         if args.profile is not None and game.bot is not None:
             game.bot.signal(signal.SIGUSR1)  # cProfile from here on
+        spy = None
+        if args.py_spy is not None and game.bot is not None:
+            spy = await asyncio.create_subprocess_exec(
+                str(Path(sys.executable).with_name("py-spy")),
+                "record",
+                "--pid",
+                str(game.bot.pid),
+                "--format",
+                "raw",
+                "--threads",
+                "--rate",
+                "200",
+                "--output",
+                str(args.py_spy),
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+            )
         print(row_text(STEP_HEADER))
         rounds: list[Round] = []
         hints: dict[str, float] = {}
@@ -622,6 +642,9 @@ async def run_open(args: argparse.Namespace, workdir: Path) -> int:
                     print_step(step, number)
         if args.profile is not None and game.bot is not None:
             await game.bot.written([args.profile])
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)
+            await spy.wait()
         print()
         report_open(args, rounds)
         for name, bot in bots.items():
@@ -713,6 +736,43 @@ def report_open(args: argparse.Namespace, rounds: list[Round]) -> None:
             " (others CPU): the machine is shared, so rates are low; compare ratios within"
             " a round"
         )
+
+
+def print_py_spy(path: Path, top: int = 30) -> None:
+    """py-spy's raw samples of the game bot: the functions by own samples, and BondBot's
+    (and the libraries it calls into) by inclusive samples."""
+    own: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    threads: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        n = int(count)
+        total += n
+        frames = [re.sub(r":\d+\)$", ")", frame) for frame in stack.split(";")]
+        if frames[0].startswith("thread ("):  # --threads: the thread first
+            thread = frames.pop(0)
+            threads[thread] += n
+        own[frames[-1]] += n
+        for frame in set(frames):
+            inclusive[frame] += n
+    if not total:
+        print(f"py-spy: no samples in {path}")
+        return
+    print(f"\npy-spy of the game bot over the measured steps ({total} samples, {path}):")
+    print(
+        "  by thread: "
+        + ", ".join(f"{thread} {100 * n / total:.0f}%" for thread, n in threads.most_common())
+    )
+    print("  own samples:")
+    for frame, n in own.most_common(top):
+        print(f"    {100 * n / total:5.1f}%  {frame}")
+    print("  inclusive, bondbot's functions:")
+    ours = [(f, n) for f, n in inclusive.most_common() if "bondbot/" in f]
+    for frame, n in ours[:top]:
+        print(f"    {100 * n / total:5.1f}%  {frame}")
 
 
 def ratio(a: float, b: float) -> str:
