@@ -65,6 +65,7 @@ from load import (
     machine_busy_seconds,
     percentile,
     print_table,
+    rest_kind,
     seed_database,
     setup_table,
 )
@@ -100,6 +101,7 @@ class Step:
     cpu_s: float  # the bot process's CPU over the step and its drain
     others_cpu: float  # other processes' CPU over the step, in cores
     bench_cpu: float  # this process's (the fakes and their users), in cores
+    rest: Counter[str] = field(default_factory=Counter)  # the bot's REST calls, by kind
 
     @property
     def ok(self) -> bool:
@@ -257,6 +259,7 @@ class OpenBot:
             cpu_s=bot_cpu,
             others_cpu=max(0.0, others / elapsed),
             bench_cpu=bench_cpu / elapsed,
+            rest=Counter(rest_kind(r.method, r.path) for r in fake.requests),
         )
         await self.settle()
         return step
@@ -674,6 +677,12 @@ async def run_open(args: argparse.Namespace, workdir: Path) -> int:
             await spy.wait()
         print()
         report_open(args, rounds)
+        last = {s.bot: s for r in rounds for s in [*r.steps, *r.half.values()]}
+        for name, step in last.items():
+            calls = ", ".join(
+                f"{n / max(1, step.answered):.2f} {kind}" for kind, n in step.rest.most_common()
+            )
+            print(f"{name}: REST calls per interaction answered (its last step): {calls}")
         for name, bot in bots.items():
             if bot.clicker.refusals:
                 print(f"{name}: answers refused: {dict(bot.clicker.refusals.most_common(3))}")
