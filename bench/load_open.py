@@ -774,41 +774,47 @@ def report_open(args: argparse.Namespace, rounds: list[Round]) -> None:
         )
 
 
+IDLE_FRAMES = ("EpollSelector.select (", "Condition.wait (", "_worker (", "_connection_worker")
+
+
 def print_py_spy(path: Path, top: int = 30) -> None:
-    """py-spy's raw samples of the game bot: the functions by own samples, and BondBot's
-    (and the libraries it calls into) by inclusive samples."""
+    """py-spy's raw samples of the game bot: by thread, then the event loop's (MainThread)
+    active samples, functions by own samples and BondBot's by inclusive samples."""
     own: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
     threads: Counter[str] = Counter()
-    total = 0
+    loop = 0
     for line in path.read_text(encoding="utf-8").splitlines():
         stack, _, count = line.rpartition(" ")
         if not stack:
             continue
         n = int(count)
-        total += n
         frames = [re.sub(r":\d+\)$", ")", frame) for frame in stack.split(";")]
-        if frames[0].startswith("thread ("):  # --threads: the thread first
-            thread = frames.pop(0)
-            threads[thread] += n
+        thread = frames.pop(0) if frames[0].startswith("thread (") else "MainThread"
+        idle = frames[-1].startswith(IDLE_FRAMES)
+        threads[f"{thread.rpartition(': ')[2]}{' waiting' if idle else ''}"] += n
+        if idle or "MainThread" not in thread:
+            continue
+        loop += n
         own[frames[-1]] += n
         for frame in set(frames):
             inclusive[frame] += n
-    if not total:
-        print(f"py-spy: no samples in {path}")
+    total = sum(threads.values())
+    if not loop:
+        print(f"py-spy: no samples of the event loop in {path}")
         return
     print(f"\npy-spy of the game bot over the measured steps ({total} samples, {path}):")
     print(
         "  by thread: "
         + ", ".join(f"{thread} {100 * n / total:.0f}%" for thread, n in threads.most_common())
     )
-    print("  own samples:")
+    print(f"  the event loop's {loop} active samples, by own samples:")
     for frame, n in own.most_common(top):
-        print(f"    {100 * n / total:5.1f}%  {frame}")
-    print("  inclusive, bondbot's functions:")
+        print(f"    {100 * n / loop:5.1f}%  {frame}")
+    print("  the event loop's, bondbot's functions by inclusive samples:")
     ours = [(f, n) for f, n in inclusive.most_common() if "bondbot/" in f]
     for frame, n in ours[:top]:
-        print(f"    {100 * n / total:5.1f}%  {frame}")
+        print(f"    {100 * n / loop:5.1f}%  {frame}")
 
 
 def ratio(a: float, b: float) -> str:
