@@ -5,6 +5,7 @@
                          [--database postgresql://user@host/db]
                          [--table-floor] [--profile FILE] [--trace] [--gc TUNE]
                          [--processes N]
+    python bench/load.py --rate R [--rate R2 ...] | --sweep [--rounds N] [--step-seconds S]
 
 The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1 with one guild,
 one channel per table, a GM (GM role) and three players per table; the database (a temp
@@ -42,6 +43,13 @@ modal and the My seat clicks that only open the panel are interactions (in the l
 figures) but not actions. `concurrency` (default: 3 per table, the most interactions the
 game ever has in flight) caps the interactions in flight
 in both runs, and is the number of floor users.
+
+Open loop (`--rate R`, `--sweep`, `--rounds N`; bench/load_open.py): the game, the table
+floor and /ping side by side, offered R interactions/s as the tables' users would (each
+clicks after an exponential think time, whether or not the bot answered the others); per
+rate offered, answered, p50, p99, misses and each bot's CPU per interaction; `--sweep`
+finds each bot's capacity (the highest rate with p99 <= 250 ms and no miss). See
+bench/README.md.
 
 Latency is the fake's own record: INTERACTION_CREATE dispatch to the accepted callback
 (the first response). A miss is an interaction never acknowledged within Discord's 3 s
@@ -1185,6 +1193,18 @@ def postgres_schema(url: str | None) -> Iterator[str | None]:
 
 
 async def main_async(args: argparse.Namespace) -> int:
+    if args.rates or args.sweep:
+        from load_open import run_open
+
+        with tempfile.TemporaryDirectory(prefix="bondbot-load-open-") as tmp:
+            code = await run_open(args, Path(tmp))
+        if args.profile is not None:
+            print_profile(args.profile)
+        if args.py_spy is not None:
+            from load_open import print_py_spy
+
+            print_py_spy(args.py_spy)
+        return code
     with postgres_schema(args.database) as target:
         args.database_target = target
         return await _main_async(args)
@@ -1299,7 +1319,70 @@ def main(argv: list[str] | None = None) -> int:
         help="the game bot as N processes, one shard each, on one database (a guild per"
         " shard, the tables shared out between them)",
     )
+    open_loop = parser.add_argument_group(
+        "open loop",
+        "the game, the table floor and /ping side by side, each in its process, offered the"
+        " same rates: users click after an exponential think time whether or not the bot"
+        " answered the others (see bench/load_open.py)",
+    )
+    open_loop.add_argument(
+        "--rate",
+        dest="rates",
+        type=float,
+        action="append",
+        metavar="R",
+        help="offer R interactions/s in all to each bot (repeat for several rates)",
+    )
+    open_loop.add_argument(
+        "--sweep",
+        action="store_true",
+        help="find each bot's capacity: the highest offered rate with p99 <= 250 ms and no miss",
+    )
+    open_loop.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="N rounds, the bots in alternating order (game first, then the other way round)",
+    )
+    open_loop.add_argument(
+        "--step-seconds", type=float, default=5.0, help="length of a rate step's arrivals"
+    )
+    open_loop.add_argument(
+        "--start-rate", type=float, default=200.0, help="--sweep: the first rate tried"
+    )
+    open_loop.add_argument(
+        "--max-rate", type=float, default=6400.0, help="--sweep: the highest rate tried"
+    )
+    open_loop.add_argument(
+        "--precision",
+        type=float,
+        default=0.1,
+        help="--sweep: stop bisecting when the bracket's ends are within this ratio",
+    )
+    open_loop.add_argument(
+        "--max-steps", type=int, default=9, help="--sweep: rate steps per bot and round, at most"
+    )
+    open_loop.add_argument(
+        "--py-spy",
+        type=Path,
+        metavar="FILE",
+        help="sample the game bot with py-spy (pip install py-spy) over the measured steps,"
+        " raw samples into FILE, and print where its time went",
+    )
     args = parser.parse_args(argv)
+    if args.py_spy is not None:
+        args.py_spy = args.py_spy.resolve()
+    if args.rates or args.sweep:
+        if args.rates and args.sweep:
+            parser.error("--rate and --sweep: one or the other")
+        if args.lock or args.trace_flag or args.gc_tune or args.processes > 1 or args.database:
+            parser.error(
+                "the open loop goes without --lock, --trace, --gc, --processes, --database"
+            )
+        if args.table_floor:
+            parser.error("the open loop always runs the table floor: no --table-floor")
+        if args.rounds < 1 or args.step_seconds <= 0 or any(r <= 0 for r in args.rates or []):
+            parser.error("--rounds, --step-seconds and --rate must be positive")
     if args.tables < 1 or args.actions < 1:
         parser.error("--tables and --actions must be at least 1")
     if args.processes < 1 or args.processes > args.tables:

@@ -6,7 +6,9 @@ First the very first hand (every card it shows drawn for the first time), then t
 cards and the back drawn once (what the bot does once per process, as hands come), then
 `--hands` random hands of 2, 5, 7 and 13 cards that were never made before (the common
 case: each deal is a new hand), then the latest of them again (the cache), then hands'
-results (a baccarat coup's two rows, a blackjack dealer's and four boxes' five rows).
+results (a baccarat coup's two rows, a blackjack dealer's and four boxes' five rows), then
+a punto banco result as the bot posts it (`result_png`: a heading, and each row under its
+label; CPU too).
 Prints time per picture (median and p99) and PNG size (median and largest); targets: a
 5-card hand in at most 10 ms and 8 KB.
 """
@@ -22,7 +24,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from bondbot.pictures.cards import HAND_CACHE, card_image, hand_png, hand_size, rows_png, rows_size
+from bondbot.pictures.cards import (
+    HAND_CACHE,
+    card_image,
+    hand_png,
+    hand_size,
+    result_png,
+    rows_png,
+    rows_size,
+)
 from bondbot.rules.cards import Card
 
 TARGET_MS = 10.0
@@ -85,6 +95,25 @@ def main() -> int:
             f" median, {p99:.2f} ms p99; {statistics.median(sizes):.0f} B median,"
             f" {max(sizes)} B largest"
         )
+    # What the bot posts after a punto banco coup: a heading over the two rows, each under
+    # its label (who, what), every hand new (its own heading: never from the cache).
+    times, cpu = [], []
+    for n in range(args.hands):
+        cards = rng.sample(Card.ALL, 6)
+        rows = [cards[: rng.choice((2, 3))], cards[3 : 3 + rng.choice((2, 3))]]
+        labels = [
+            ("Le Chiffre 01", f"Banker ({rng.randint(0, 9)})"),
+            ("", f"Player ({rng.randint(0, 9)})"),
+        ]
+        start, cpu_start = time.perf_counter(), time.process_time()
+        result_png(rows, labels, f"Punto banco, hand {n + 1}")
+        times.append(_ms(start))
+        cpu.append((time.process_time() - cpu_start) * 1000)
+    print(
+        f"punto banco result with its heading and labels (result_png):"
+        f" {statistics.median(times):.2f} ms median, {statistics.quantiles(times, n=100)[98]:.2f}"
+        f" ms p99; CPU {statistics.fmean(cpu):.2f} ms mean"
+    )
     for name, ok, figure in verdicts:
         print(f"{'PASS' if ok else 'FAIL'} {name}: {figure}")
     return 0 if all(ok for _, ok, _ in verdicts) else 1
