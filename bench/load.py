@@ -17,7 +17,7 @@ each in its own process (bench/load_bot.py) against a fresh fake of the same wor
 - floor: a bare discord.py bot whose `/ping` answers at once (ephemeral, no database).
   `concurrency` fake users click `/ping` in a closed loop until `actions` interactions.
 - game: the real BondBot. Setup (not measured): at every table the GM runs `/table open
-  punto_banco` and the three PCs join (button, modal) and choose Simulate. Then every
+  punto_banco` and the three PCs join (My seat, its form) and choose Simulate. Then every
   table plays coups until `actions` game actions in all: the three PCs bet together
   (the table's Bet button, which opens the modal, then its submit with the bet and the
   amount; or, half the time after his first coup, My seat, which opens his private panel,

@@ -14,10 +14,12 @@ One rate step offers R interactions/s in all for `step_seconds`: a Poisson strea
 arrivals (exponential gaps, mean 1/R), each at a table drawn uniformly, so each table's
 users together click as a Poisson stream of R/tables a second, and each user after an
 exponential think time. An arrival is the table's next click: on the floors any click, sent
-at once; in the game the click the table's script is at (a player's wager, the bet button's
-modal submit, the GM's deal, a loser's Hero Point), sent at once when what it clicks on is
-there, or as soon as the answer it needs comes (a modal submit needs its modal; a deal the
-coup's wagers answered; a spend the deal's answer). Arrivals never wait for the bot: when
+at once; in the game the click the table's script is at (the table's Bet button, its form's submit;
+My seat and Same again in the panel it opens; the GM's Deal; a loser's Spend a Hero Point),
+sent at once when what it clicks on is there, or as soon as the answer it needs comes (a
+modal submit needs its modal; Same again the seat panel; a deal the coup's wagers answered
+and the table redrawn with its Deal button, coalesced, up to a second; a spend the deal's
+answer). Arrivals never wait for the bot: when
 it is slow they pile up and go out together, as players' clicks would. After the step's
 last arrival the bench waits until every arrival was sent and answered (the drain), and
 the bot rests a moment before the next step.
@@ -60,8 +62,8 @@ from load import (
     Clicker,
     Player,
     Table,
-    _buttons,
     _buttons_of,
+    has_button,
     machine_busy_seconds,
     percentile,
     print_table,
@@ -345,7 +347,9 @@ class TableFloorBot(OpenBot):
     def __init__(self, args: argparse.Namespace, workdir: Path, drawn: dict) -> None:
         super().__init__(args, workdir)
         self.drawn = drawn
-        self.custom = next(b["custom_id"] for b in _buttons_of(drawn) if not b.get("disabled"))
+        enabled = [b["custom_id"] for b in _buttons_of(drawn) if not b.get("disabled")]
+        # the table's commonest click in the game: Bet (else whatever it shows first)
+        self.custom = next((c for c in enabled if c.endswith(":bets")), enabled[0])
 
     async def start(self) -> None:
         fake = self.fake
@@ -430,42 +434,59 @@ class GameBot(OpenBot):
 
         async def bet(player: Player) -> bool:
             if player.has_wagered and rng.random() < REBET_RATE:
-                again = await click(
-                    "wager",
+                # Same again is in his seat panel: My seat, then the button
+                panel = await click(
+                    "seat panel",
                     lambda: fake.click(
-                        player.user_id, table.message(), table.cid("again"), _wait=False
+                        player.user_id, table.message(), table.cid("seat"), _wait=False
                     ),
-                    expect="Wager placed",
                 )
-                return again is not None
+                if panel is not None and has_button(panel.message, table.cid("again")):
+                    again = await click(
+                        "wager",
+                        lambda: fake.click(player.user_id, panel, table.cid("again"), _wait=False),
+                        expect="Wager placed",
+                    )
+                    return again is not None
             on = rng.choices(BETS, BET_WEIGHTS)[0]
             amount = str(rng.randint(10, 100))
             modal = await click(
                 "bet button",
-                lambda: fake.click(
-                    player.user_id, table.message(), table.cid("bet", on), _wait=False
-                ),
+                lambda: fake.click(player.user_id, table.message(), table.cid("bets"), _wait=False),
             )
             if modal is None or modal.modal is None:
                 return False
             placed = await click(
                 "wager",
-                lambda: fake.submit_modal(player.user_id, modal, {"amount": amount}, _wait=False),
+                lambda: fake.submit_modal(
+                    player.user_id, modal, {"on": [on], "amount": amount}, _wait=False
+                ),
                 expect="Wager placed",
             )
             player.has_wagered = placed is not None
             return placed is not None
 
-        async def spend(custom: str, player: Player) -> None:
+        async def spend(player: Player) -> None:
+            # the table's one Spend a Hero Point button: with one lost hand it spends at once
             await click(
                 "spend",
-                lambda: fake.click(player.user_id, table.message(), custom, _wait=False),
+                lambda: fake.click(player.user_id, table.message(), table.cid("hp"), _wait=False),
                 expect="You spend a Hero Point",
             )
 
         while True:
             placed = await asyncio.gather(*(bet(p) for p in table.players))
             if not any(placed):
+                continue
+            # Deal is drawn on the table once it is redrawn with a wager in (coalesced)
+            try:
+                await fake.wait_channel(
+                    table.channel.id,
+                    lambda: has_button(table.message(), table.cid("deal")),
+                    timeout=DEADLINE_S + 2,
+                )
+            except TimeoutError:
+                self.clicker.timeouts["deal button drawn"] += 1
                 continue
             dealt = await click(
                 "deal",
@@ -475,18 +496,12 @@ class GameBot(OpenBot):
             if dealt is None or dealt.response_type != UPDATE_MESSAGE:
                 continue
             table.dealt += 1
-            offers = {
-                b.get("label", "").split(":")[0]: b["custom_id"]
-                for b in _buttons(table.message())
-                if ":spend:" in b.get("custom_id", "")
-            }
-            await asyncio.gather(
-                *(
-                    spend(offers[p.name], p)
-                    for p in table.players
-                    if p.name in offers and rng.random() < args.spend_rate
-                )
-            )
+            drawn = table.message()
+            shown = str(drawn.embeds)  # a player knows he lost by his line: "X loses $n (bet)"
+            lost = [p for p in table.players if f"{p.name} loses " in shown]
+            if not has_button(drawn, table.cid("hp")):
+                lost = []
+            await asyncio.gather(*(spend(p) for p in lost if rng.random() < args.spend_rate))
 
 
 # -- the run ----------------------------------------------------------------------------------
