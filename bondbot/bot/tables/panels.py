@@ -154,6 +154,20 @@ async def seat_panel(snapshot: TableSnapshot, seat: Seat, reply: Reply) -> dict[
     return answer
 
 
+async def show_seat_panel(
+    click: Click, snapshot: TableSnapshot, seat: Seat, text: str | None, *, edit: bool
+) -> None:
+    """His seat panel after what he just did (`text`): drawn again in place of the panel
+    he clicked in (`edit`), or answered anew."""
+    panel = await seat_panel(snapshot, seat, click.reply)
+    if edit:
+        panel["attachments"] = panel.pop("files")
+        panel.setdefault("view", None)
+        await click.interaction.response.edit_message(content=text or None, **panel)
+    else:
+        await click.reply.send(text or None, **panel)
+
+
 # -- Spend a Hero Point ----------------------------------------------------------------
 
 

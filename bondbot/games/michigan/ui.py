@@ -33,7 +33,7 @@ from bondbot.bot.tables.opening import (
     npc_names,
     open_table,
 )
-from bondbot.bot.tables.panels import seat_panel
+from bondbot.bot.tables.panels import show_seat_panel
 from bondbot.bot.tables.turns import Turn
 from bondbot.games.contract import Record
 from bondbot.games.michigan.engine import (
@@ -353,13 +353,7 @@ async def _answer(click: Click, snapshot: TableSnapshot, turn: Turn, text: str, 
         else:
             await click.reply.send(text, view=view_of(buttons))
         return
-    panel = await seat_panel(snapshot, seat, click.reply)
-    if edit:
-        panel["attachments"] = panel.pop("files")
-        panel.setdefault("view", None)
-        await click.interaction.response.edit_message(content=text or None, **panel)
-    else:
-        await click.reply.send(text or None, **panel)
+    await show_seat_panel(click, snapshot, seat, text, edit=edit)
 
 
 @actions.on("hand", int)
