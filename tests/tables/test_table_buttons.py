@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from table_helpers import GM, Clock, make_character, service
 
+from bondbot.bot.tables.acting import options_now
 from bondbot.bot.tables.games import optional, ui_for
 from bondbot.bot.tables.message import table_view
 from bondbot.errors import Refusal
@@ -94,13 +95,11 @@ async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]
             if lang == "en":
                 seen[phase_of(snapshot)].append(labels)
             assert len(labels) <= MOST, (game, phase_of(snapshot), lang, labels)
-        engine = snapshot.state.engine.model_copy(deep=True)  # its stacks, as the table
-        engine.stacks = {str(key): chips for key, chips in snapshot.chips.items()}  # sets them
-        engine.stacks[snapshot.state.npc_key] = None  # the NPC's bank is unlimited here
+        engine = snapshot.state.engine
         # Ending the evening would end the walk (Michigan and Makao offer it at every
         # turn): it ends only when nothing else is left. A game lists Deal only once its
         # shoe serves the table, and the table replaces a shoe that does not at the deal.
-        every = engine.options()
+        every = options_now(snapshot)  # with the chips as the table holds them
         options = [option for option in every if option.kind != "end"] or every
         if not engine.in_hand() and engine.needs_new_shoe and "deal" in engine.moves:
             options.append(Option(kind="deal"))

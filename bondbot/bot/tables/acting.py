@@ -78,20 +78,21 @@ async def act(
 
 
 def options_now(snapshot: TableSnapshot) -> list[Option]:
-    """The legal moves with each PC's chips as they are now: the engine was told the
-    stacks at the last move, and a Hero Point paid since (no move) may have raised one
-    (a Banco he can now afford). Every check before a form uses it."""
+    """The legal moves with each seat's chips as they are now: the engine was told the
+    stacks at the last move (none before the first), and a Hero Point paid since (no move)
+    may have raised one (a Banco he can now afford). The NPC's stack is the one the table
+    last told, else its bank (None: unlimited). Every check before a form uses it."""
     engine = snapshot.state.engine
-    told = engine.stacks  # type: ignore[attr-defined]
+    told = engine.stacks
     now = {str(key): chips for key, chips in snapshot.chips.items()}
     npc = snapshot.state.npc_key
-    engine.stacks = {  # type: ignore[attr-defined]
-        seat: now.get(seat, stack) if seat != npc else stack for seat, stack in told.items()
-    }
+    engine.stacks = {seat: now.get(seat, told.get(seat, 0)) for seat in engine.seats}
+    if npc in engine.seats or npc in told:
+        engine.stacks[npc] = told.get(npc, snapshot.bank)
     try:
         return engine.options()
     finally:
-        engine.stacks = told  # type: ignore[attr-defined]
+        engine.stacks = told
 
 
 async def check_amount(click: Click, kind: str, amount: int, target: str | None = None) -> None:
