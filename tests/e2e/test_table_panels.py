@@ -42,19 +42,31 @@ def seats_field(fake: FakeDiscord) -> str:
     return next((f["value"] for f in fields if f["name"] == "Players"), "")
 
 
-async def test_the_gm_panel_is_the_gms_alone_and_answers_in_place(bot_env: BotEnv) -> None:
-    fake, world = bot_env.fake, bot_env.world
-    await create_cast(
+async def bond_and_mathis(bot_env: BotEnv) -> dict[str, int]:
+    """Le Chiffre, Bond (the English player's) and Mathis (the French player's)."""
+    world = bot_env.world
+    return await create_cast(
         bot_env,
         {"npc": le_chiffre(), "bond": bond(world.player), "mathis": mathis(world.player_fr)},
         {"bond": world.player, "mathis": world.player_fr},
     )
+
+
+async def open_punto_banco(bot_env: BotEnv) -> None:
+    """The GM role set, Le Chiffre's punto banco table opened, $10 to $500."""
+    fake, world = bot_env.fake, bot_env.world
+    await fake.slash(world.owner, "gm role", role=world.gm_role)
+    await fake.slash(
+        world.gm, "table open punto_banco", npc="Le Chiffre", minimum="10", maximum="500"
+    )
+    await wait_table(fake, "Le Chiffre")
+
+
+async def test_the_gm_panel_is_the_gms_alone_and_answers_in_place(bot_env: BotEnv) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    await bond_and_mathis(bot_env)
     async with bot_env.run():
-        await fake.slash(world.owner, "gm role", role=world.gm_role)
-        await fake.slash(
-            world.gm, "table open punto_banco", npc="Le Chiffre", minimum="10", maximum="500"
-        )
-        await wait_table(fake, "Le Chiffre")
+        await open_punto_banco(bot_env)
         assert button_labels(fake)[-2:] == ["My seat", "GM"]
         assert not [
             label for label in button_labels(fake) if "(GM)" in label and "Deal" not in label
@@ -118,17 +130,9 @@ async def test_the_gm_panel_is_the_gms_alone_and_answers_in_place(bot_env: BotEn
 
 async def test_my_seat_is_the_buy_in_form_then_the_players_panel(bot_env: BotEnv) -> None:
     fake, world = bot_env.fake, bot_env.world
-    await create_cast(
-        bot_env,
-        {"npc": le_chiffre(), "bond": bond(world.player), "mathis": mathis(world.player_fr)},
-        {"bond": world.player, "mathis": world.player_fr},
-    )
+    await bond_and_mathis(bot_env)
     async with bot_env.run():
-        await fake.slash(world.owner, "gm role", role=world.gm_role)
-        await fake.slash(
-            world.gm, "table open punto_banco", npc="Le Chiffre", minimum="10", maximum="500"
-        )
-        await wait_table(fake, "Le Chiffre")
+        await open_punto_banco(bot_env)
 
         # Without a character to seat (the GM here), My seat says so before any form.
         nobody = await fake.click(world.gm, table_message(fake), button_id(fake, "seat"))
@@ -174,11 +178,7 @@ def bank_wins_both_tables(seed: bytes) -> bool:
 async def test_one_hero_point_button_and_a_private_pick(bot_env: BotEnv) -> None:
     """Bond stakes on both tableaux and the bank wins both: two lost hands, one button."""
     fake, world = bot_env.fake, bot_env.world
-    ids = await create_cast(
-        bot_env,
-        {"npc": le_chiffre(), "bond": bond(world.player), "mathis": mathis(world.player_fr)},
-        {"bond": world.player, "mathis": world.player_fr},
-    )
+    ids = await bond_and_mathis(bot_env)
     seeds = (n.to_bytes(32, "big") for n in range(20_000))
     bot_env.seeds.append(next(seed for seed in seeds if bank_wins_both_tables(seed)))
     async with bot_env.run():
