@@ -403,7 +403,7 @@ class GameBot(OpenBot):
         )
         await self.bot.start(args.profile)
         await self.bot.wait_connected()
-        setup = Clicker(fake, asyncio.Semaphore(3 * args.tables))
+        setup = Clicker(fake, asyncio.Semaphore(min(3 * args.tables, 150)))
         await asyncio.gather(
             *(
                 setup_table(t, setup, fake, self.world.gm.id, thread=not args.in_channel)
@@ -418,8 +418,8 @@ class GameBot(OpenBot):
         self.launch()
 
     def drawn(self) -> dict:
-        """The table message as the game drew it last at the first table."""
-        last = self.tables[0].message()
+        """The table message as the game drew it last at the first table that dealt."""
+        last = next((t for t in self.tables if t.dealt), self.tables[0]).message()
         return {"embeds": last.embeds, "components": last.components}
 
     async def script(self, index: int) -> None:
@@ -461,7 +461,7 @@ class GameBot(OpenBot):
                 lambda: fake.submit_modal(
                     player.user_id, modal, {"on": [on], "amount": amount}, _wait=False
                 ),
-                expect="Wager placed",
+                redraws=True,  # the table\'s form: answered by the table redrawn
             )
             player.has_wagered = placed is not None
             return placed is not None
@@ -517,12 +517,12 @@ class Round:
 
 
 async def warm(bot: OpenBot, rng: random.Random, game: GameBot | None = None) -> None:
-    """A little play first, not measured (and in the game, a deal at the first table)."""
+    """A little play first, not measured (and in the game, a deal at some table)."""
     for _ in range(10):
         await bot.step(min(200.0, 4.0 * bot.args.tables), 1.0, rng)
-        if game is None or game.tables[0].dealt:
+        if game is None or any(t.dealt for t in game.tables):
             return
-    raise RuntimeError("the game dealt no coup at its first table while warming up")
+    raise RuntimeError("the game dealt no coup while warming up")
 
 
 async def sweep(

@@ -1,7 +1,7 @@
 """The writer's cost per job when each job is alone in its batch, as at real tables' rates.
 
     python bench/writer_alone.py [--jobs 400] [--gap-ms 10] [--rounds 3]
-                                 [--synchronous FULL|NORMAL]
+                                 [--synchronous NORMAL|FULL]
 
 Under the open loop (bench/load.py --rate) a table's clicks rarely meet another's in the
 writer's queue: each wager, deal and spend is a batch of one, and pays the whole hand-off
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=400)
     parser.add_argument("--gap-ms", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="FULL")
+    parser.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="NORMAL")
     args = parser.parse_args(argv)
     if args.jobs < 2 or args.rounds < 1 or args.gap_ms < 0:
         parser.error("--jobs >= 2, --rounds >= 1, --gap-ms >= 0")
