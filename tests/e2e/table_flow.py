@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from e2e_env import BotEnv
 from fakediscord import FakeDiscord
-from fakediscord.client import InteractionResult
+from fakediscord.client import UPDATE_MESSAGE, InteractionResult
 from fakediscord.models import FakeMessage, FakeUser
 
 from bondbot.i18n import LANGS, t
@@ -168,6 +169,13 @@ async def bet(fake: FakeDiscord, user: FakeUser, on: str, amount: str) -> Intera
     modal = await fake.click(user, table_message(fake), button_id(fake, "bets"))
     assert modal.modal is not None, modal.content
     return await fake.submit_modal(user, modal, {"on": [on], "amount": amount})
+
+
+def redrawn_with(result: InteractionResult, text: str) -> bool:
+    """Whether the click or form was answered by redrawing the table message in place
+    (not a private answer), and the drawing it sent shows `text`."""
+    drawn = json.dumps(result.response_data.get("embeds"), ensure_ascii=False)
+    return result.response_type == UPDATE_MESSAGE and text in drawn
 
 
 async def balances(env: BotEnv, ids: dict[str, int]) -> dict[str, tuple[int, int]]:

@@ -25,6 +25,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    redrawn_with,
     table_message,
     wait_table,
 )
@@ -147,7 +148,7 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         modal = await press(fake, world.player, "bet")
         assert modal.modal is not None and modal.modal.title == "Bet on the next round"
         placed = await fake.submit_modal(world.player, modal, {"amount": "100"})
-        assert placed.ephemeral and placed.content == "Bet placed: $100 on the next round."
+        assert redrawn_with(placed, "bets $100")  # the table's form: the table redrawn
         placed_fr = await fake.slash(world.player_fr, "table bet", amount="50")
         assert placed_fr.ephemeral
         assert placed_fr.content == "Mise placée : 50\u00a0$ sur la prochaine donne."

@@ -29,6 +29,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    redrawn_with,
     table_message,
     wait_table,
 )
@@ -125,7 +126,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         over = await bet(fake, world.player, "player", "300")
         assert over.ephemeral and over.content == "You do not have that many chips."
         placed = await bet(fake, world.player, "player", "50")
-        assert placed.content == "Wager placed: Player, $50."
+        assert redrawn_with(placed, "on Player: $50")  # the form's answer: his seat's line
         await bet(fake, world.owner, "player", "20")
 
         not_gm = await press(fake, world.player, "deal")

@@ -13,7 +13,16 @@ from typing import Any
 from e2e_env import BotEnv
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeChannel, FakeMessage
-from table_flow import bond, button_id, create_cast, join, le_chiffre, mathis, table_message
+from table_flow import (
+    bond,
+    button_id,
+    create_cast,
+    join,
+    le_chiffre,
+    mathis,
+    redrawn_with,
+    table_message,
+)
 
 from bondbot.bot.tables.story import read_story, summary_chart
 from bondbot.i18n import Lang, catalog, t
@@ -136,7 +145,10 @@ async def test_a_french_table_on_an_english_server(bot_env: BotEnv) -> None:
         form = await fake.click(world.player, table_message(fake), button_id(fake, "bet"))
         assert form.modal is not None and form.modal.title == t("blackjack.modal_bet", "en")
         bet = await fake.submit_modal(world.player, form, {"amount": "20"})
-        assert bet.ephemeral and bet.content == t("blackjack.bet_placed", "en", amount="$20")
+        # The table's own form is answered by the table redrawn, in the table's language
+        assert redrawn_with(bet, t("blackjack.bet_line", "fr", amount=f"20{NBSP}$"))
+        again = await fake.slash(world.player, "table bet", amount="20")  # a private answer
+        assert again.content == t("blackjack.bet_placed", "en", amount="$20")
         bet_fr = await fake.slash(world.player_fr, "table bet", amount="20")
         assert bet_fr.content == t("blackjack.bet_placed", "fr", amount=f"20{NBSP}$")
         await fake.wait_until(

@@ -32,6 +32,7 @@ import pytest
 from fakediscord import FakeDiscord
 from fakediscord.client import InteractionResult
 from fakediscord.models import FakeChannel, FakeMessage, FakeRole, FakeUser
+from table_flow import redrawn_with
 
 from bondbot.i18n import LANGS, t
 from bondbot.sheets import validate_sheet
@@ -220,7 +221,7 @@ async def bet(fake: FakeDiscord, st: Station) -> None:
     modal = await fake.click(st.player, st.table_message(fake), st.button(fake, "bets"))
     values = {"on": ["player"], "amount": "10"}
     placed = st.note(await fake.submit_modal(st.player, modal, values))
-    assert placed.content == "Wager placed: Player, $10.", placed.content
+    assert redrawn_with(placed, "on Player: $10"), placed
 
 
 async def shows(fake: FakeDiscord, st: Station, action: str) -> None:

@@ -103,6 +103,19 @@ class TableMessages:
             "view": table_view(snapshot, lang, now, money),
         }
 
+    async def answer_on_table(
+        self, interaction: discord.Interaction, snapshot: TableSnapshot
+    ) -> bool:
+        """Answer a form sent from the table's own message by redrawing that message, when
+        the table shows all the move did (a wager on its seat line): one callback instead
+        of a private restatement and an edit, and Deal is on the table at once. False when
+        the form came from elsewhere (a panel, a command): the caller answers privately."""
+        message = interaction.message
+        if message is None or message.id != snapshot.message_id:
+            return False
+        await self.answer(interaction, snapshot)
+        return True
+
     async def answer(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
         """Answer a click on the table message by redrawing that message in place; a click
         from a private panel (the GM's Deal) is told it was done, and the table redrawn."""
@@ -211,7 +224,7 @@ class TableMessages:
         scheduler = self.bot.services.scheduler
         key = ("redraw", snapshot.id)
         now = self.bot.services.clock()
-        deadlines = [o.expires_at for o in snapshot.state.open_offers(iso(now))]
+        deadlines = [when for when in snapshot.offers_close if when > iso(now)]
         if not deadlines or not snapshot.open:
             scheduler.cancel(key)
             return
@@ -225,3 +238,10 @@ class TableMessages:
         pending = [*self._running.values(), *self._posting]
         if pending:
             await asyncio.wait(pending, timeout=5)
+
+
+def table_messages(interaction: discord.Interaction) -> TableMessages:
+    """The tables' public messages, as the Tables cog keeps them."""
+    messages = interaction.client.get_cog("Tables").messages  # type: ignore[attr-defined]
+    assert isinstance(messages, TableMessages)
+    return messages

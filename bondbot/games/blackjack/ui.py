@@ -19,6 +19,7 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
+from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
@@ -223,6 +224,8 @@ async def wager(reply: Reply, table: int, amount: str) -> None:
     snapshot = await bot_of(reply.interaction).services.tables.act(
         table, reply.interaction.user.id, "wager", amount=parse_amount_or_refuse(amount, reply.lang)
     )
+    if await table_messages(reply.interaction).answer_on_table(reply.interaction, snapshot):
+        return  # his bet is on his seat's line
     seat = _character(snapshot, reply.interaction)
     bet = engine_of(snapshot).game.bet(str(seat))
     await reply.say("blackjack.bet_placed", amount=reply.money(bet))

@@ -13,6 +13,7 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, result_line, table_button
+from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import amount_modal, choice_amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
@@ -144,7 +145,8 @@ async def wager(reply: Reply, table: int, on: str, amount: str) -> None:
         target=on,
         amount=parse_amount_or_refuse(amount, reply.lang),
     )
-    await placed(reply, snapshot)
+    if not await table_messages(reply.interaction).answer_on_table(reply.interaction, snapshot):
+        await placed(reply, snapshot)
 
 
 async def placed(reply: Reply, snapshot: TableSnapshot) -> None:
