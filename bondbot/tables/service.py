@@ -94,6 +94,8 @@ class TableSnapshot:
     money: TableMoney | None = None  # the balances after the action, for the next one
     version: int = 0  # the saved state's version (see storage.tables.save)
     saved: str = ""  # the state as saved
+    # When each unspent Hero Point offer closes: read by timers after the state was taken
+    offers_close: tuple[str, ...] = ()
     # The state as an object, until the next action takes it (`take_state`); `state` then
     # parses `saved` again, so a snapshot always reads as the table stood after its action.
     _state: TableState | None = field(default=None, repr=False, compare=False)
@@ -805,6 +807,7 @@ class TableService:
             money=money,
             version=row.version,
             saved=row.state,
+            offers_close=tuple(o.expires_at for o in state.offers if not o.spent),
         )
 
     async def _mutate(self, table_id: int, actor_id: int | None, run: Action) -> TableSnapshot:
