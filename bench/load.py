@@ -769,7 +769,7 @@ async def play_table(
             lambda: fake.submit_modal(
                 player.user_id, modal, {"on": [on], "amount": amount}, _wait=False
             ),
-            redraws=True,  # the table\'s form: answered by the table redrawn
+            redraws=True,  # the table's form: answered by the table redrawn
         )
         player.has_wagered = placed is not None
         return placed is not None
