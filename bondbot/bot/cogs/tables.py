@@ -21,7 +21,7 @@ from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.message import level_band
-from bondbot.bot.tables.messages import TableMessages
+from bondbot.bot.tables.messages import TableMessages, table_messages
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.story import (
     CHART,
@@ -359,9 +359,7 @@ async def _leave(click: Click) -> None:
 async def _deal(click: Click) -> None:
     await require_gm(click.interaction)
     snapshot = await _service(click).act(click.table, click.user_id, "deal", as_gm=True)
-    cog = bot_of(click.interaction).get_cog(Tables.__cog_name__)
-    assert isinstance(cog, Tables)
-    await cog.messages.answer(click.interaction, snapshot)
+    await table_messages(click.interaction).answer(click.interaction, snapshot)
 
 
 @common.on("choose", str)

@@ -20,6 +20,7 @@ from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import reply_to
 from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.message import npc_level_line
+from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.errors import Refusal
 from bondbot.i18n import LANGS, Lang
@@ -117,6 +118,6 @@ async def open_table(
 
 async def _first_post(interaction: discord.Interaction, table_id: int) -> None:
     """Wait (a little) until the table's message is posted and its thread started."""
-    messages = bot_of(interaction).get_cog("Tables").messages  # type: ignore[union-attr]
+    messages = table_messages(interaction)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(messages.posted(table_id).wait(), FIRST_POST_WAIT_S)

@@ -29,6 +29,7 @@ from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
+from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
@@ -234,11 +235,7 @@ async def play(click: Click, kind: str, moves: int, amount: int | None = None) -
         as_gm=for_npc,
         for_npc=for_npc,
     )
-    from bondbot.bot.cogs.tables import Tables  # the cog imports the games' parts
-
-    cog = bot_of(click.interaction).get_cog(Tables.__cog_name__)
-    assert isinstance(cog, Tables)
-    await cog.messages.answer(click.interaction, played)
+    await table_messages(click.interaction).answer(click.interaction, played)
 
 
 def _play_action(name: str, kind: str) -> None:
