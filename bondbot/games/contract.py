@@ -41,6 +41,7 @@ Seats are keyed by strings: the table uses the character id (`"12"`), the NPC's 
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -330,9 +331,13 @@ class Engine(BaseModel):
 
     def can_stand_up(self, seat: SeatKey) -> bool:
         """Whether `seat` may leave now (his seat panel offers Leave only then): the game's
-        own `stand_up` tried on a copy, so no game states its rule twice."""
+        own `stand_up` tried on a copy, so no game states its rule twice. Leaving never
+        draws a card, so the copy shares the shoe (copying its cards was most of the cost
+        of drawing a seat panel)."""
+        shoe = self.current_shoe()
+        trial = copy.deepcopy(self, {} if shoe is None else {id(shoe): shoe})
         try:
-            self.model_copy(deep=True).stand_up(seat)
+            trial.stand_up(seat)
         except IllegalAction:
             return False
         return True
