@@ -100,6 +100,7 @@ from load_fake import (
     World,
 )
 
+from bondbot.i18n import t
 from bondbot.sheets import validate_sheet
 from bondbot.storage import characters
 from bondbot.storage.db import Database
@@ -662,6 +663,10 @@ async def run_table_floor(
         await fake.stop()
 
 
+SETUP_TRIES = 5
+BUSY = t("errors.busy", "en")[:40]
+
+
 async def setup_table(
     table: Table, clicker: Clicker, fake: BenchFake, gm_id: int, *, thread: bool = True
 ) -> None:
@@ -697,30 +702,29 @@ async def setup_table(
     table.id = int(seat_id.split(":")[2])
 
     async def seat(player: Player) -> None:
-        modal = await clicker.run(  # My seat, to someone without a seat: the buy-in form
-            "seat button (opens join modal)",
-            lambda: fake.click(player.user_id, table.message(), table.cid("seat"), _wait=False),
-        )
-        if modal is None or modal.modal is None:
-            raise RuntimeError(f"table {table.index}: no join modal for {player.name}")
-        joined = await clicker.run(
-            "join",
-            lambda: fake.submit_modal(player.user_id, modal, {"amount": "100000"}, _wait=False),
-            expect="You sit down",
-        )
-        if joined is None or joined.message is None:
-            raise RuntimeError(f"table {table.index}: {player.name} not seated")
-        under = joined
-        if table.cid("choose", "simulate") not in joined.custom_ids():
-            # seen once in a few hundred joins at 300 tables; the choice is in his panel too
-            print(f"table {table.index}: the join's answer has no choice: {joined!r}", flush=True)
-            under = await clicker.run(
-                "seat panel",
+        for _ in range(SETUP_TRIES):  # "busy, try again" (hundreds of tables opening): again
+            modal = await clicker.run(  # My seat, to someone without a seat: the buy-in form
+                "seat button (opens join modal)",
                 lambda: fake.click(player.user_id, table.message(), table.cid("seat"), _wait=False),
             )
+            if modal is None or modal.modal is None:
+                raise RuntimeError(f"table {table.index}: no join modal for {player.name}")
+            joined = await clicker.run(
+                "join",
+                lambda m=modal: fake.submit_modal(
+                    player.user_id, m, {"amount": "100000"}, _wait=False
+                ),
+            )
+            if joined is None or not (joined.content or "").startswith(BUSY):
+                break
+            await asyncio.sleep(0.5)
+        if joined is None or not (joined.content or "").startswith("You sit down"):
+            raise RuntimeError(f"table {table.index}: {player.name} not seated: {joined!r}")
         await clicker.run(  # the choice is under the join's private answer
             "simulate",
-            lambda: fake.click(player.user_id, under, table.cid("choose", "simulate"), _wait=False),
+            lambda: fake.click(
+                player.user_id, joined, table.cid("choose", "simulate"), _wait=False
+            ),
             expect="You simulate",
         )
 
