@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import math
 import random
@@ -71,7 +72,7 @@ from load import (
     seed_database,
     setup_table,
 )
-from load_fake import BenchFake, InteractionResult, World
+from load_fake import BenchFake, FakeChannel, FakeUser, InteractionResult, World
 
 from bondbot.i18n import t
 
@@ -171,6 +172,22 @@ class OpenBot:
             return await self.clicker.run(kind, start, **kwargs)  # type: ignore[arg-type]
         finally:
             self.in_flight -= 1
+
+    async def each_arrival(
+        self,
+        index: int,
+        kind: str,
+        click: Callable[[FakeUser, FakeChannel], Awaitable[InteractionResult]],
+        **kwargs: object,
+    ) -> None:
+        """A floor's table: at each arrival the next of its three users clicks, whether or
+        not the bot answered the others."""
+        channel = self.world.channels[index]
+        players = self.world.players[3 * index : 3 * index + 3]
+        for n in itertools.count():
+            await self.arrivals.take(index)
+            user = players[n % 3]
+            self.spawn(self.send(kind, lambda u=user: click(u, channel), **kwargs))
 
     def spawn(self, coro: Awaitable[object]) -> None:
         task = asyncio.ensure_future(coro)
@@ -324,21 +341,10 @@ class PingBot(OpenBot):
         self.launch()
 
     async def script(self, index: int) -> None:
-        fake, world = self.fake, self.world
-        channel = world.channels[index]
-        players = world.players[3 * index : 3 * index + 3]
-        n = 0
-        while True:
-            await self.arrivals.take(index)
-            user = players[n % 3]
-            n += 1
-            self.spawn(
-                self.send(
-                    "ping",
-                    lambda u=user: fake.slash(u, "ping", _channel=channel, _wait=False),
-                    expect="pong",
-                )
-            )
+        def ping(user: FakeUser, channel: FakeChannel) -> Awaitable[InteractionResult]:
+            return self.fake.slash(user, "ping", _channel=channel, _wait=False)
+
+        await self.each_arrival(index, "ping", ping, expect="pong")
 
 
 class TableFloorBot(OpenBot):
@@ -367,23 +373,11 @@ class TableFloorBot(OpenBot):
         self.launch()
 
     async def script(self, index: int) -> None:
-        fake, world = self.fake, self.world
-        channel = world.channels[index]
-        players = world.players[3 * index : 3 * index + 3]
-        n = 0
-        while True:
-            await self.arrivals.take(index)
-            user = players[n % 3]
-            n += 1
-            self.spawn(
-                self.send(
-                    "click",
-                    lambda u=user: fake.click(
-                        u, fake.public_message(channel), self.custom, _wait=False
-                    ),
-                    redraws=True,
-                )
-            )
+        def click(user: FakeUser, channel: FakeChannel) -> Awaitable[InteractionResult]:
+            message = self.fake.public_message(channel)
+            return self.fake.click(user, message, self.custom, _wait=False)
+
+        await self.each_arrival(index, "click", click, redraws=True)
 
 
 class GameBot(OpenBot):
