@@ -284,17 +284,22 @@ class OpenBot:
         return step
 
     async def settle(self, timeout: float = 30.0) -> float:
-        """Rest until the bot is idle (under 5% of a core over 0.25 s: an overloaded bot
-        still works through the events it received), and at least REST_S; the bot's CPU
-        over its last quarter second, in cores."""
+        """Rest until the bot and the fake are idle, and at least REST_S: every click of
+        the step given up or answered, the bot under 5% of a core over 0.25 s (an
+        overloaded bot still works through the events it received) and this process under
+        10% (after a collapse the fake still has the bot's late requests to refuse, and a
+        step begun then would meet them). The bot's CPU over its last quarter second, in
+        cores."""
         assert self.bot is not None
         await asyncio.sleep(REST_S)
         until = time.monotonic() + timeout
         while True:
-            cpu = self.bot.cpu_seconds()
+            cpu, own = self.bot.cpu_seconds(), time.process_time()
             await asyncio.sleep(0.25)
             busy = (self.bot.cpu_seconds() - cpu) / 0.25
-            if busy < 0.05 or time.monotonic() > until:
+            fake_busy = (time.process_time() - own) / 0.25
+            quiet = busy < 0.05 and fake_busy < 0.10 and not self.tasks
+            if quiet or time.monotonic() > until:
                 return busy
 
     async def idle_cpu(self, seconds: float = 3.0) -> float:
