@@ -385,6 +385,47 @@ def _buttons_of(drawn: dict) -> Iterator[dict]:
 UPDATE_MESSAGE = 7  # interaction callback type: the clicked message, redrawn
 REBET_RATE = 0.5  # how often a player repeats his last wager rather than choosing anew
 
+# Sends one interaction and waits for its answer: `Clicker.run`'s signature
+Send = Callable[..., Awaitable[InteractionResult | None]]
+
+
+async def wager(
+    send: Send, fake: BenchFake, table: Table, player: Player, rng: random.Random
+) -> bool:
+    """A PC's wager on the next coup, as the closed and the open loop both click it: once he
+    has wagered, half the time Same again (My seat, then the button in his seat panel);
+    otherwise the table's Bet button, then its form with a bet and an amount (answered by
+    the table redrawn). Whether a wager was placed."""
+    if player.has_wagered and rng.random() < REBET_RATE:
+        panel = await send(
+            "seat panel",
+            lambda: fake.click(player.user_id, table.message(), table.cid("seat"), _wait=False),
+        )
+        if panel is not None and has_button(panel.message, table.cid("again")):
+            again = await send(
+                "wager",
+                lambda: fake.click(player.user_id, panel, table.cid("again"), _wait=False),
+                expect="Wager placed",
+            )
+            return again is not None
+    on = rng.choices(BETS, BET_WEIGHTS)[0]
+    amount = str(rng.randint(10, 100))
+    modal = await send(
+        "bet button",
+        lambda: fake.click(player.user_id, table.message(), table.cid("bets"), _wait=False),
+    )
+    if modal is None or modal.modal is None:
+        return False
+    placed = await send(
+        "wager",
+        lambda: fake.submit_modal(
+            player.user_id, modal, {"on": [on], "amount": amount}, _wait=False
+        ),
+        redraws=True,  # the table's form: answered by the table redrawn
+    )
+    player.has_wagered = placed is not None
+    return placed is not None
+
 
 # -- the database -----------------------------------------------------------------------------
 
@@ -749,40 +790,7 @@ async def play_table(
     async def bet(player: Player) -> bool:
         if not budget.take():
             return False
-        if player.has_wagered and rng.random() < REBET_RATE:
-            # Same again is in his seat panel: My seat, then the button
-            panel = await clicker.run(
-                "seat panel",
-                lambda: fake.click(player.user_id, table.message(), table.cid("seat"), _wait=False),
-            )
-            if (
-                panel is not None
-                and panel.message is not None
-                and has_button(panel.message, table.cid("again"))
-            ):
-                again = await clicker.run(
-                    "wager",
-                    lambda: fake.click(player.user_id, panel, table.cid("again"), _wait=False),
-                    expect="Wager placed",
-                )
-                return again is not None
-        on = rng.choices(BETS, BET_WEIGHTS)[0]
-        amount = str(rng.randint(10, 100))
-        modal = await clicker.run(
-            "bet button",
-            lambda: fake.click(player.user_id, table.message(), table.cid("bets"), _wait=False),
-        )
-        if modal is None or modal.modal is None:
-            return False
-        placed = await clicker.run(
-            "wager",
-            lambda: fake.submit_modal(
-                player.user_id, modal, {"on": [on], "amount": amount}, _wait=False
-            ),
-            redraws=True,  # the table's form: answered by the table redrawn
-        )
-        player.has_wagered = placed is not None
-        return placed is not None
+        return await wager(clicker.run, fake, table, player, rng)
 
     async def spend(player: Player) -> None:
         # the table's one Spend a Hero Point button: with one lost hand it spends at once

@@ -53,10 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from load import (
-    BET_WEIGHTS,
-    BETS,
     DEADLINE_S,
-    REBET_RATE,
     TOKEN,
     UPDATE_MESSAGE,
     BotProcess,
@@ -71,6 +68,7 @@ from load import (
     rest_kind,
     seed_database,
     setup_table,
+    wager,
 )
 from load_fake import BenchFake, FakeChannel, FakeUser, InteractionResult, World
 
@@ -83,8 +81,6 @@ DRAIN_S = 8.0  # after a step's last arrival: every arrival sent and answered, a
 ERRORS = (t("errors.internal", "en")[:60], t("errors.busy", "en")[:60])
 BUSY_RETRY = 0.25  # --sweep: a step failed while others took this much of a core: again
 KEEP_S = 60.0  # the fake forgets acknowledged interactions older than this, between steps
-
-Send = Callable[..., Awaitable[InteractionResult | None]]
 
 
 # -- one bot under an open loop ---------------------------------------------------------------
@@ -432,38 +428,7 @@ class GameBot(OpenBot):
             return await self.send(kind, start, **kw)
 
         async def bet(player: Player) -> bool:
-            if player.has_wagered and rng.random() < REBET_RATE:
-                # Same again is in his seat panel: My seat, then the button
-                panel = await click(
-                    "seat panel",
-                    lambda: fake.click(
-                        player.user_id, table.message(), table.cid("seat"), _wait=False
-                    ),
-                )
-                if panel is not None and has_button(panel.message, table.cid("again")):
-                    again = await click(
-                        "wager",
-                        lambda: fake.click(player.user_id, panel, table.cid("again"), _wait=False),
-                        expect="Wager placed",
-                    )
-                    return again is not None
-            on = rng.choices(BETS, BET_WEIGHTS)[0]
-            amount = str(rng.randint(10, 100))
-            modal = await click(
-                "bet button",
-                lambda: fake.click(player.user_id, table.message(), table.cid("bets"), _wait=False),
-            )
-            if modal is None or modal.modal is None:
-                return False
-            placed = await click(
-                "wager",
-                lambda: fake.submit_modal(
-                    player.user_id, modal, {"on": [on], "amount": amount}, _wait=False
-                ),
-                redraws=True,  # the table's form: answered by the table redrawn
-            )
-            player.has_wagered = placed is not None
-            return placed is not None
+            return await wager(click, fake, table, player, rng)
 
         async def spend(player: Player) -> None:
             # the table's one Spend a Hero Point button: with one lost hand it spends at once
