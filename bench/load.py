@@ -427,6 +427,38 @@ async def wager(
     return placed is not None
 
 
+async def deal(
+    send: Send, fake: BenchFake, table: Table, gm_id: int, timeouts: Counter[str]
+) -> list[Player] | None:
+    """The GM deals where he finds Deal: on the table once it is redrawn with a wager in
+    (at once after a wager from the table's form, else coalesced, up to the bot's message
+    interval after the last edit). The players who may spend a Hero Point: those whose
+    line on the redrawn table says they lost ("X loses $n (bet)"), while it shows Spend;
+    None when no coup was dealt."""
+    try:
+        await fake.wait_channel(
+            table.channel.id,
+            lambda: has_button(table.message(), table.cid("deal")),
+            timeout=DEADLINE_S + 2,
+        )
+    except TimeoutError:
+        timeouts["deal button drawn"] += 1
+        return None
+    dealt = await send(
+        "deal",
+        lambda: fake.click(gm_id, table.message(), table.cid("deal"), _wait=False),
+        redraws=True,  # the Deal click is answered with the redrawn table message
+    )
+    if dealt is None or dealt.response_type != UPDATE_MESSAGE:
+        return None
+    table.dealt += 1
+    drawn = table.message()
+    if not has_button(drawn, table.cid("hp")):
+        return []
+    shown = str(drawn.embeds)
+    return [p for p in table.players if f"{p.name} loses " in shown]
+
+
 # -- the database -----------------------------------------------------------------------------
 
 
@@ -806,30 +838,9 @@ async def play_table(
         placed = await asyncio.gather(*(bet(p) for p in table.players))
         if not any(placed) or not budget.take():
             return
-        # the GM deals where he finds Deal: on the table once it is redrawn with a wager
-        # in (coalesced, up to the bot's message interval after the last edit)
-        try:
-            await fake.wait_channel(
-                table.channel.id,
-                lambda: has_button(table.message(), table.cid("deal")),
-                timeout=DEADLINE_S + 2,
-            )
-        except TimeoutError:
-            clicker.timeouts["deal button drawn"] += 1
+        lost = await deal(clicker.run, fake, table, gm_id, clicker.timeouts)
+        if lost is None:
             continue
-        dealt = await clicker.run(
-            "deal",
-            lambda: fake.click(gm_id, table.message(), table.cid("deal"), _wait=False),
-            redraws=True,  # the Deal click is answered with the redrawn table message
-        )
-        if dealt is None or dealt.response_type != UPDATE_MESSAGE:
-            continue
-        table.dealt += 1
-        drawn = table.message()
-        shown = str(drawn.embeds)  # a player knows he lost by his line: "X loses $n (bet)"
-        lost = [p for p in table.players if f"{p.name} loses " in shown]
-        if not has_button(drawn, table.cid("hp")):
-            lost = []
         spends = [spend(p) for p in lost if rng.random() < spend_rate and budget.take()]
         await asyncio.gather(*spends)
 

@@ -55,13 +55,12 @@ from pathlib import Path
 from load import (
     DEADLINE_S,
     TOKEN,
-    UPDATE_MESSAGE,
     BotProcess,
     Clicker,
     Player,
     Table,
     _buttons_of,
-    has_button,
+    deal,
     machine_busy_seconds,
     percentile,
     print_table,
@@ -442,29 +441,9 @@ class GameBot(OpenBot):
             placed = await asyncio.gather(*(bet(p) for p in table.players))
             if not any(placed):
                 continue
-            # Deal is drawn on the table once it is redrawn with a wager in (coalesced)
-            try:
-                await fake.wait_channel(
-                    table.channel.id,
-                    lambda: has_button(table.message(), table.cid("deal")),
-                    timeout=DEADLINE_S + 2,
-                )
-            except TimeoutError:
-                self.clicker.timeouts["deal button drawn"] += 1
+            lost = await deal(click, fake, table, gm_id, self.clicker.timeouts)
+            if lost is None:
                 continue
-            dealt = await click(
-                "deal",
-                lambda: fake.click(gm_id, table.message(), table.cid("deal"), _wait=False),
-                redraws=True,
-            )
-            if dealt is None or dealt.response_type != UPDATE_MESSAGE:
-                continue
-            table.dealt += 1
-            drawn = table.message()
-            shown = str(drawn.embeds)  # a player knows he lost by his line: "X loses $n (bet)"
-            lost = [p for p in table.players if f"{p.name} loses " in shown]
-            if not has_button(drawn, table.cid("hp")):
-                lost = []
             await asyncio.gather(*(spend(p) for p in lost if rng.random() < args.spend_rate))
 
 
