@@ -106,16 +106,21 @@ def threads(fake: FakeDiscord) -> list[FakeChannel]:
 async def test_a_deleted_table_message_is_posted_again_and_plays_on(
     bot_env: BotEnv, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fake = bot_env.fake
+    fake, world = bot_env.fake, bot_env.world
     async with bot_env.run():
         await open_table(bot_env)
+        await press(fake, world.player, "ante")
+        await press(fake, world.gm, "deal")
         (first,) = tables(fake)
-        await fake.delete_message(first)  # a moderator, mid-evening
+        await fake.delete_message(first)  # a moderator, mid-hand
         again = await posted_again(fake, first)
         assert "James Bond" in str(again.embeds)  # one table message, at the bottom
         assert fake.channel_messages()[-1].id == again.id
-        await play_a_hand(bot_env)  # its buttons answer
+        shown = await press(fake, world.gm, "show")  # its buttons answer
+        assert shown.content == "Cards shown."
         await picture(fake, 1)
+        await play_a_hand(bot_env)
+        await picture(fake, 2)
         await fake.wait_until(lambda: "Last showdown" in str(tables(fake)[0].embeds))
         assert tables(fake) == [again]
     rows = await query_file(bot_env.database, "SELECT message_id FROM card_tables")

@@ -105,6 +105,8 @@ class TableMessages:
             while table_id in self._dirty:
                 self._dirty.discard(table_id)
                 snapshot = await self.bot.services.tables.snapshot(table_id)
+                if "table" in self._refused.get(table_id, {}):
+                    return  # until the permissions change (`mend`)
                 try:
                     async with self._writing[table_id]:
                         if self._shown.get(table_id) is not snapshot:
