@@ -17,6 +17,8 @@ from e2e_env import BotEnv
 from fakediscord import FakeDiscord
 from fakediscord.models import (
     ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
+    SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     FakeChannel,
     FakeMessage,
@@ -181,6 +183,47 @@ async def test_a_locked_thread_is_replaced(
         posted = await picture(fake, 1)
         (new,) = [c for c in threads(fake) if c.id != thread.id]
         assert posted.channel_id == new.id
+    assert errors(caplog) == []
+
+
+async def test_without_threads_a_lost_thread_goes_on_in_the_channel(
+    bot_env: BotEnv, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    async with bot_env.run():
+        await open_table(bot_env)
+        (thread,) = threads(fake)
+        no_threads = Overwrite(id=fake.bot_user.id, type=1, deny=CREATE_PUBLIC_THREADS)
+        await fake.set_permissions(world.channel, [no_threads])
+        await fake.delete_thread(thread)
+        await play_a_hand(bot_env)
+        assert (await picture(fake, 1)).channel_id == world.channel.id
+        assert threads(fake) == []
+        await fake.slash(world.gm, "table close")
+        story = await fake.wait_for_message(
+            predicate=lambda m: bool(m.embeds) and m.embeds[0].get("title") in STORIES
+        )
+        assert "James Bond" in story.embeds[0]["description"]
+    assert errors(caplog) == []
+
+
+async def test_a_refused_summary_is_said_on_the_closed_table(
+    bot_env: BotEnv, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    async with bot_env.run():
+        await open_table(bot_env, thread=False)
+        await play_a_hand(bot_env)
+        mute = Overwrite(id=fake.bot_user.id, type=1, deny=SEND_MESSAGES)
+        await fake.set_permissions(world.channel, [mute])
+        await fake.slash(world.gm, "table close")
+        closed = await wait_table(
+            fake, "⚠️ I can't post the evening's summary here: give BondBot Send Messages."
+        )
+        assert "This table is closed." in str(closed.embeds)
+        assert not [
+            m for m in fake.messages.values() if m.embeds and m.embeds[0].get("title") in STORIES
+        ]
     assert errors(caplog) == []
 
 

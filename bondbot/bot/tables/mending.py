@@ -35,6 +35,11 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "thread": ("view_channel", "send_messages_in_threads", "embed_links", "attach_files"),
     "channel": ("view_channel", "send_messages", "embed_links", "attach_files"),
 }
+# What a channel takes away with a permission it refuses (as Discord and discord.py do).
+IMPLIED = (
+    ("view_channel", ("send_messages", "send_messages_in_threads", "embed_links", "attach_files")),
+    ("send_messages", ("embed_links", "attach_files")),
+)
 
 
 def outcome(error: BaseException) -> Outcome:
@@ -65,7 +70,12 @@ def missing(bot: discord.Client, guild_id: int, channel_id: int, where: str) -> 
     if guild is None or channel is None or guild.me is None:
         return None
     perms = channel.permissions_for(guild.me)
-    return [name for name in NEEDS[where] if not getattr(perms, name)]
+    lacking = [name for name in NEEDS[where] if not getattr(perms, name)]
+    # Without a permission Discord takes the ones that depend on it: name only the first.
+    for root, implied in IMPLIED:
+        if root in lacking:
+            lacking = [name for name in lacking if name not in implied]
+    return lacking
 
 
 def refused_line(what: str, permissions: list[str], bot_name: str, lang: Lang) -> str:
