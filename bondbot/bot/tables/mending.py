@@ -12,7 +12,6 @@ last is tried again with a growing pause.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Literal
 
 import aiohttp
@@ -52,7 +51,7 @@ def outcome(error: BaseException) -> Outcome:
         if error.code == THREAD_CLOSED:
             return "closed"
         return "later" if error.status == 429 or error.status >= 500 else "bug"
-    if isinstance(error, OSError | aiohttp.ClientError | asyncio.TimeoutError | Refusal):
+    if isinstance(error, OSError | aiohttp.ClientError | Refusal):  # TimeoutError too
         return "later"  # the network, or our database busy: both pass
     return "bug"
 
