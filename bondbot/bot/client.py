@@ -195,8 +195,16 @@ class BondBot(commands.AutoShardedBot):
     def _mend(self, method: str, *args: Any) -> None:
         """Hand an event to the tables' messages, as the bot's own work (`background`)."""
         messages = self._table_messages()
-        if messages is not None:
-            background.spawn(getattr(messages, method)(*args))
+        if messages is None:
+            return
+
+        async def run() -> None:
+            try:
+                await getattr(messages, method)(*args)
+            except Exception:
+                log.exception("tables: %s%s failed", method, args)
+
+        background.spawn(run())
 
     async def on_message(self, message: discord.Message) -> None:
         """Guild messages come only for their deletion: no prefix command is read."""
