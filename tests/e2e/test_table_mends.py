@@ -259,6 +259,27 @@ async def test_a_refused_permission_is_told_once_and_tried_again_when_it_changes
     assert errors(caplog) == []
 
 
+async def test_a_permission_given_back_through_the_roles_resumes_the_pictures(
+    bot_env: BotEnv, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake, world = bot_env.fake, bot_env.world
+    line = "⚠️ I can't post the hands' pictures here: give BondBot Attach Files."
+    roles = [world.guild.everyone, world.guild.bot_role]
+    granted = {role.id: role.permissions for role in roles}
+    async with bot_env.run():
+        await open_table(bot_env)
+        for role in roles:  # the server takes Attach Files from everyone
+            await fake.set_role_permissions(role, role.permissions & ~ATTACH_FILES)
+        await play_a_hand(bot_env)
+        await wait_table(fake, line)
+        for role in roles:
+            await fake.set_role_permissions(role, granted[role.id])
+        await fake.wait_until(lambda: line not in str(tables(fake)[0].embeds))
+        await play_a_hand(bot_env)
+        assert (await picture(fake, 2)).attachments
+    assert errors(caplog) == []
+
+
 async def test_a_redraw_through_a_429_storm_ends_showing_the_latest_state(
     bot_env: BotEnv, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -726,6 +726,12 @@ class FakeDiscord(ScriptingMixin):
         found.overwrites = list(overwrites)
         await self.dispatch("CHANNEL_UPDATE", found.to_payload())
 
+    async def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
+        """An administrator changes a role's permissions: GUILD_ROLE_UPDATE."""
+        role.permissions = permissions
+        data = {"guild_id": str(role.guild_id), "role": role.to_payload()}
+        await self.dispatch("GUILD_ROLE_UPDATE", data)
+
     def inject(
         self,
         method: str,
