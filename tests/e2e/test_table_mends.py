@@ -293,3 +293,18 @@ async def test_a_redraw_through_a_429_storm_ends_showing_the_latest_state(
         await wait_table(fake, "Paused by the GM.")
         assert storm.served == 8
     assert errors(caplog) == []
+
+
+async def test_a_picture_through_a_5xx_is_posted(
+    bot_env: BotEnv, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What already held and must hold still: a 502 on a post is tried again."""
+    fake = bot_env.fake
+    async with bot_env.run():
+        await open_table(bot_env)
+        (thread,) = threads(fake)
+        outage = fake.inject("POST", rf"/channels/{thread.id}/messages", 502, count=1)
+        await play_a_hand(bot_env)
+        assert (await picture(fake, 1)).channel_id == thread.id
+        assert outage.served == 1
+    assert errors(caplog) == []
