@@ -88,7 +88,10 @@ class BondBot(commands.AutoShardedBot):
             discord.http.Route.BASE = settings.discord_api_base
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents(guilds=True),
+            # Guild messages: MESSAGE_DELETE of a table's message (it is posted again). Not
+            # their content (privileged), and none kept: the bot reads no message.
+            intents=discord.Intents(guilds=True, guild_messages=True),
+            max_messages=None,
             help_command=None,
             tree_cls=BondTree,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -182,6 +185,52 @@ class BondBot(commands.AutoShardedBot):
             await handler(interaction, args)
         except Exception as error:  # every failure gets an answer, never a silent click
             await answer_error(interaction, error)
+
+    # -- what moderators and Discord do to a table's message, thread and permissions -------
+
+    def _table_messages(self) -> Any:
+        """The tables' messages (bot/tables/messages.py), once the Tables cog is loaded."""
+        return getattr(self.get_cog("Tables"), "messages", None)
+
+    def _mend(self, method: str, *args: Any) -> None:
+        """Hand an event to the tables' messages, as the bot's own work (`background`)."""
+        messages = self._table_messages()
+        if messages is None:
+            return
+
+        async def run() -> None:
+            try:
+                await getattr(messages, method)(*args)
+            except Exception:
+                log.exception("tables: %s%s failed", method, args)
+
+        background.spawn(run())
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Guild messages come only for their deletion: no prefix command is read."""
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        if payload.guild_id is not None:
+            self._mend("message_deleted", payload.guild_id, {payload.message_id})
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        if payload.guild_id is not None:
+            self._mend("message_deleted", payload.guild_id, set(payload.message_ids))
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self._mend("thread_deleted", payload.guild_id, payload.thread_id)
+
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        self._mend("permissions_changed", after.guild.id)  # its overwrites, perhaps
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self._mend("permissions_changed", after.guild.id)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        if self.user is not None and after.id == self.user.id:
+            self._mend("permissions_changed", after.guild.id)
 
     async def close(self) -> None:
         await super().close()

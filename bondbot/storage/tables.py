@@ -88,6 +88,30 @@ def set_message(conn: sqlite3.Connection, table_id: int, message_id: int) -> Non
     conn.execute("UPDATE card_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
 
+async def with_messages(
+    conn: Connection, guild_id: int, message_ids: set[int]
+) -> list[tuple[int, int]]:
+    """The guild's tables (open or closed) whose message is one of `message_ids`, as
+    (table, message): a moderator deleted it (read through the guild's index)."""
+    if not message_ids:
+        return []
+    marks = ", ".join("?" for _ in message_ids)
+    cursor = await conn.execute(
+        f"SELECT id, message_id FROM card_tables WHERE guild_id = ? AND message_id IN ({marks})",
+        (guild_id, *sorted(message_ids)),
+    )
+    return [(int(row[0]), int(row[1])) for row in await cursor.fetchall()]
+
+
+async def with_thread(conn: Connection, guild_id: int, thread_id: int) -> list[int]:
+    """The guild's tables playing in this thread (open, or closed with their summary
+    still to post)."""
+    cursor = await conn.execute(
+        "SELECT id FROM card_tables WHERE guild_id = ? AND thread_id = ?", (guild_id, thread_id)
+    )
+    return [int(row[0]) for row in await cursor.fetchall()]
+
+
 async def open_in_channel(conn: Connection, channel_id: int) -> int | None:
     cursor = await conn.execute(
         "SELECT id FROM card_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)

@@ -212,6 +212,7 @@ class FakeChannel:
     owner_id: int | None = None  # a thread's creator
     archived: bool = False  # a thread's state
     auto_archive_duration: int = 1440
+    locked: bool = False  # a thread only moderators may unarchive (`FakeDiscord.lock_thread`)
 
     @property
     def is_thread(self) -> bool:
@@ -243,7 +244,7 @@ class FakeChannel:
                     "archived": self.archived,
                     "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": iso(now()),
-                    "locked": False,
+                    "locked": self.locked,
                 },
             }
         return payload

@@ -190,6 +190,43 @@ class ApiCall:
 Handler = Callable[[ApiCall], Awaitable[tuple[int, Any]]]
 
 
+@dataclass
+class Fault:
+    """Answers Discord gives instead of doing a request (`FakeDiscord.inject`): a 429
+    storm or a 5xx on one route, for `count` requests or until `until` (monotonic)."""
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    count: int | None
+    until: float | None
+    retry_after: float
+    served: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        if self.count is not None and self.served >= self.count:
+            return False
+        if self.until is not None and time.monotonic() >= self.until:
+            return False
+        return method == self.method and self.path.fullmatch(path) is not None
+
+    def response(self) -> web.Response:
+        self.served += 1
+        if self.status != 429:
+            return _json_response(self.status, {"message": "Server Error", "code": 0})
+        body = {"message": "You are being rate limited.", "retry_after": self.retry_after}
+        return web.Response(
+            status=429,
+            body=json.dumps({**body, "global": False}).encode(),
+            headers={
+                "Content-Type": "application/json",
+                "Via": "1.1 google",  # discord.py takes a 429 without it for Cloudflare's ban
+                "Retry-After": str(self.retry_after),
+                "X-RateLimit-Scope": "user",
+            },
+        )
+
+
 def _valid_shard(shard: Any) -> bool:
     """``[shard_id, shard_count]``, with 0 <= shard_id < shard_count."""
     return (
@@ -249,6 +286,7 @@ class FakeDiscord(ScriptingMixin):
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self._nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) → message
+        self.faults: list[Fault] = []  # injected 429s and 5xx (`inject`)
         self.attachments: dict[int, FakeAttachment] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -649,6 +687,72 @@ class FakeDiscord(ScriptingMixin):
             if not resumable and conn.session is not None:
                 self.sessions.pop(conn.session.session_id, None)
 
+    # -- what moderators and Discord do to a bot (issue 30) ------------------------------------
+
+    async def delete_message(self, message: FakeMessage | int) -> None:
+        """A moderator deletes a message: gone, and MESSAGE_DELETE dispatched."""
+        msg = self.messages[message if isinstance(message, int) else message.id]
+        msg.deleted = True
+        await self._message_event("MESSAGE_DELETE", msg)
+        await self._notify()
+
+    async def delete_thread(self, thread: FakeChannel | int) -> None:
+        """A moderator deletes a thread (its messages with it): THREAD_DELETE dispatched."""
+        channel = self._channel_of(thread)
+        for msg in self.channel_messages(channel):
+            msg.deleted = True
+        del self.channels[channel.id]
+        self.guilds[channel.guild_id].channels.pop(channel.id, None)
+        data = {
+            "id": str(channel.id),
+            "guild_id": str(channel.guild_id),
+            "parent_id": str(channel.parent_id),
+            "type": channel.type,
+        }
+        await self.dispatch("THREAD_DELETE", data)
+        await self._notify()
+
+    async def lock_thread(self, thread: FakeChannel | int) -> None:
+        """A moderator archives and locks a thread: posts in it get 400 50083."""
+        channel = self._channel_of(thread)
+        channel.archived = channel.locked = True
+        await self.dispatch("THREAD_UPDATE", channel.to_payload())
+
+    async def set_permissions(
+        self, channel: FakeChannel | int, overwrites: Iterable[Overwrite]
+    ) -> None:
+        """A moderator changes a channel's permission overwrites: CHANNEL_UPDATE."""
+        found = self._channel_of(channel)
+        found.overwrites = list(overwrites)
+        await self.dispatch("CHANNEL_UPDATE", found.to_payload())
+
+    async def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
+        """An administrator changes a role's permissions: GUILD_ROLE_UPDATE."""
+        role.permissions = permissions
+        data = {"guild_id": str(role.guild_id), "role": role.to_payload()}
+        await self.dispatch("GUILD_ROLE_UPDATE", data)
+
+    def inject(
+        self,
+        method: str,
+        path: str,
+        status: int = 429,
+        *,
+        count: int | None = None,
+        seconds: float | None = None,
+        retry_after: float = 1.5,
+    ) -> Fault:
+        """Answer `status` to `method` requests whose path matches the regex `path` (e.g.
+        ``/channels/\\d+/messages/\\d+``), `count` times or for `seconds`: a 429 storm
+        (with `retry_after`) or a 5xx."""
+        until = None if seconds is None else time.monotonic() + seconds
+        fault = Fault(method, re.compile(path), status, count, until, retry_after)
+        self.faults.append(fault)
+        return fault
+
+    def _fault_for(self, method: str, path: str) -> Fault | None:
+        return next((f for f in self.faults if f.matches(method, path)), None)
+
     async def _handle_gateway(self, request: web.Request) -> web.StreamResponse:
         # Decline permessage-deflate (discord.py offers it); compression is ?compress=.
         ws = web.WebSocketResponse(compress=False, max_msg_size=0)
@@ -862,6 +966,7 @@ class FakeDiscord(ScriptingMixin):
         r("GET", "/channels/{channel}", self._get_channel)
         r("PATCH", "/channels/{channel}", self._patch_channel)
         r("POST", "/channels/{channel}/messages/{message}/threads", self._start_thread)
+        r("POST", "/channels/{channel}/threads", self._start_thread_alone)
         r("POST", "/channels/{channel}/typing", self._typing)
         r("GET", "/channels/{channel}/messages", self._get_messages)
         r("POST", "/channels/{channel}/messages", self._post_message)
@@ -907,6 +1012,10 @@ class FakeDiscord(ScriptingMixin):
         path = "/" + request.match_info["tail"]
         record = RecordedRequest(request.method, path, dict(request.query), None)
         self.requests.append(record)
+        if (fault := self._fault_for(request.method, path)) is not None:
+            record.status = fault.status
+            await self._notify()
+            return fault.response()
         try:
             record.body, files = await self._parse_body(request)
             record.files = [f.filename for f in files]
@@ -1406,6 +1515,20 @@ class FakeDiscord(ScriptingMixin):
         thread.auto_archive_duration = int(body.get("auto_archive_duration", 1440))
         return 201, thread.to_payload()
 
+    async def _start_thread_alone(self, call: ApiCall) -> tuple[int, Any]:
+        """A public thread started from no message (type 11 only)."""
+        channel = self._channel_for(call)
+        if not self._bot_perms(channel) & CREATE_PUBLIC_THREADS:
+            raise DiscordAPIError(403, 50013, "Missing Permissions")
+        body = call.json()
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100 or body.get("type") != 11:
+            raise DiscordAPIError(400, 50035, "Invalid Form Body")
+        thread = self.add_channel(name, guild=channel.guild_id, type=11, parent=channel)
+        thread.owner_id = self.bot_user.id
+        thread.auto_archive_duration = int(body.get("auto_archive_duration", 1440))
+        return 201, thread.to_payload()
+
     async def _patch_channel(self, call: ApiCall) -> tuple[int, Any]:
         """Only what the bot does to a channel: archive (or reopen) its own thread."""
         channel = self._channel_for(call)
@@ -1440,6 +1563,8 @@ class FakeDiscord(ScriptingMixin):
         needed = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
         if not perms & needed or (call.files and not perms & ATTACH_FILES):
             raise DiscordAPIError(403, 50013, "Missing Permissions")
+        if channel.locked:
+            raise DiscordAPIError(400, 50083, "Thread is archived")
         channel.archived = False  # a message unarchives a thread that is not locked
         body = call.json()
         nonce = body.get("nonce")

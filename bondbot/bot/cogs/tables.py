@@ -288,17 +288,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         async with self.bot.db.read() as conn:  # type: ignore[union-attr]
             told = await read_story(conn, snapshot)
         embed = summary_embed(snapshot, told, lang, money)
-        files = []
         png = await asyncio.to_thread(summary_chart, told, snapshot, lang, money)
         if png is not None:
-            files.append(discord.File(io.BytesIO(png), filename=CHART))
             embed.set_image(url=f"attachment://{CHART}")
-        thread = snapshot.thread_id
-        where = thread or snapshot.channel_id
-        channel = self.bot.get_partial_messageable(where, guild_id=snapshot.guild_id)
-        await channel.send(embed=embed, files=files)
-        if thread:  # the evening is over: its thread is archived with its story
-            await self.bot.http.edit_channel(thread, archived=True)
+
+        def build() -> dict[str, object]:  # a new file each try (messages.post)
+            files = [] if png is None else [discord.File(io.BytesIO(png), filename=CHART)]
+            return {"embed": embed, "files": files}
+
+        where = await self.messages.post(snapshot, "summary", build)
+        if where is not None and where != snapshot.channel_id:
+            # The evening is over: its thread is archived with its story.
+            await self.bot.http.edit_channel(where, archived=True)
 
     # -- buttons and modals ----------------------------------------------------------------
 

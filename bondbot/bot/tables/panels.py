@@ -223,8 +223,12 @@ async def spend(click: Click, offer: int) -> None:
 @actions.on("gm")
 async def _gm(click: Click) -> None:
     await require_gm(click.interaction)
+    from bondbot.bot.tables.messages import table_messages  # it imports this module
+
     snapshot = await _service(click).snapshot(click.table)
-    panel = gm_panel(snapshot, click.reply)
+    # What Discord refuses the table (pictures, the summary), told the GM once (issue 30).
+    note = table_messages(click.interaction).note_for_gm(click.table, click.reply.lang)
+    panel = gm_panel(snapshot, click.reply, note)
     if from_panel(click):  # "Keep playing" under the question to close: the panel again
         await click.interaction.response.edit_message(content=None, **panel)
     else:
