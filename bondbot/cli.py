@@ -10,10 +10,17 @@ import os
 import sys
 from pathlib import Path
 
-from bondbot.config import ConfigError, Settings, load_settings
+from bondbot.config import (
+    FILE_SUFFIX,
+    TOKEN_ENV,
+    ConfigError,
+    Settings,
+    load_settings,
+    password_apart,
+)
 from bondbot.rules.cards import cards_code
 from bondbot.rules.shoe import verify
-from bondbot.storage import preflight
+from bondbot.storage import pgurl, preflight
 from bondbot.storage.conn import DatabaseError
 from bondbot.storage.db import shown
 
@@ -105,7 +112,10 @@ def _settings(args: argparse.Namespace, *, need_token: bool) -> Settings:
     path = args.config or DEFAULT_CONFIG
     # Offline commands need no token; they read the rest of the environment
     # (BONDBOT_DATABASE_URL) as the bot does.
-    environ = None if need_token else {**os.environ, "BONDBOT_TOKEN": "unused-offline"}
+    environ = None
+    if not need_token:
+        environ = {k: v for k, v in os.environ.items() if k != TOKEN_ENV + FILE_SUFFIX}
+        environ[TOKEN_ENV] = "unused-offline"
     return load_settings(path, must_exist=args.config is not None, environ=environ)
 
 
@@ -133,14 +143,24 @@ async def _backup(settings: Settings, target: Path) -> None:
         await db.close()
 
 
-def _database(text: str) -> Path | str:
-    return text if text.startswith(("postgresql://", "postgres://")) else Path(text).expanduser()
+def _database(text: str, name: str) -> Path | str:
+    """FROM or TO as the storage opens it: a file's path, or a URL checked as the
+    configuration checks it and given the environment's password apart when it has none."""
+    if not pgurl.is_url(text):
+        return Path(text).expanduser()
+    problem = pgurl.problem(text)
+    if problem:
+        raise preflight.DatabaseProblem(f"copy-database: {name}: {problem}")
+    password = password_apart(dict(os.environ))
+    if password and not pgurl.has_password(text):
+        return pgurl.with_password(text, password)
+    return text
 
 
 async def _copy(source_text: str, target_text: str) -> str:
     from bondbot.storage.copy import CopyRefused, copy_database
 
-    source, target = _database(source_text), _database(target_text)
+    source, target = _database(source_text, "FROM"), _database(target_text, "TO")
     if str(source) == str(target):
         raise preflight.DatabaseProblem("copy-database: FROM and TO are the same database")
     src = await preflight.open_database(source, create=False)
