@@ -314,3 +314,19 @@ def test_a_wrong_password_is_refused_in_one_line_without_the_password(
     out, err = capsys.readouterr()
     assert "holds no BondBot data" in err  # connected: the schema is empty
     assert_hidden(out, err, caplog.text)
+
+
+def test_offline_commands_need_no_token_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`migrate` in compose's migrate service, `health` in a bot's: the token's file (or its
+    absence) is the bot's business, not theirs."""
+    monkeypatch.setenv("BONDBOT_TOKEN_FILE", str(tmp_path / "no-such-secret"))
+    monkeypatch.delenv("BONDBOT_TOKEN", raising=False)
+    monkeypatch.delenv("BONDBOT_DATABASE_URL", raising=False)
+    config = tmp_path / "config.toml"
+    config.write_text(f"database = {_toml(str(tmp_path / 'bond.sqlite3'))}\n")
+    assert main(["--config", str(config), "migrate"]) == 0
+    assert "applied migrations [1" in capsys.readouterr().out
+    assert main(["--config", str(config), "run"]) == 2
+    assert "BONDBOT_TOKEN_FILE: cannot read" in capsys.readouterr().err
