@@ -330,3 +330,76 @@ def test_offline_commands_need_no_token_file(
     assert "applied migrations [1" in capsys.readouterr().out
     assert main(["--config", str(config), "run"]) == 2
     assert "BONDBOT_TOKEN_FILE: cannot read" in capsys.readouterr().err
+
+
+def test_copy_database_brings_sqlite_in_with_the_password_from_a_file(
+    password_role: tuple[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """What the README's `docker compose run … migrate bondbot copy-database` does: the URL
+    without a password, the password from the migrate service's secret file."""
+    _, url = password_role
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name in ("PGPASSWORD", "PGPASSFILE", "BONDBOT_DATABASE_URL", "BONDBOT_DATABASE_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    source = tmp_path / "bondbot.sqlite3"
+    config = tmp_path / "config.toml"
+    config.write_text(f"database = {_toml(str(source))}\n")
+    assert main(["--config", str(config), "migrate"]) == 0
+    (tmp_path / "secret").write_text(PASSWORD + "\n")
+    monkeypatch.setenv("BONDBOT_DATABASE_PASSWORD_FILE", str(tmp_path / "secret"))
+    capsys.readouterr()
+    assert main(["copy-database", str(source), url]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"copied {source} to postgresql://") and "balances equal" in out
+    assert_hidden(out, err)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://u@h/db",
+        f"postgresql://u:{quote(PASSWORD, safe='')}@h:5432/db?sslmode=disable",
+        pgurl.with_password("postgresql://u@h/db?options=-c%20x%3Dy", PASSWORD),
+        pgurl.with_password("postgresql://u@h/db", PASSWORD),
+        f"postgresql://u@h/db?password={quote(PASSWORD, safe='')}&sslmode=disable",
+    ],
+)
+def test_the_password_comes_out_of_a_url_as_libpq_reads_it(url: str) -> None:
+    conninfo = pytest.importorskip("psycopg.conninfo")
+    bare, password = pgurl.split_password(url)
+    read = conninfo.conninfo_to_dict(url)
+    assert password == read.pop("password", None)
+    assert conninfo.conninfo_to_dict(bare) == read and not pgurl.has_password(bare)
+
+
+def test_pg_dump_gets_the_password_in_its_environment_not_its_command_line() -> None:
+    pytest.importorskip("psycopg")
+    from bondbot.storage.postgres import _dump_target
+
+    dbname, env = _dump_target(pgurl.with_password("postgresql://u@h/db", PASSWORD))
+    assert dbname == "postgresql://u@h/db"
+    assert env is not None and env["PGPASSWORD"] == PASSWORD
+    assert _dump_target("postgresql://u@h/db") == ("postgresql://u@h/db", None)
+
+
+def test_backup_reaches_a_server_that_checks_the_password(
+    password_role: tuple[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import shutil
+
+    if shutil.which("pg_dump") is None:
+        pytest.skip("pg_dump is not installed here")
+    role, url = password_role
+    config = _given("environment", url, role, tmp_path, monkeypatch)
+    assert main(["--config", str(config), "migrate"]) == 0
+    target = tmp_path / "bondbot.dump"
+    assert main(["--config", str(config), "backup", str(target)]) == 0, capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert target.stat().st_size > 0 and "backed up postgresql://" in out
+    assert_hidden(out, err)

@@ -64,6 +64,24 @@ def with_password(url: str, password: str) -> str:
     return f"{url}{separator}password={quote(password, safe='')}"
 
 
+def split_password(url: str) -> tuple[str, str | None]:
+    """`url` without its password, and the password (decoded): for a program that takes
+    the password from its environment (PGPASSWORD) rather than from its command line, which
+    every user of the machine can read (`ps`)."""
+    scheme, authority, tail = _split(url)
+    password = None
+    userinfo, at, host = authority.rpartition("@")
+    if at and ":" in userinfo:
+        user, _, written = userinfo.partition(":")
+        password, authority = unquote(written), f"{user}@{host}"
+    for match in _QUERY_PASSWORD.finditer(tail):
+        password = unquote(match.group(2))  # libpq: the parameter wins, the last one
+    path, question, query = _QUERY_PASSWORD.sub("", tail).partition("?")
+    if not question and "&" in path:  # the password was the first parameter
+        path, _, query = path.partition("&")
+    return f"{scheme}://{authority}{path}" + (f"?{query}" if query else ""), password
+
+
 def shown(url: str) -> str:
     """`url` as messages and logs name it: every password masked. The `password` parameter
     first, then everything before the last `@` left is the user's part (a password's
