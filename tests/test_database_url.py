@@ -403,3 +403,50 @@ def test_backup_reaches_a_server_that_checks_the_password(
     out, err = capsys.readouterr()
     assert target.stat().st_size > 0 and "backed up postgresql://" in out
     assert_hidden(out, err)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_example_config_s_percent_encoded_url_gives_its_password() -> None:
+    """config.example.toml's commented URL, uncommented, reaches libpq with the password
+    its comment spells out; and its `database_password` line is a setting BondBot reads."""
+    conninfo = pytest.importorskip("psycopg.conninfo")
+    text = (ROOT / "config.example.toml").read_text(encoding="utf-8")
+    assert "percent-encoded" in text and "BONDBOT_DATABASE_PASSWORD_FILE" in text
+    examples = re.findall(r'^# (database = "postgresql://[^"]*%[^"]*")$', text, re.MULTILINE)
+    (said,) = re.findall(r'\("([^"]+)" is written', text)
+    assert examples, "an example URL with a percent-encoded password"
+    for line in examples:
+        settings = load_settings(None, environ={"BONDBOT_TOKEN": "t"} | _env(line))
+        assert conninfo.conninfo_to_dict(str(settings.database))["password"] == said
+    (apart,) = re.findall(r"^# (database_password = .*)$", text, re.MULTILINE)
+    url = "postgresql://bondbot@localhost/bondbot"
+    settings = load_settings(None, environ={"BONDBOT_TOKEN": "t"} | _env(apart) | _env(url))
+    assert conninfo.conninfo_to_dict(str(settings.database))["password"] == said
+
+
+def _env(line: str) -> dict[str, str]:
+    """A `key = "value"` line as the environment would give it."""
+    if line.startswith("postgresql://"):
+        return {"BONDBOT_DATABASE_URL": line}
+    key, _, value = line.partition(" = ")
+    name = {"database": "BONDBOT_DATABASE_URL", "database_password": "BONDBOT_DATABASE_PASSWORD"}
+    return {name[key]: value.strip('"')}
+
+
+def test_the_readme_brings_sqlite_into_compose_through_the_service_with_the_password() -> None:
+    """The README's `docker compose run … copy-database` names a service of
+    docker-compose.yml that has the password's file, and compose's own database URL."""
+    from test_deployment import services
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", " ")
+    assert "percent-encoded" in readme and "BONDBOT_DATABASE_PASSWORD_FILE" in readme
+    assert "armv7" in readme and "libpq5" in readme
+    (command,) = re.findall(r"docker compose run [^\n]*copy-database [^\n]*", readme)
+    words = command.split()
+    service = words[words.index("bondbot") - 1]
+    env = services((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))[service]
+    assert env["BONDBOT_DATABASE_PASSWORD_FILE"].startswith("/run/secrets/")
+    assert words[-1] == env["BONDBOT_DATABASE_URL"]
+    assert words[-2].startswith("/import/") and '"$PWD:/import"' in words
