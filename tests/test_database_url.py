@@ -5,16 +5,20 @@ it is refused before libpq misreads it; and no part of it is ever printed."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import os
 import re
 import secrets
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from fakediscord import FakeDiscord
 
 from bondbot.cli import main
 from bondbot.config import ConfigError, load_settings
@@ -450,3 +454,45 @@ def test_the_readme_brings_sqlite_into_compose_through_the_service_with_the_pass
     assert env["BONDBOT_DATABASE_PASSWORD_FILE"].startswith("/run/secrets/")
     assert words[-1] == env["BONDBOT_DATABASE_URL"]
     assert words[-2].startswith("/import/") and '"$PWD:/import"' in words
+
+
+async def test_the_bot_runs_on_its_secret_files_and_logs_no_password(
+    password_role: tuple[str, str], tmp_path: Path, fake_discord: FakeDiscord
+) -> None:
+    """`bondbot run` as compose starts it: the token and the password from files, the URL
+    without a password; it prepares the database on the server that checks the password,
+    logs in to (the fake) Discord, and stops at the first thing it cannot do (a
+    development server it is not in), every DEBUG line free of the password."""
+    _, url = password_role
+    (tmp_path / "token").write_text("test-token\n")
+    (tmp_path / "password").write_text(PASSWORD + "\n")
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f"discord_api_base = {_toml(fake_discord.api_base)}\n"
+        'log_level = "DEBUG"\ndev_guild_id = 1234567890\n'
+    )
+    drop = ("BONDBOT_TOKEN", "BONDBOT_DATABASE_PASSWORD", "PGPASSWORD", "PGPASSFILE")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env |= {
+        "HOME": str(tmp_path),
+        "BONDBOT_TOKEN_FILE": str(tmp_path / "token"),
+        "BONDBOT_DATABASE_URL": url,
+        "BONDBOT_DATABASE_PASSWORD_FILE": str(tmp_path / "password"),
+    }
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bondbot",
+        "--config",
+        str(config),
+        "run",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(bot.communicate(), timeout=120)
+    said = err.decode()
+    assert bot.returncode == 2, said[-2000:]
+    assert said.strip().splitlines()[-1].startswith("config: `dev_guild_id`: the bot is not in")
+    assert "applied migrations" in said  # the database was prepared on that server
+    assert_hidden(out.decode(), said)
