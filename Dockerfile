@@ -40,5 +40,6 @@ VOLUME ["/data"]
 # Healthy while the bot is connected to Discord (bondbot health reads a file it touches).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["bondbot", "health"]
-# The token comes from the environment: docker run -e BONDBOT_TOKEN=... -v bondbot:/data
+# The token comes from the environment: docker run -e BONDBOT_TOKEN=... -v bondbot:/data,
+# or from a file, out of `docker inspect`: -e BONDBOT_TOKEN_FILE=/run/secrets/token.
 CMD ["bondbot", "run"]

@@ -52,7 +52,8 @@ def _parser() -> argparse.ArgumentParser:
         help="start the bot",
         description="Start the bot: create or upgrade the database (config.toml's `database`, "
         "default ./bondbot.sqlite3), check that it can be written, then connect to Discord "
-        "with the token from BONDBOT_TOKEN (or config.toml's `token`) and run until stopped "
+        "with the token from BONDBOT_TOKEN (or the file BONDBOT_TOKEN_FILE names, or "
+        "config.toml's `token`) and run until stopped "
         "(Ctrl-C, SIGTERM, docker stop: clicks under way finish first).",
     )
     sub.add_parser(
@@ -79,6 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     copy = sub.add_parser(
         "copy-database",
         help="copy a database into a new, empty one (SQLite file or postgresql:// URL)",
+        description="Copy a whole database into a new, empty one, each a SQLite file or a "
+        "postgresql:// URL. A URL without a password takes the one BONDBOT_DATABASE_PASSWORD "
+        "(or the file BONDBOT_DATABASE_PASSWORD_FILE names) gives, else PostgreSQL's own "
+        "PGPASSWORD or ~/.pgpass; in a URL, a password's @ / : % are percent-encoded.",
     )
     copy.add_argument("source", metavar="FROM", help="the database to copy: a file or a URL")
     copy.add_argument("target", metavar="TO", help="a new or empty database: a file or a URL")
