@@ -1,8 +1,11 @@
 # An exact tag (Python patch release and Debian release): a rebuild gets the same base.
 FROM python:3.11.14-slim-bookworm
 
-# DejaVu Sans writes the chart's words (the font Pillow ships has no accents, no €).
+# DejaVu Sans writes the chart's words (the font Pillow ships has no accents, no €). On
+# 32-bit ARM (Raspberry Pi OS armv7: armhf) psycopg-binary has no wheel: the postgres extra
+# installs plain psycopg there (pyproject.toml), which loads Debian's libpq.
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+        $(case "$(dpkg --print-architecture)" in armhf|armel) echo libpq5;; esac) \
     && rm -rf /var/lib/apt/lists/*
 
 # The bot's user, and the data folder it owns: created before USER, else a named volume
@@ -37,5 +40,6 @@ VOLUME ["/data"]
 # Healthy while the bot is connected to Discord (bondbot health reads a file it touches).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["bondbot", "health"]
-# The token comes from the environment: docker run -e BONDBOT_TOKEN=... -v bondbot:/data
+# The token comes from the environment: docker run -e BONDBOT_TOKEN=... -v bondbot:/data,
+# or from a file, out of `docker inspect`: -e BONDBOT_TOKEN_FILE=/run/secrets/token.
 CMD ["bondbot", "run"]

@@ -10,10 +10,17 @@ import os
 import sys
 from pathlib import Path
 
-from bondbot.config import ConfigError, Settings, load_settings
+from bondbot.config import (
+    FILE_SUFFIX,
+    TOKEN_ENV,
+    ConfigError,
+    Settings,
+    load_settings,
+    password_apart,
+)
 from bondbot.rules.cards import cards_code
 from bondbot.rules.shoe import verify
-from bondbot.storage import preflight
+from bondbot.storage import pgurl, preflight
 from bondbot.storage.conn import DatabaseError
 from bondbot.storage.db import shown
 
@@ -45,7 +52,8 @@ def _parser() -> argparse.ArgumentParser:
         help="start the bot",
         description="Start the bot: create or upgrade the database (config.toml's `database`, "
         "default ./bondbot.sqlite3), check that it can be written, then connect to Discord "
-        "with the token from BONDBOT_TOKEN (or config.toml's `token`) and run until stopped "
+        "with the token from BONDBOT_TOKEN (or the file BONDBOT_TOKEN_FILE names, or "
+        "config.toml's `token`) and run until stopped "
         "(Ctrl-C, SIGTERM, docker stop: clicks under way finish first).",
     )
     sub.add_parser(
@@ -72,6 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     copy = sub.add_parser(
         "copy-database",
         help="copy a database into a new, empty one (SQLite file or postgresql:// URL)",
+        description="Copy a whole database into a new, empty one, each a SQLite file or a "
+        "postgresql:// URL. A URL without a password takes the one BONDBOT_DATABASE_PASSWORD "
+        "(or the file BONDBOT_DATABASE_PASSWORD_FILE names) gives, else PostgreSQL's own "
+        "PGPASSWORD or ~/.pgpass; in a URL, a password's @ / : % are percent-encoded.",
     )
     copy.add_argument("source", metavar="FROM", help="the database to copy: a file or a URL")
     copy.add_argument("target", metavar="TO", help="a new or empty database: a file or a URL")
@@ -105,7 +117,10 @@ def _settings(args: argparse.Namespace, *, need_token: bool) -> Settings:
     path = args.config or DEFAULT_CONFIG
     # Offline commands need no token; they read the rest of the environment
     # (BONDBOT_DATABASE_URL) as the bot does.
-    environ = None if need_token else {**os.environ, "BONDBOT_TOKEN": "unused-offline"}
+    environ = None
+    if not need_token:
+        environ = {k: v for k, v in os.environ.items() if k != TOKEN_ENV + FILE_SUFFIX}
+        environ[TOKEN_ENV] = "unused-offline"
     return load_settings(path, must_exist=args.config is not None, environ=environ)
 
 
@@ -133,14 +148,24 @@ async def _backup(settings: Settings, target: Path) -> None:
         await db.close()
 
 
-def _database(text: str) -> Path | str:
-    return text if text.startswith(("postgresql://", "postgres://")) else Path(text).expanduser()
+def _database(text: str, name: str) -> Path | str:
+    """FROM or TO as the storage opens it: a file's path, or a URL checked as the
+    configuration checks it and given the environment's password apart when it has none."""
+    if not pgurl.is_url(text):
+        return Path(text).expanduser()
+    problem = pgurl.problem(text)
+    if problem:
+        raise preflight.DatabaseProblem(f"copy-database: {name}: {problem}")
+    password = password_apart(dict(os.environ))
+    if password and not pgurl.has_password(text):
+        return pgurl.with_password(text, password)
+    return text
 
 
 async def _copy(source_text: str, target_text: str) -> str:
     from bondbot.storage.copy import CopyRefused, copy_database
 
-    source, target = _database(source_text), _database(target_text)
+    source, target = _database(source_text, "FROM"), _database(target_text, "TO")
     if str(source) == str(target):
         raise preflight.DatabaseProblem("copy-database: FROM and TO are the same database")
     src = await preflight.open_database(source, create=False)

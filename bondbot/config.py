@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal, Self
 
@@ -16,14 +17,20 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SecretStr,
     ValidationError,
     field_validator,
     model_validator,
 )
 
 from bondbot.shards import Shards, cluster_shards
+from bondbot.storage import pgurl
 
 TOKEN_ENV = "BONDBOT_TOKEN"
+# A secret may come from a file instead (`BONDBOT_TOKEN_FILE=/run/secrets/…`: Docker's
+# secrets), so that it is in no container's environment (`docker inspect` shows those).
+FILE_SUFFIX = "_FILE"
+DATABASE_PASSWORD_ENV = "BONDBOT_DATABASE_PASSWORD"
 # The shard settings may come from the environment: one config file for every process,
 # each started with its own shards (docker-compose.yml).
 SHARD_ENV = {
@@ -34,7 +41,6 @@ SHARD_ENV = {
 }
 MAX_SHARDS = 65_536
 DATABASE_URL_ENV = "BONDBOT_DATABASE_URL"
-_DATABASE_URL = re.compile(r"^postgres(?:ql)?://[^\s]+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -51,6 +57,10 @@ class Settings(BaseModel):
     # A SQLite file's path, or a PostgreSQL server's URL (kept as text: a Path would fold
     # its `//`).
     database: Path | str = Path("bondbot.sqlite3")
+    # The PostgreSQL password apart from the URL, as it is (no percent-encoding): added to
+    # `database` once validated. Without it and without one in the URL, libpq looks in
+    # PGPASSWORD and ~/.pgpass.
+    database_password: SecretStr | None = Field(default=None, repr=False)
     default_locale: Literal["fr", "en"] = "fr"
     currency: str = Field(default="$", min_length=1, max_length=4)
     dev_guild_id: int | None = Field(default=None, gt=0, le=2**63 - 1)
@@ -113,6 +123,34 @@ class Settings(BaseModel):
                 raise ValueError("`shard_ids` names a shard twice")
         return self
 
+    @model_validator(mode="after")
+    def _password_apart(self) -> Self:
+        """The password given apart goes into the URL the storage opens (percent-encoded,
+        so any character is fine); `shown` masks it wherever the URL is named."""
+        if self.database_password is None:
+            return self
+        password = self.database_password.get_secret_value()
+        if not isinstance(self.database, str) or not pgurl.is_url(self.database):
+            raise ValueError(
+                "`database_password` (or BONDBOT_DATABASE_PASSWORD) is for a PostgreSQL"
+                " database: set `database` to its postgresql:// URL, or remove the password"
+            )
+        if not password:
+            raise ValueError("`database_password` is empty: remove it or give the password")
+        if pgurl.has_password(self.database):
+            raise ValueError(
+                "the database URL holds a password and `database_password` (or"
+                " BONDBOT_DATABASE_PASSWORD) gives one too: keep one"
+            )
+        # Frozen settings: this validator is the one place `database` gets its final value.
+        object.__setattr__(self, "database", pgurl.with_password(self.database, password))
+        return self
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, object]]:
+        """The database URL without its password."""
+        for name, value in super().__repr_args__():
+            yield name, pgurl.shown(value) if pgurl.is_url(value) else value
+
     @property
     def shards(self) -> Shards:
         """The shards this process runs, derived from whichever settings were given."""
@@ -134,8 +172,11 @@ class Settings(BaseModel):
         if _CONTROL.search(str(value)):
             raise ValueError("the path contains a control character")
         if isinstance(value, str) and value.startswith(("postgresql:", "postgres:")):
-            if not _DATABASE_URL.match(value):
+            if not pgurl.is_url(value):
                 raise ValueError("a PostgreSQL URL is postgresql://user@host/database")
+            problem = pgurl.problem(value) or _unreadable(value)
+            if problem:
+                raise ValueError(problem)
             return value
         return Path(value).expanduser()
 
@@ -165,11 +206,28 @@ class Settings(BaseModel):
         return value
 
 
+def _unreadable(url: str) -> str | None:
+    """What libpq says of a URL it cannot read (any password in its words masked); None
+    when it reads it, or when the PostgreSQL driver is not installed."""
+    try:
+        from psycopg import Error
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:
+        return None
+    try:
+        conninfo_to_dict(url)
+    except Error as exc:
+        said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return f"PostgreSQL cannot read the URL: {pgurl.hide(said, url)}"
+    return None
+
+
 _HINTS = {
     "database": (
         'a file path, e.g. database = "bondbot.sqlite3", or a PostgreSQL URL,'
         ' e.g. database = "postgresql://bondbot@localhost/bondbot"'
     ),
+    "database_password": 'the PostgreSQL password as it is, e.g. database_password = "…"',
     "default_locale": 'one of "fr" or "en"',
     "currency": 'a short symbol, e.g. currency = "$"',
     "dev_guild_id": "the numeric id of your test server (Developer Mode → Copy Server ID)",
@@ -224,8 +282,12 @@ def load_settings(
                 raise ConfigError(f"config: cannot read {path}: {exc.strerror}") from None
         elif must_exist:
             raise ConfigError(f"config: {path} does not exist")
-    if environ.get(TOKEN_ENV):
-        data["token"] = environ[TOKEN_ENV]
+    token = _secret(environ, TOKEN_ENV, strip="\r\n\t ")
+    if token is not None:
+        data["token"] = token
+    password = _secret(environ, DATABASE_PASSWORD_ENV)
+    if password is not None:
+        data["database_password"] = password
     data.update({key: environ[env] for env, key in SHARD_ENV.items() if environ.get(env)})
     if environ.get(DATABASE_URL_ENV):
         data["database"] = environ[DATABASE_URL_ENV]
@@ -233,3 +295,30 @@ def load_settings(
         return Settings.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(_describe(exc)) from None
+
+
+def _secret(environ: dict[str, str], name: str, *, strip: str = "\n") -> str | None:
+    """`name`'s value from the environment, or the text of the file `name_FILE` names
+    (trailing newlines dropped: the postgres image reads the same file so, `$(< file)`);
+    None when neither is set."""
+    value, path = environ.get(name), environ.get(name + FILE_SUFFIX)
+    if value and path:
+        raise ConfigError(f"config: set {name} or {name}{FILE_SUFFIX}, not both")
+    if not path:
+        return value or None
+    try:
+        text = Path(path).read_text(encoding="utf-8").rstrip(strip)
+    except UnicodeDecodeError:
+        raise ConfigError(f"config: {name}{FILE_SUFFIX}: {path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(
+            f"config: {name}{FILE_SUFFIX}: cannot read {path}: {exc.strerror}"
+        ) from None
+    if not text:
+        raise ConfigError(f"config: {name}{FILE_SUFFIX}: {path} is empty")
+    return text
+
+
+def password_apart(environ: dict[str, str]) -> str | None:
+    """The PostgreSQL password the environment gives apart from any URL, if any."""
+    return _secret(environ, DATABASE_PASSWORD_ENV)

@@ -218,3 +218,47 @@ def test_the_image_s_cmd_runs_as_an_unprivileged_user_in_a_fresh_data_folder(
     assert (data / "bondbot.sqlite3").is_file()
     if drop is not None:
         assert (data / "bondbot.sqlite3").stat().st_uid == NOBODY
+
+
+@pytest.mark.parametrize(
+    ("machine", "binary"),
+    [("x86_64", True), ("aarch64", True), ("armv7l", False), ("armv8l", False), ("armv6l", False)],
+)
+def test_the_postgres_extra_asks_for_psycopg_binary_only_where_it_has_wheels(
+    machine: str, binary: bool
+) -> None:
+    """psycopg-binary has no wheel for 32-bit ARM (Raspberry Pi OS armv7): there the extra
+    is plain psycopg (and the image installs Debian's libpq, below)."""
+    from packaging.requirements import Requirement
+
+    lines = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]["postgres"]
+    wanted = [
+        requirement
+        for requirement in map(Requirement, lines)
+        if requirement.marker is None
+        or requirement.marker.evaluate({"platform_machine": machine, "sys_platform": "linux"})
+    ]
+    assert [r.name for r in wanted] == ["psycopg"] * len(wanted) and wanted
+    assert any("binary" in r.extras for r in wanted) == binary
+
+
+@pytest.mark.parametrize(("arch", "libpq"), [("amd64", False), ("arm64", False), ("armhf", True)])
+def test_the_system_step_installs_libpq_where_psycopg_has_no_wheel(
+    tmp_path: Path, arch: str, libpq: bool
+) -> None:
+    """The Dockerfile's apt step, run with `dpkg` and `apt-get` stood in for: what it
+    installs on each architecture."""
+    step = next(rest for k, rest in _instructions() if k == "RUN" and "apt-get install" in rest)
+    install = step.split("apt-get update && ", 1)[1].split(" && rm", 1)[0]
+    for name, body in (("dpkg", f"echo {arch}"), ("apt-get", 'echo "$@"')):
+        stub = tmp_path / name
+        stub.write_text(f"#!/bin/sh\n{body}\n")
+        stub.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["sh", "-c", install], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    packages = done.stdout.split()
+    assert "fonts-dejavu-core" in packages
+    assert ("libpq5" in packages) == libpq

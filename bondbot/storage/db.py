@@ -31,7 +31,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 from typing import TypeVar
 
-from bondbot.storage import characters
+from bondbot.storage import characters, pgurl
 from bondbot.storage.conn import Connection
 from bondbot.storage.writer import (
     BUSY_SLICE_MS,
@@ -60,7 +60,7 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 def shown(target: object) -> str:
     """A database as messages and logs name it: a URL without its password."""
-    return re.sub(r"(//[^:/@]+):[^@/]*@", r"\1:***@", str(target))
+    return pgurl.shown(target) if isinstance(target, str) and is_postgres(target) else str(target)
 
 
 def is_postgres(target: object) -> bool:

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import errors as pg_errors
 
+from bondbot.storage import pgurl
 from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database, shown
 from bondbot.storage.pgconn import AsyncConnection, SyncConnection, pg_cause
@@ -240,13 +241,15 @@ class PgDatabase(Database):
         final = Path(target)
         temporary = final.with_name(final.name + ".partial")
         temporary.unlink(missing_ok=True)
+        dbname, env = _dump_target(self.url)
         try:
             process = await asyncio.create_subprocess_exec(
                 pg_dump,
                 "--format=custom",
                 f"--file={temporary}",
-                f"--dbname={self.url}",
+                f"--dbname={dbname}",
                 stderr=asyncio.subprocess.PIPE,
+                env=env,
             )
             _, error = await process.communicate()
             if process.returncode != 0:
@@ -254,3 +257,10 @@ class PgDatabase(Database):
             os.replace(temporary, final)
         finally:
             temporary.unlink(missing_ok=True)
+
+
+def _dump_target(url: str) -> tuple[str, dict[str, str] | None]:
+    """pg_dump's --dbname and environment: the password in PGPASSWORD, never on its command
+    line (`ps` shows that to every user of the machine)."""
+    dbname, password = pgurl.split_password(url)
+    return dbname, None if password is None else {**os.environ, "PGPASSWORD": password}

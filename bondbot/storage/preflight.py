@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bondbot.storage import pgurl
 from bondbot.storage.db import Database, MigrationError, is_postgres, shown
 
 WRITE_CHECK = "bondbot_write_check"
@@ -65,6 +66,7 @@ async def _open_postgres(url: str) -> Database:
         return await Database.open(url)
     except (psycopg.Error, sqlite3.Error, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = pgurl.hide(first, url)  # libpq may quote what it read
         raise DatabaseProblem(
             f"database: cannot use {shown(url)}: {first}: check the server, the user,"
             " the database's name and the password"
