@@ -2,7 +2,7 @@
 
 Grants and takes are one ledger row each, from or to outside the game (`src`/`dst`
 NULL), with the GM's free-text reason in the row's note. Taking more than a character
-holds is refused and writes nothing. Identical grants in flight at once are one intent
+holds is refused and writes nothing. Identical grants sent at once are one intent
 (`GmService.grant`).
 """
 
@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from bondbot.errors import Refusal
@@ -63,8 +64,39 @@ class Grant:
     concurrent: bool = False
 
 
+# A snowflake's time is cut to the millisecond: a bound taken from one allows for that.
+SNOWFLAKE_TICK = timedelta(milliseconds=1)
+
 # An intent: guild, character, kind, give, amount, reason (the GM who sends it aside).
 _Intent = tuple[int, int, str, bool, int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """When a command was sent and when the bot got it, on two clocks that are never
+    compared with each other: `at` is Discord's (the interaction's snowflake), `received`
+    is this process's `time.monotonic()` as its handler began."""
+
+    at: datetime
+    received: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Answered:
+    """An intent applied (or asked about) and answered: `grant` is what it did. `at` (this
+    process's monotonic clock) is when it was decided, before its answer left; `seen_from`
+    is the earliest moment, on Discord's clock, its GM could have seen that answer: when
+    he sent it plus the time the bot took to decide, less a snowflake's millisecond."""
+
+    grant: Grant
+    at: float
+    seen_from: datetime
+
+    def unseen_by(self, sent: Sent) -> bool:
+        """Whether a command sent at `sent` left before this answer could be seen: then it
+        is not a reaction to it but the same click, handled later. Either clock proves it:
+        the bot had it before deciding, or Discord had it before the answer could exist."""
+        return sent.received < self.at or sent.at < self.seen_from
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +114,12 @@ class LedgerView:
     previous_before: int | None
     names: dict[int, str]  # character id → name, for every account on the page
     character: Character | None
+
+
+def _told(done: Grant) -> Grant:
+    """What an identical grant sent at the same moment as `done` is told: `done`'s move
+    (`concurrent`), or the earlier one `done` asked about."""
+    return Grant(None, done.moved or done.earlier, concurrent=done.moved is not None)
 
 
 def _reason(text: str) -> str:
@@ -114,6 +152,8 @@ class GmService:
         self.clock = clock
         # The grants being made and answered now, by intent: what identical ones wait on.
         self._in_flight: dict[_Intent, asyncio.Future[Grant | None]] = {}
+        # The last answered grant of each intent, for those sent before it was seen.
+        self._answered: dict[_Intent, _Answered] = {}
 
     def now(self) -> str:
         return self.clock().isoformat(timespec="milliseconds")
@@ -156,6 +196,7 @@ class GmService:
         *,
         give: bool,
         reason: str,
+        sent: Sent,
         delivered: Callable[[int], bool],
     ) -> AsyncIterator[Grant]:
         """A GM's grant or take as one intent, answered inside the block.
@@ -164,9 +205,14 @@ class GmService:
         once (same character, kind, give or take, amount and reason, by one GM or several)
         would all pass it: the first one holds the intent until the block that answers it
         ends, and the others wait for it, then are told what it did (`concurrent`) and do
-        nothing. One that failed wrote nothing: the next waiting one tries afresh. After
-        that, `earlier_same_move` decides as before: the same GM's identical grant whose
-        answer did not reach him (`delivered(entry_id)` false) is asked about.
+        nothing. One that failed wrote nothing: the next waiting one tries afresh.
+
+        One sent at once can also get here only after the first was answered and its
+        intent released (a slow read before it, a busy loop, a late gateway event): it too
+        was sent before that answer could be seen (`sent`), so it is told the same and
+        does nothing. After that, `earlier_same_move` decides as before: the same GM's
+        identical grant whose answer did not reach him (`delivered(entry_id)` false) is
+        asked about, one whose answer he saw is meant and applied.
         """
         _require_gm(actor)
         _check_amount(kind, amount)
@@ -176,11 +222,16 @@ class GmService:
             done = await asyncio.shield(running)
             if done is None:
                 continue
-            yield Grant(None, done.moved or done.earlier, concurrent=done.moved is not None)
+            yield _told(done)
+            return
+        answered = self._answered.get(intent)
+        if answered is not None and answered.unseen_by(sent):
+            yield _told(answered.grant)
             return
         mine: asyncio.Future[Grant | None] = asyncio.get_running_loop().create_future()
         self._in_flight[intent] = mine
         outcome: Grant | None = None
+        decided = 0.0
         try:
             earlier = await self.earlier_same_move(
                 actor, character_id, kind, amount, give=give, reason=reason
@@ -190,10 +241,21 @@ class GmService:
             else:
                 moved = await self.move(actor, character_id, kind, amount, give=give, reason=reason)
                 outcome = Grant(moved)
+            decided = time.monotonic()
             yield outcome
         finally:
             del self._in_flight[intent]
+            if outcome is not None:
+                self._remember(intent, outcome, sent, decided)
             mine.set_result(outcome)
+
+    def _remember(self, intent: _Intent, outcome: Grant, sent: Sent, decided: float) -> None:
+        """Keep the answered intent for the identical commands sent before it could be
+        seen; forget those decided longer ago than any handler runs (REPEAT_WINDOW)."""
+        horizon = time.monotonic() - repeats.REPEAT_WINDOW.total_seconds()
+        self._answered = {i: a for i, a in self._answered.items() if a.at > horizon}
+        took = timedelta(seconds=max(0.0, decided - sent.received)) - SNOWFLAKE_TICK
+        self._answered[intent] = _Answered(outcome, decided, sent.at + took)
 
     async def _apply(
         self,

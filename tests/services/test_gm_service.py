@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from bondbot.config import Settings
 from bondbot.errors import Refusal
 from bondbot.money import Cents
-from bondbot.services.gm import GmService, award_table_of
+from bondbot.services.gm import GmService, Grant, Sent, award_table_of
 from bondbot.services.guilds import GuildSettingsService
 from bondbot.services.sheets import Actor, SheetService
 from bondbot.storage import ledger
@@ -153,7 +154,14 @@ async def test_a_grant_in_flight_holds_its_intent_until_answered(db: Database) -
 
     async def send(actor: Actor, amount: int, fail: bool = False) -> None:
         async with service.grant(
-            actor, bond.id, "hero", amount, give=False, reason="r", delivered=lambda _: True
+            actor,
+            bond.id,
+            "hero",
+            amount,
+            give=False,
+            reason="r",
+            sent=Sent(datetime.now(UTC), time.monotonic()),
+            delivered=lambda _: True,
         ) as done:
             await asyncio.sleep(0.01)  # answering takes a moment
             seen.append(
@@ -183,3 +191,49 @@ async def test_a_grant_in_flight_holds_its_intent_until_answered(db: Database) -
     assert seen[-1][0] not in (None, applied)
     async with db.read() as conn:
         assert await ledger.balance(conn, bond.account, "hero") == 3
+
+
+async def test_a_grant_sent_with_another_but_handled_after_it_is_told(db: Database) -> None:
+    """Issue 29, item 2: an identical grant that reaches the service after the first one's
+    answer, and its intent, are gone, but was sent before that answer could be seen, is
+    told what the first did; either clock proves it. One sent after is applied."""
+    service, sheets = services(db)
+    bond = await sheets.create(player, name="James Bond")
+    other_gm = Actor(GUILD, GM + 1, is_gm=True)
+
+    async def send(actor: Actor, sent: Sent, *, delivered: bool = True) -> Grant:
+        async with service.grant(
+            actor,
+            bond.id,
+            "hero",
+            1,
+            give=True,
+            reason="r",
+            sent=sent,
+            delivered=lambda _: delivered,
+        ) as done:
+            return done
+
+    # The first one's handler began a second ago (its reads were slow) and sent at t0.
+    t0, r0 = datetime.now(UTC), time.monotonic() - 1.0
+    first = await send(gm, Sent(t0, r0))
+    assert first.moved is not None
+    told = Grant(None, first.moved, concurrent=True)
+    # Received by the bot before the first was decided, though Discord stamped it late.
+    assert await send(gm, Sent(t0 + timedelta(hours=1), r0 + 0.5)) == told
+    # Received only now, but sent within the second the first took to decide: the gateway
+    # was slow. By the same GM or another.
+    for actor in (gm, other_gm):
+        assert await send(actor, Sent(t0 + timedelta(seconds=0.5), time.monotonic())) == told
+    # Sent after the first could have been seen: meant, applied.
+    again = await send(gm, Sent(t0 + timedelta(seconds=1.1), time.monotonic()))
+    assert again.moved is not None and again.moved.entry_id != first.moved.entry_id
+    # That one's answer did not arrive: the next is asked about it, and one sent with
+    # that next one is told the same question (not "at the same moment").
+    t1, r1 = t0 + timedelta(seconds=2), time.monotonic()
+    asked = await send(gm, Sent(t1, r1), delivered=False)
+    assert asked.moved is None and not asked.concurrent
+    assert asked.earlier is not None and asked.earlier.entry_id == again.moved.entry_id
+    assert await send(gm, Sent(t1 + timedelta(hours=1), r1), delivered=False) == asked
+    async with db.read() as conn:
+        assert await ledger.balance(conn, bond.account, "hero") == 2

@@ -7,6 +7,7 @@ Previous/Next buttons carry their cursor in the custom id (`bb:gm:ledger:…`).
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 
 import discord
@@ -26,6 +27,7 @@ from bondbot.services.gm import (
     GmService,
     LedgerView,
     Movement,
+    Sent,
     award_table_of,
     character_of_account,
 )
@@ -211,6 +213,8 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         amount: int | str,
         reason: str,
     ) -> None:
+        # Before any wait: what tells a command sent with another from one sent after it.
+        sent = Sent(interaction.created_at, time.monotonic())
         await require_gm(interaction)
         if isinstance(amount, str):  # cash, as the GM's language writes it
             amount = amount_or_refuse(amount, await lang_for(interaction))
@@ -223,6 +227,7 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
             amount,
             give=action == "give",
             reason=reason,
+            sent=sent,
             delivered=lambda entry: self.bot.deliveries.reached(f"ledger:{entry}"),
         )
         async with granting as done:  # identical grants wait until this one is answered

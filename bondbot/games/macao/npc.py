@@ -10,7 +10,8 @@ Each decision is the strong policy's or the novice's by `skill.plays_strong`.
   there he would rather lose); a player weighs his own. The cards: the packs less those
   the NPC sees (its own two, the third cards dealt face up, the hands shown); the others'
   two cards are enumerated, never read, conditioned on what is public (no natural was
-  shown, the hand drew this card or stood), assuming each plays as the bot advises
+  shown, nor a player's two-card bust under `bust`, while a banker's stays hidden until
+  the showdown; the hand drew this card or stood), assuming each plays as the bot advises
   (a player draws on 0–4 and stands on 5, a banker as `recommended_banker_draw`). Per
   player, exact for his hand; the players still to draw after the NPC are not foreseen.
 - The novice bets on his own hand and draws on a threshold drawn by feel every time.
@@ -97,9 +98,13 @@ def _unseen(game: Macao, own: Sequence[Card]) -> list[int]:
     return counts
 
 
-def _pairs(left: list[int], counting: Counting) -> Iterable[tuple[int, int, int, float]]:
-    """Every two cards a hidden hand may hold without a natural or a bust: (first, second,
-    points, ways); `left` is lowered by the pair while its caller looks at it."""
+def _pairs(
+    left: list[int], counting: Counting, *, busts: bool = False
+) -> Iterable[tuple[int, int, int, float]]:
+    """Every two cards a hidden hand may hold: (first, second, points, ways); `left` is
+    lowered by the pair while its caller looks at it. Never a natural (it would have been
+    shown); a bust only with `busts`: a player's two-card bust is shown and settled with
+    the naturals, a banker's stays hidden until the showdown."""
     for a in range(10):
         if not left[a]:
             continue
@@ -110,7 +115,7 @@ def _pairs(left: list[int], counting: Counting) -> Iterable[tuple[int, int, int,
                 continue
             points = a + b
             total = count(points, counting)
-            if natural_of(total, 2) is not None or is_bust(total):
+            if natural_of(total, 2) is not None or (is_bust(total) and not busts):
                 continue
             ways = ways_a * left[b]
             left[b] -= 1
@@ -179,11 +184,29 @@ def player_gain(game: Macao, seat: SeatKey) -> float:
     hand = game._player(seat)
     if hand.wager is None:
         return 0.0
-    counting, tie_pays = game.rules.counting, game.rules.tie_pays
-    target, stake = hand.wager.target, hand.wager.stake
-    mine = sum(_values(hand.cards[:2]))
-    others = [card_value(h.cards[2]) for h in game.players if len(h.cards) > 2]
-    left = _unseen(game, hand.cards)
+    return _draw_gain(
+        _unseen(game, hand.cards),
+        sum(_values(hand.cards[:2])),
+        [card_value(h.cards[2]) for h in game.players if len(h.cards) > 2],
+        hand.wager.target,
+        hand.wager.stake,
+        game.rules.counting,
+        game.rules.tie_pays,
+    )
+
+
+def _draw_gain(
+    left: list[int],
+    mine: int,
+    others: list[int],
+    target: Target,
+    stake: int,
+    counting: Counting,
+    tie_pays: int,
+) -> float:
+    """`player_gain` on the cards the player has not seen (`left`), his two cards' points
+    and the third cards drawn before him (`others`): the banker's two cards every way he
+    may hold them, a hidden bust included."""
     whole = acc = 0.0
 
     def banker_plays(player: int, banker_points: int, thirds: list[int]) -> float:
@@ -205,7 +228,7 @@ def player_gain(game: Macao, seat: SeatKey) -> float:
             if left[y]
         )
 
-    for _a, _b, points, ways in _pairs(left, counting):
+    for _a, _b, points, ways in _pairs(left, counting, busts=True):
         whole += ways
         stand = banker_plays(count(mine, counting), points, others)
         rest = sum(left)
