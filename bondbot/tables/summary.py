@@ -131,6 +131,9 @@ class _Book:
         self.chips: dict[int, int] = {}  # each PC's stack, to see when he has left
         self.at_table: set[int] = set()
         self.in_hand: dict[int, int] = {}  # each PC's result in the hand under way
+        self.pot_prefix = f"pot:{table_id}:"
+        self.pots: dict[str, int] = {}  # what each pot holds
+        self.staked: dict[int, int] = {}  # each PC's stakes in pots not paid out yet
         self.npc = 0
         self.biggest: BiggestHand | None = None
         self.won_backs: list[WonBack] = []
@@ -162,6 +165,11 @@ class _Book:
                     self.pc(src).hands_won_back += 1
                     self.won_backs.append(WonBack(src, hand, 0))
             return
+        for account, sign in ((row.src, -1), (row.dst, 1)):
+            if account is not None and account.startswith(self.pot_prefix):
+                self.pots[account] = self.pots.get(account, 0) + sign * row.amount
+                if sign > 0 and src is not None:
+                    self.staked[src] = self.staked.get(src, 0) + row.amount
         if not row.reason.startswith("table."):
             into, out = self._npc_side(row.dst, row.reason), self._npc_side(row.src, row.reason)
             self.npc += row.amount * (into - out)
@@ -194,11 +202,21 @@ class _Book:
                 return
 
     def end_hand(self, hand: int) -> None:
-        """Close hand `hand`; 0 is before the first deal (a duel): no hand to name."""
+        """Close hand `hand`; 0 is before the first deal (a duel): no hand to name.
+
+        Stakes in a pot still holding chips (Makao's cycle pot) belong to the hand that
+        pays it out: a stake given back is no win, and a pot won is won net of them."""
+        carried: dict[int, int] = {}
+        if any(held > 0 for held in self.pots.values()):
+            for character_id, stake in self.staked.items():
+                self.in_hand[character_id] = self.in_hand.get(character_id, 0) + stake
+                carried[character_id] = -stake
+        else:
+            self.staked = {}
         for character_id, won in self.in_hand.items():
             if won > 0 and (self.biggest is None or won > self.biggest.won):
                 self.biggest = BiggestHand(character_id, won, hand if hand > 0 else None)
-        self.in_hand = {}
+        self.in_hand = carried
 
     def point(self, values: dict[int, int], *, unsettled: bool) -> None:
         """Bring a point of the series up to date: each PC at the table (or already on it)."""

@@ -455,6 +455,7 @@ def test_nobody_moved_no_winner_no_podium_no_won_back_nothing() -> None:
     )
     summary = evening(book.rows, TABLE, hands_played=6)
     assert [p.net for p in summary.pcs] == [0, 0, 0] and leaders(summary) == []
+    assert summary.biggest is None  # a stake given back is no win
     names = {BOND: "James Bond", VESPER: "Vesper Lynd", LEITER: "Felix Leiter"}
     for lang in ("en", "fr"):
         text = evening_text(summary, names, lang, format_amount, winner=True, game="makao")
@@ -541,3 +542,18 @@ def test_the_summary_names_hands_as_the_table_does(game: str, lang: Lang) -> Non
 def test_a_game_without_a_word_of_its_own_says_hand() -> None:
     assert hand_word(None, "en") == hand_word("no_such_game", "fr") == "hand"
     assert hand_phrase("played", "no_such_game", "fr", count=2) == "Mains jouées : 2."
+
+
+def test_a_pot_staked_at_the_first_deal_is_won_net_of_the_stake_at_the_last() -> None:
+    """Makao's cycle pot: staked with deal 1, paid with deal 13. The deal that pays it
+    is the winner's biggest win, by what he gained on the cycle, as the podium says."""
+    book = Noted()
+    for pc in (BOND, VESPER):
+        book.buy_in(pc, 10_000)
+    book.hand = 1
+    book.action(*[(1_000, chips(pc), f"pot:{TABLE}:makao", "makao.stake") for pc in (BOND, VESPER)])
+    book.hand = 13
+    book.action((2_000, f"pot:{TABLE}:makao", chips(VESPER), "makao.pot"))
+    summary = evening(book.rows, TABLE)
+    assert summary.biggest == BiggestHand(VESPER, 1_000, 13)
+    assert [(p.character_id, p.net) for p in summary.pcs] == [(VESPER, 1_000), (BOND, -1_000)]
