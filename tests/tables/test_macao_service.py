@@ -281,7 +281,7 @@ async def test_the_evening_ends_after_its_coups_with_its_winner(db: Database) ->
     winner = "James Bond" if over.chips[int(BOND)] == best else "Vesper Lynd"
     evening = fields(over, clock)["The evening"]
     assert evening.startswith(f"Winner of the evening: **{winner}** with ${best // 100:,}")
-    assert "The evening is over after 1 coups." in fields(over, clock)["Macao"]
+    assert "The evening is over after 1 coup." in fields(over, clock)["Macao"]
     assert [b.custom_id for b in UI.buttons(over, "en", "$")] == []
     with pytest.raises(Refusal) as late:
         await tables.act(table, GM, "deal", as_gm=True)
