@@ -1,9 +1,10 @@
 """The evening's chart: each PC's chips hand after hand, one line each, as a PNG.
 
 Each line has its colour, marker and dash (`line_styles`), so two PCs whose results
-coincide both stay visible (lines equal all along also sit a few pixels apart); the NPC
-has a line of its own (`npc_style`); a Hero Point that won a hand back is marked on its
-line (`ChartSpec.marks`).
+coincide both stay visible: lines equal all along sit a few pixels apart, and where lines
+meet at a hand (the NPC's among them), each but the first moves to the nearest free place
+a few pixels away (`spread`); the NPC has a line of its own (`npc_style`); a Hero Point
+that won a hand back is marked on its line (`ChartSpec.marks`).
 
 Drawn with Pillow (already there for the cards; a plotting library would bring far more
 than one line chart needs). Drawn twice as large and scaled down, so lines are smooth,
@@ -66,7 +67,7 @@ NPC_COLOUR: RGB = (70, 70, 70)
 MARK_COLOUR: RGB = (230, 170, 0)  # a Hero Point: gold
 MARKERS = ("circle", "square", "triangle", "diamond", "cross")
 DASHES: tuple[tuple[int, int] | None, ...] = (None, (10, 5))  # solid, dashed (on, off)
-OFFSET_STEP = 3  # pixels between lines that coincide all along
+OFFSET_STEP = 5  # pixels between lines that coincide (a 3-pixel line, then a 2-pixel gap)
 MARKERS_MAX = 40  # more points than this: a marker every few points
 _SCALE = 2
 _COLOURS = 64
@@ -111,6 +112,25 @@ def line_styles(
             SERIES_COLOURS[i], MARKERS[i % len(MARKERS)], DASHES[i % len(DASHES)], offset
         )
     return styles
+
+
+def spread(
+    drawn: Sequence[tuple[str, float]], step: float = OFFSET_STEP * _SCALE
+) -> dict[str, float]:
+    """Where each line passes at one hand (name, y in pixels, in drawing order): a line
+    that would pass where an earlier one does (closer than `step`) moves to the nearest
+    free place, `step` above or below, then two steps, and so on."""
+    placed: dict[str, float] = {}
+    for name, y in drawn:
+        for k in range(len(drawn) + 1):
+            tries = (y,) if k == 0 else (y - k * step, y + k * step)
+            free = [
+                c for c in tries if all(abs(c - other) >= step - 0.5 for other in placed.values())
+            ]
+            if free:
+                placed[name] = free[0]
+                break
+    return placed
 
 
 def npc_style() -> LineStyle:
@@ -194,12 +214,18 @@ def chips_chart(
     draw.line((box[0], box[1], box[0], box[3], box[2], box[3]), fill=AXIS, width=s)
     every = max(1, math.ceil(len(points) / MARKERS_MAX))
     at: dict[tuple[str, int], tuple[float, float]] = {}
+    ys = [
+        spread(
+            [(name, y_of(chips[name]) + styles[name].offset * s) for name in names if name in chips]
+        )
+        for _, chips in points
+    ]
     for name in reversed(names):  # the first names on top
         style = styles[name]
         run: list[tuple[float, float]] = []
         for index, (hand, chips) in enumerate([*points, (None, {})]):
             if name in chips and hand is not None:
-                xy = (x_of(hand), y_of(chips[name]) + style.offset * s)
+                xy = (x_of(hand), ys[index][name])
                 run.append(xy)
                 at[(name, hand)] = xy
                 if style.marker and (index % every == 0 or index == len(points) - 1):
@@ -317,10 +343,11 @@ def _marker(
 
 def _ticks(low: int, high: int) -> tuple[int, int, int]:
     """An axis from `low` to `high` (cents) in about four round steps (1, 2 or 5 × 10ⁿ),
-    always showing zero's side: its ends and the step."""
+    always showing zero's side (both sides when everything is zero): its ends and the
+    step."""
     low, high = min(low, 0), max(high, 0)
-    if low == high:
-        high = low + 100
+    if low == high:  # nobody moved: zero in the middle, lines spread around it
+        low, high = -100, 100
     raw = (high - low) / 4
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)

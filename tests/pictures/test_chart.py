@@ -19,6 +19,7 @@ from bondbot.pictures.chart import (
     chips_chart,
     line_styles,
     npc_style,
+    spread,
 )
 
 RGB = tuple[int, int, int]
@@ -162,3 +163,43 @@ def test_the_legend_writes_every_word_whole_within_the_picture(
     for spans in rows.values():  # a name ends before the next entry's sample begins
         for (_, end), (start, _) in pairwise(sorted(spans)):
             assert end + 8 * 2 <= start - 28 * 2
+
+
+def test_lines_that_meet_in_places_are_drawn_apart_there() -> None:
+    """Bond and Mathis part at hands 1–2 and end level from hand 3; Le Chiffre is flat at
+    zero beside Leiter, who never moves. Where lines meet, each stays visible: its colour
+    drawn on rows of its own, a few pixels from the other's."""
+    points = [
+        (
+            hand,
+            {
+                "Bond": 5_000 if hand >= 3 else 0,
+                "Mathis": 5_000 if hand >= 3 else -2_000 * min(hand, 1),
+                "Leiter": 0,
+                "Le Chiffre": 0 if hand < 3 else -10_000,
+            },
+        )
+        for hand in range(7)
+    ]
+    styles = {**line_styles(["Bond", "Mathis", "Leiter"]), "Le Chiffre": npc_style()}
+    picture = _open(chips_chart(points, title="Chips", styles=styles))
+    end = range(WIDTH - 60, WIDTH - 30)  # hands 5–6: Bond and Mathis level
+    bond, mathis = (
+        _mean(_ink(picture, SERIES_COLOURS[0], end)),
+        _mean(_ink(picture, SERIES_COLOURS[1], end)),
+    )
+    assert abs(bond - mathis) >= 3
+    start = range(WIDTH // 5, WIDTH // 4)  # hands 1–2: Leiter and Le Chiffre level at zero
+    leiter = _mean(_ink(picture, SERIES_COLOURS[2], start))
+    npc = _mean(_ink(picture, (70, 70, 70), start))
+    assert abs(leiter - npc) >= 3
+
+
+def test_spread_moves_a_line_to_the_nearest_free_place() -> None:
+    assert spread([("a", 100.0), ("b", 100.0), ("c", 100.0), ("d", 200.0)], step=10) == {
+        "a": 100.0,
+        "b": 90.0,
+        "c": 110.0,
+        "d": 200.0,
+    }
+    assert spread([("a", 100.0), ("b", 104.0)], step=10) == {"a": 100.0, "b": 114.0}
