@@ -324,6 +324,13 @@ def hand_word(game: str | None, lang: Lang) -> str:
     return word if has(f"summary.by.{word}.played", lang) else t("summary.hand_word", lang)
 
 
+def hand_title(game: str | None, lang: Lang, hand: int) -> str:
+    """The table's own name for one hand, as its result picture heads it ("Coup 3",
+    "Round 3", "Donne 3"; `games.result_heading.<game>`), "Hand 3" for a game without."""
+    key = f"games.result_heading.{game}"
+    return t(key if game is not None and has(key, lang) else "table.shown_title", lang, hand=hand)
+
+
 def hand_phrase(name: str, game: str | None, lang: Lang, /, **params: object) -> str:
     """A phrase of the summary that names the game's hands (`summary.by.<word>.<name>`):
     "Coups played: 6.", "won back coup 2", "Chips won or lost, round after round"."""
