@@ -316,9 +316,10 @@ def _settles(row: LedgerEntry) -> bool:
 
 
 def hand_word(game: str | None, lang: Lang) -> str:
-    """The word the table uses for its hands in `lang` (`games.hand_word.<game>`: "coup",
-    "round", "donne"…), whose phrases are `summary.by.<word>.*`; "hand"/"main" for a game
-    that names none, or names one without phrases."""
+    """The phrase set naming the game's hands in `lang` (`games.hand_word.<game>`: "hand",
+    "coup", "round", "deal", named in English in both languages: French `deal` says
+    "donne"), whose phrases are `summary.by.<word>.*`; "hand" for a game that names none,
+    or names one without phrases."""
     key = f"games.hand_word.{game}"
     word = t(key, lang) if game is not None and has(key, lang) else ""
     return word if has(f"summary.by.{word}.played", lang) else t("summary.hand_word", lang)
@@ -373,11 +374,10 @@ def evening_text(
     game: str | None = None,
 ) -> str:
     """The evening as a recap, for an embed's description (at most TEXT_MAX characters):
-    the winner (`winner`: the game names one; it is the best result, `leaders`, the NPC
-    `npc_id` competing where given), the
-    podium with each PC's result and Hero Points, the NPC's result, the night's moments,
-    the hands played (`hands_played`, the table's count; None: not shown), each hand
-    named with `game`'s word."""
+    the winner (`winner`: the game names one; the best result, `leaders`, the NPC
+    `npc_id` among them where given), the podium with each PC's result and Hero Points,
+    the NPC's result, the night's moments, the hands played (`hands_played`, the table's
+    count; None: not shown), each hand named with `game`'s word."""
     lines = []
     said = winner_line(summary, names, lang, npc_id) if winner else None
     if said is not None:
