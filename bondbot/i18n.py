@@ -83,3 +83,10 @@ def lang_of(discord_locale: str | None, fallback: Lang) -> Lang:
         if code in LANGS:
             return code  # type: ignore[return-value]
     return fallback
+
+
+def plural(key: str, lang: Lang, count: int, /, **params: Any) -> str:
+    """`key.one` or `key.other`, as the language agrees a noun with `count` (passed on as
+    `count`): French takes the singular for 0 and 1 ("0 gagné"), English for 1 alone."""
+    one = count in (0, 1) if lang == "fr" else count == 1
+    return t(f"{key}.{'one' if one else 'other'}", lang, count=count, **params)

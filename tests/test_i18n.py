@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bondbot.i18n import catalog, lang_of, t
+from bondbot.i18n import catalog, lang_of, plural, t
 
 SOURCE = Path(__file__).parent.parent / "bondbot"
 # The first string argument of a call that hands a key to the translation layer:
@@ -68,3 +68,53 @@ def test_every_refusal_a_game_engine_gives_a_player_exists() -> None:
         if key not in known
     }
     assert sorted(missing) == []
+
+
+def test_a_count_agrees_with_its_noun_as_each_language_agrees_it() -> None:
+    """French takes the singular for 0 and 1, English for 1 alone."""
+    said = {
+        (lang, n): plural("summary.hero_earned", lang, n)
+        for lang in ("fr", "en")
+        for n in (0, 1, 2)
+    }
+    assert [said["fr", n] for n in (0, 1, 2)] == ["0 gagné", "1 gagné", "2 gagnés"]
+    assert [plural("michigan.cards_left", "en", n) for n in (0, 1, 2)] == [
+        "0 cards",
+        "1 card",
+        "2 cards",
+    ]
+    assert [plural("michigan.chips", "fr", n) for n in (0, 1, 2)] == [
+        "0 jeton",
+        "1 jeton",
+        "2 jetons",
+    ]
+    assert plural("macao.status_over", "en", 1) == "The evening is over after 1 coup."
+
+
+def test_every_plural_has_both_forms() -> None:
+    """A key read by `plural` has its `.one` and its `.other`, in both languages."""
+    for lang in ("fr", "en"):
+        keys = set(messages(lang))
+        for key in keys:
+            stem, _, form = key.rpartition(".")
+            if form == "one":
+                assert f"{stem}.other" in keys, key
+            elif form == "other":
+                assert f"{stem}.one" in keys, key
+
+
+# What a French reader must never see (issue 34): the time "elapsed in 1 minute", a
+# count of 0 or 1 with a plural noun.
+FRENCH_SLIPS = re.compile(
+    r"temps écoulé \{when\}|temps écoulé dans|\{(?:count|coups)\} (?:coups|cartes|jetons|joueurs)"
+    r"|\{(?:earned|spent)\} (?:gagnés|dépensés)"
+)
+
+
+def test_no_french_message_carries_a_known_slip() -> None:
+    found = [
+        f"{key}: {text}"
+        for key, text in messages("fr").items()
+        if FRENCH_SLIPS.search(text) and not key.endswith(".other")  # a plural's own form
+    ]
+    assert found == []

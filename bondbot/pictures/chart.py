@@ -1,9 +1,10 @@
 """The evening's chart: each PC's chips hand after hand, one line each, as a PNG.
 
 Each line has its colour, marker and dash (`line_styles`), so two PCs whose results
-coincide both stay visible (lines equal all along also sit a few pixels apart); the NPC
-has a line of its own (`npc_style`); a Hero Point that won a hand back is marked on its
-line (`ChartSpec.marks`).
+coincide both stay visible: lines equal all along sit a few pixels apart, and where lines
+meet at a hand (the NPC's among them), each but the first moves to the nearest free place
+a few pixels away (`spread`); the NPC has a line of its own (`npc_style`); a Hero Point
+that won a hand back is marked on its line (`ChartSpec.marks`).
 
 Drawn with Pillow (already there for the cards; a plotting library would bring far more
 than one line chart needs). Drawn twice as large and scaled down, so lines are smooth,
@@ -27,16 +28,22 @@ from itertools import pairwise
 from PIL import Image, ImageDraw, ImageFont
 
 from bondbot.money import format_amount
-from bondbot.pictures.fonts import font
+from bondbot.pictures.fonts import fitted, font
 
 log = logging.getLogger(__name__)
 Point = tuple[int, Mapping[str, int]]  # (hand number, {name: chips after that hand})
 RGB = tuple[int, int, int]
 
-WIDTH, HEIGHT = 640, 360
-PLOT_TOP = 44  # the plot's top edge; its bottom leaves room for hands and two legend rows
+WIDTH, HEIGHT = 640, 360  # a chart whose legend needs more rows is taller
+PLOT_TOP = 44  # the plot's top edge; its bottom leaves room for hands and three legend rows
 PLOT_BOTTOM = HEIGHT - 80
-LEGEND_ROW = 18  # three legend rows below the plot: ten PCs, the NPC and the Hero Point mark
+LEGEND_ROW = 18  # legend rows below the plot: ten PCs, the NPC and the Hero Point mark
+LEGEND_ROWS = 3  # rows the picture has room for at HEIGHT
+LEGEND_TOP = PLOT_BOTTOM + 26  # the first row's middle
+LEGEND_SAMPLE = 28  # a line's sample, before its name
+LEGEND_GAP = 14  # between one entry's name and the next sample
+LEGEND_RIGHT = WIDTH - 16
+LEGEND_FONT = 11
 MAX_SERIES = 10  # a table seats at most ten: more lines would repeat colours
 NAME_MAX = 20
 # Tableau 10: told apart by most people, colour-blind ones included.
@@ -60,7 +67,7 @@ NPC_COLOUR: RGB = (70, 70, 70)
 MARK_COLOUR: RGB = (230, 170, 0)  # a Hero Point: gold
 MARKERS = ("circle", "square", "triangle", "diamond", "cross")
 DASHES: tuple[tuple[int, int] | None, ...] = (None, (10, 5))  # solid, dashed (on, off)
-OFFSET_STEP = 3  # pixels between lines that coincide all along
+OFFSET_STEP = 5  # pixels between lines that coincide (a 3-pixel line, then a 2-pixel gap)
 MARKERS_MAX = 40  # more points than this: a marker every few points
 _SCALE = 2
 _COLOURS = 64
@@ -105,6 +112,25 @@ def line_styles(
             SERIES_COLOURS[i], MARKERS[i % len(MARKERS)], DASHES[i % len(DASHES)], offset
         )
     return styles
+
+
+def spread(
+    drawn: Sequence[tuple[str, float]], step: float = OFFSET_STEP * _SCALE
+) -> dict[str, float]:
+    """Where each line passes at one hand (name, y in pixels, in drawing order): a line
+    that would pass where an earlier one does (closer than `step`) moves to the nearest
+    free place, `step` above or below, then two steps, and so on."""
+    placed: dict[str, float] = {}
+    for name, y in drawn:
+        for k in range(len(drawn) + 1):
+            tries = (y,) if k == 0 else (y - k * step, y + k * step)
+            free = [
+                c for c in tries if all(abs(c - other) >= step - 0.5 for other in placed.values())
+            ]
+            if free:
+                placed[name] = free[0]
+                break
+    return placed
 
 
 def npc_style() -> LineStyle:
@@ -156,11 +182,18 @@ def chips_chart(
     low, high, step = _ticks(min(values), max(values))
     first, last = points[0][0], points[-1][0]
     s = _SCALE
-    picture = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
-    draw = ImageDraw.Draw(picture)
-    small, big = font(11 * s), font(16 * s)
+    small, big = font(LEGEND_FONT * s), font(16 * s)
     labels = [(value, amount(value)) for value in range(low, high + 1, step)]
-    left = max(draw.textlength(text, font=small) for _, text in labels) + 12 * s
+    left = max(small.getlength(text) for _, text in labels) + 12 * s
+    drawn = {(name, hand) for hand, chips in points for name in chips if name in styles}
+    entries = [(name, styles[name]) for name in names]
+    if any(mark in drawn for mark in marks):
+        entries.append((mark_label, LineStyle(MARK_COLOUR, "diamond", None, 0, 0)))
+    legend = legend_layout([name for name, _ in entries], left / s)
+    rows = 1 + max((row for _, row, _ in legend), default=0)
+    height = HEIGHT + LEGEND_ROW * max(0, rows - LEGEND_ROWS)
+    picture = Image.new("RGB", (WIDTH * s, height * s), BACKGROUND)
+    draw = ImageDraw.Draw(picture)
     box = (left, PLOT_TOP * s, (WIDTH - 16) * s, PLOT_BOTTOM * s)
 
     def x_of(hand: int) -> float:
@@ -181,12 +214,18 @@ def chips_chart(
     draw.line((box[0], box[1], box[0], box[3], box[2], box[3]), fill=AXIS, width=s)
     every = max(1, math.ceil(len(points) / MARKERS_MAX))
     at: dict[tuple[str, int], tuple[float, float]] = {}
+    ys = [
+        spread(
+            [(name, y_of(chips[name]) + styles[name].offset * s) for name in names if name in chips]
+        )
+        for _, chips in points
+    ]
     for name in reversed(names):  # the first names on top
         style = styles[name]
         run: list[tuple[float, float]] = []
         for index, (hand, chips) in enumerate([*points, (None, {})]):
             if name in chips and hand is not None:
-                xy = (x_of(hand), y_of(chips[name]) + style.offset * s)
+                xy = (x_of(hand), ys[index][name])
                 run.append(xy)
                 at[(name, hand)] = xy
                 if style.marker and (index % every == 0 or index == len(points) - 1):
@@ -200,36 +239,51 @@ def chips_chart(
     for mark in marks:
         if mark in at:
             _marker(draw, "diamond", at[mark], MARK_COLOUR, size=7, outline=TEXT)
-    entries = [(name, styles[name]) for name in names]
-    if any(mark in at for mark in marks):
-        entries.append((mark_label, LineStyle(MARK_COLOUR, "diamond", None, 0, 0)))
-    _legend(draw, entries, small, box[0], (PLOT_BOTTOM + 26) * s)
+    _legend(draw, entries, legend, small)
     out = io.BytesIO()
-    small_picture = picture.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+    small_picture = picture.resize((WIDTH, height), Image.Resampling.LANCZOS)
     small_picture.quantize(_COLOURS, dither=Image.Dither.NONE).save(out, format="PNG")
     return out.getvalue()
+
+
+def legend_layout(
+    names: Sequence[str], left: float, right: float = LEGEND_RIGHT
+) -> list[tuple[float, int, str]]:
+    """Where each legend entry goes, in the picture's pixels: (x of its sample, row, the
+    name as written). Entries follow one another, each as wide as its name needs, and
+    wrap to a new row at `right`; a PC's name is cut to NAME_MAX characters, and only a
+    name wider than a whole row is cut further."""
+    face = font(LEGEND_FONT * _SCALE)
+    room = right - left - LEGEND_SAMPLE
+    placed: list[tuple[float, int, str]] = []
+    x, row = left, 0
+    for name in names:
+        shown = name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+        shown = fitted(shown, face, room * _SCALE)
+        width = LEGEND_SAMPLE + face.getlength(shown) / _SCALE
+        if x > left and x + width > right:
+            x, row = left, row + 1
+        placed.append((x, row, shown))
+        x += width + LEGEND_GAP
+    return placed
 
 
 def _legend(
     draw: ImageDraw.ImageDraw,
     entries: list[tuple[str, LineStyle]],
+    layout: list[tuple[float, int, str]],
     font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
-    left: float,
-    top: int,
 ) -> None:
-    """A sample of each line (its dash and marker) and a name, five a row."""
+    """A sample of each line (its dash and marker) and its name, where `legend_layout`
+    put them."""
     s = _SCALE
-    column = ((WIDTH - 16) * s - left) / 5
-    for i, (name, style) in enumerate(entries):
-        x, y = left + column * (i % 5), top + LEGEND_ROW * s * (i // 5)
+    for (_, style), (left, row, shown) in zip(entries, layout, strict=True):
+        x, y = left * s, (LEGEND_TOP + LEGEND_ROW * row) * s
         if style.width:
             _line(draw, [(x, y), (x + 22 * s, y)], style)
         if style.marker:
             _marker(draw, style.marker, (x + 11 * s, y), style.colour, outline=None)
-        shown = name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
-        while draw.textlength(shown, font=font) > column - 30 * s and len(shown) > 2:
-            shown = shown[:-2] + "…"
-        draw.text((x + 28 * s, y), shown, font=font, fill=TEXT, anchor="lm")
+        draw.text((x + LEGEND_SAMPLE * s, y), shown, font=font, fill=TEXT, anchor="lm")
 
 
 def _line(draw: ImageDraw.ImageDraw, run: list[tuple[float, float]], style: LineStyle) -> None:
@@ -289,10 +343,11 @@ def _marker(
 
 def _ticks(low: int, high: int) -> tuple[int, int, int]:
     """An axis from `low` to `high` (cents) in about four round steps (1, 2 or 5 × 10ⁿ),
-    always showing zero's side: its ends and the step."""
+    always showing zero's side (both sides when everything is zero): its ends and the
+    step."""
     low, high = min(low, 0), max(high, 0)
-    if low == high:
-        high = low + 100
+    if low == high:  # nobody moved: zero in the middle, lines spread around it
+        low, high = -100, 100
     raw = (high - low) / 4
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)

@@ -26,16 +26,19 @@ How rows are read:
   bankroll, Hero Points), never a hand's result; `pot.stake`/`pot.npc_stake` are stakes.
 - A Hero Point spend wins back the hand just played (offers close at the next deal), so
   what it pays is shown at that hand.
+
+Who won is read once, from those results (`leaders`): the winner, the podium and the
+moments never disagree. Hands are named with the game's own word (`hand_phrase`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from bondbot.i18n import Lang, t
+from bondbot.i18n import Lang, has, plural, t
 from bondbot.pictures.chart import ChartSpec, LineStyle, line_styles, npc_style
 from bondbot.storage.ledger import LedgerEntry
 
@@ -128,6 +131,9 @@ class _Book:
         self.chips: dict[int, int] = {}  # each PC's stack, to see when he has left
         self.at_table: set[int] = set()
         self.in_hand: dict[int, int] = {}  # each PC's result in the hand under way
+        self.pot_prefix = f"pot:{table_id}:"
+        self.pots: dict[str, int] = {}  # what each pot holds
+        self.staked: dict[int, int] = {}  # each PC's stakes in pots not paid out yet
         self.npc = 0
         self.biggest: BiggestHand | None = None
         self.won_backs: list[WonBack] = []
@@ -159,6 +165,11 @@ class _Book:
                     self.pc(src).hands_won_back += 1
                     self.won_backs.append(WonBack(src, hand, 0))
             return
+        for account, sign in ((row.src, -1), (row.dst, 1)):
+            if account is not None and account.startswith(self.pot_prefix):
+                self.pots[account] = self.pots.get(account, 0) + sign * row.amount
+                if sign > 0 and src is not None:
+                    self.staked[src] = self.staked.get(src, 0) + row.amount
         if not row.reason.startswith("table."):
             into, out = self._npc_side(row.dst, row.reason), self._npc_side(row.src, row.reason)
             self.npc += row.amount * (into - out)
@@ -191,10 +202,21 @@ class _Book:
                 return
 
     def end_hand(self, hand: int) -> None:
+        """Close hand `hand`; 0 is before the first deal (a duel): no hand to name.
+
+        Stakes in a pot still holding chips (Makao's cycle pot) belong to the hand that
+        pays it out: a stake given back is no win, and a pot won is won net of them."""
+        carried: dict[int, int] = {}
+        if any(held > 0 for held in self.pots.values()):
+            for character_id, stake in self.staked.items():
+                self.in_hand[character_id] = self.in_hand.get(character_id, 0) + stake
+                carried[character_id] = -stake
+        else:
+            self.staked = {}
         for character_id, won in self.in_hand.items():
             if won > 0 and (self.biggest is None or won > self.biggest.won):
-                self.biggest = BiggestHand(character_id, won, hand)
-        self.in_hand = {}
+                self.biggest = BiggestHand(character_id, won, hand if hand > 0 else None)
+        self.in_hand = carried
 
     def point(self, values: dict[int, int], *, unsettled: bool) -> None:
         """Bring a point of the series up to date: each PC at the table (or already on it)."""
@@ -293,6 +315,52 @@ def _settles(row: LedgerEntry) -> bool:
     return row.dst is None or not row.dst.startswith(("pot:", "layout:"))
 
 
+def hand_word(game: str | None, lang: Lang) -> str:
+    """The phrase set naming the game's hands in `lang` (`games.hand_word.<game>`: "hand",
+    "coup", "round", "deal", named in English in both languages: French `deal` says
+    "donne"), whose phrases are `summary.by.<word>.*`; "hand" for a game that names none,
+    or names one without phrases."""
+    key = f"games.hand_word.{game}"
+    word = t(key, lang) if game is not None and has(key, lang) else ""
+    return word if has(f"summary.by.{word}.played", lang) else t("summary.hand_word", lang)
+
+
+def hand_title(game: str | None, lang: Lang, hand: int) -> str:
+    """The table's own name for one hand, as its result picture heads it ("Coup 3",
+    "Round 3", "Donne 3"; `games.result_heading.<game>`), "Hand 3" for a game without."""
+    key = f"games.result_heading.{game}"
+    return t(key if game is not None and has(key, lang) else "table.shown_title", lang, hand=hand)
+
+
+def hand_phrase(name: str, game: str | None, lang: Lang, /, **params: object) -> str:
+    """A phrase of the summary that names the game's hands (`summary.by.<word>.<name>`):
+    "Coups played: 6.", "won back coup 2", "Chips won or lost, round after round"."""
+    return t(f"summary.by.{hand_word(game, lang)}.{name}", lang, **params)
+
+
+def leaders(summary: Evening, npc: int | None = None) -> list[int]:
+    """Those sharing the best result, when it is a gain (none when nobody came out
+    ahead): the one reading of who won, for the winner line and the podium alike. The
+    PCs, and the NPC (`npc`, his character id) where he plays for the win himself."""
+    results = [(p.character_id, p.net) for p in summary.pcs]
+    if npc is not None:
+        results.append((npc, summary.npc_net))
+    best = max((net for _, net in results), default=0)
+    return [who for who, net in results if net == best] if best > 0 else []
+
+
+def winner_line(
+    summary: Evening, names: Mapping[int, str], lang: Lang, npc: int | None = None
+) -> str | None:
+    """ "Winner: **Bond**", "Winners (tied): **Bond**, **Mathis**", or None (nobody won);
+    `npc` as in `leaders`."""
+    first = leaders(summary, npc)
+    if not first:
+        return None
+    shown = ", ".join(f"**{_name(names, who)}**" for who in first)
+    return t("summary.winner" if len(first) == 1 else "summary.winners_tied", lang, names=shown)
+
+
 def evening_text(
     summary: Evening,
     names: Mapping[int, str],
@@ -301,24 +369,27 @@ def evening_text(
     *,
     hands_played: int | None = None,
     npc: str | None = None,
-    winners: Sequence[int] = (),
+    winner: bool = False,
+    npc_id: int | None = None,
+    game: str | None = None,
 ) -> str:
     """The evening as a recap, for an embed's description (at most TEXT_MAX characters):
-    the game's winner (where it has one), the podium with each PC's result and Hero
-    Points, the NPC's result, the night's moments, the hands played (`hands_played`, the
-    table's count; None: not shown)."""
+    the winner (`winner`: the game names one; the best result, `leaders`, the NPC
+    `npc_id` among them where given), the podium with each PC's result and Hero Points,
+    the NPC's result, the night's moments, the hands played (`hands_played`, the table's
+    count; None: not shown), each hand named with `game`'s word."""
     lines = []
-    if winners:
-        shown = ", ".join(f"**{_name(names, w)}**" for w in winners)
-        lines.append(t("summary.winner", lang, names=shown))
+    said = winner_line(summary, names, lang, npc_id) if winner else None
+    if said is not None:
+        lines.append(said)
     lines += podium(summary, names, lang, money)
     if npc is not None:
         lines.append(npc_result(summary.npc_net, npc, lang, money))
-    moments = _moments(summary, names, lang, money)
+    moments = _moments(summary, names, lang, money, game)
     if moments:
         lines += ["", t("summary.moments", lang), *moments]
     if hands_played is not None:
-        lines += ["", t("summary.hands", lang, count=hands_played)]
+        lines += ["", hand_phrase("played", game, lang, count=hands_played)]
     text = "\n".join(lines)
     return text if len(text) <= TEXT_MAX else text[: TEXT_MAX - 1] + "…"
 
@@ -327,28 +398,35 @@ def podium(
     summary: Evening, names: Mapping[int, str], lang: Lang, money: Callable[[int], str]
 ) -> list[str]:
     """A line per PC, best first: his place (a medal for the first three results, ties
-    share one), his result and his Hero Points when he earned or spent any."""
+    share one; no place at all when nobody won or lost anything), his result and his Hero
+    Points when he earned or spent any."""
     lines = []
+    moved = any(p.net for p in summary.pcs)
     place, last_net = 0, None
     for index, p in enumerate(summary.pcs[:LINES_MAX]):
         if p.net != last_net:
             place, last_net = index + 1, p.net
-        rank = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
-        line = t(
-            "summary.place",
-            lang,
-            rank=rank,
-            name=_name(names, p.character_id),
-            net=_signed(p.net, money, lang),
-        )
+        name, net = _name(names, p.character_id), _signed(p.net, money, lang)
+        if moved:
+            rank = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
+            line = t("summary.place", lang, rank=rank, name=name, net=net)
+        else:
+            line = t("summary.unplaced", lang, name=name, net=net)
         if p.hero_earned or p.hero_spent:
-            line += " · " + t("summary.hero_points", lang, earned=p.hero_earned, spent=p.hero_spent)
+            line += " · " + hero_points(p, lang)
         lines.append(line)
     if len(summary.pcs) > LINES_MAX:
         lines.append(t("summary.more", lang, count=len(summary.pcs) - LINES_MAX))
     if not summary.pcs:
         lines.append(t("summary.nobody", lang))
     return lines
+
+
+def hero_points(p: PcEvening, lang: Lang) -> str:
+    """ "Hero Points: 2 earned, 1 spent", each count agreeing with its word."""
+    earned = plural("summary.hero_earned", lang, p.hero_earned)
+    spent = plural("summary.hero_spent", lang, p.hero_spent)
+    return t("summary.hero_points", lang, earned=earned, spent=spent)
 
 
 def npc_result(net: int, npc: str, lang: Lang, money: Callable[[int], str]) -> str:
@@ -360,31 +438,28 @@ def npc_result(net: int, npc: str, lang: Lang, money: Callable[[int], str]) -> s
 
 
 def _moments(
-    summary: Evening, names: Mapping[int, str], lang: Lang, money: Callable[[int], str]
+    summary: Evening,
+    names: Mapping[int, str],
+    lang: Lang,
+    money: Callable[[int], str],
+    game: str | None,
 ) -> list[str]:
+    """The biggest win (at its hand, when it was one of the table's) and each Hero Point
+    that won a hand back (with what it paid, when it paid something)."""
     lines = []
     biggest = summary.biggest
     if biggest is not None:
-        key = "summary.biggest" if biggest.hand is None else "summary.biggest_hand"
-        lines.append(
-            t(
-                key,
-                lang,
-                name=_name(names, biggest.character_id),
-                amount=money(biggest.won),
-                hand=biggest.hand,
+        who, amount = _name(names, biggest.character_id), money(biggest.won)
+        if biggest.hand:
+            lines.append(
+                hand_phrase("biggest", game, lang, name=who, amount=amount, hand=biggest.hand)
             )
-        )
+        else:
+            lines.append(t("summary.biggest", lang, name=who, amount=amount))
     for spend in summary.won_backs[:MOMENTS_MAX]:
-        lines.append(
-            t(
-                "summary.won_back",
-                lang,
-                name=_name(names, spend.character_id),
-                hand=spend.hand,
-                pay=money(spend.pay),
-            )
-        )
+        key = "won_back" if spend.pay else "won_back_free"
+        who = _name(names, spend.character_id)
+        lines.append(hand_phrase(key, game, lang, name=who, hand=spend.hand, pay=money(spend.pay)))
     if len(summary.won_backs) > MOMENTS_MAX:
         lines.append(t("summary.more", lang, count=len(summary.won_backs) - MOMENTS_MAX))
     return lines

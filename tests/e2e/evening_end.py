@@ -2,7 +2,9 @@
 
 `unnamed` scans every version of every message the fake holds (any channel or thread,
 public or ephemeral: content, embeds, buttons) for a "?" standing where a name goes;
-`the_end` checks what a closed table and its summary must say, for any game.
+`the_end` checks what a closed table and its summary must say, for any game: among it,
+that the winner and the podium are the ledger's nets (read here from the sheets' rows
+alone, not through `tables.summary`), ties shared, no podium when nobody moved.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from fakediscord.models import FakeMessage
 from table_flow import STORIES, table_message, wait_table
 
 from bondbot.bot.client import BondBot
-from bondbot.bot.tables.story import read_story
+from bondbot.bot.tables.story import names_a_winner, npc_competes, read_story
+from bondbot.i18n import Lang, t
+from bondbot.storage import ledger
 
 # A "?" alone where a name goes: a line starting "?", "**?**", "Winner: ?", "?, ?",
 # "— ?"; not a question's mark ("Prendre encore ?", "Delete **James Bond**?": a word
@@ -70,6 +74,53 @@ def embed_text(embed: dict[str, Any]) -> str:
     return "\n".join(_texts(embed))
 
 
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def played_count(text: str, game: str, lang: Lang) -> int:
+    """The hands played the text says, in the game's own words ("Rounds played: 3.")."""
+    word = t(f"games.hand_word.{game}", lang)
+    said = re.escape(t(f"summary.by.{word}.played", lang, count="§")).replace("§", r"(\d+)")
+    found = re.search(said, text)
+    assert found, f"no '{said}' in:\n{text}"
+    return int(found.group(1))
+
+
+def check_podium(
+    text: str, nets: dict[str, int], competing: dict[str, int], has_winner: bool, lang: Lang
+) -> None:
+    """The winner line and the medals of `text` are the nets' (by name): the best gain
+    among `competing` wins, ties share it and are said as ties; the PCs' `nets` take the
+    medals; nobody moved means no winner and no medal."""
+    top = max(competing.values(), default=0)
+    first = [name for name, net in competing.items() if net == top] if top > 0 else []
+    winner = [line for line in text.splitlines() if line.startswith(("Winner", "Vainqueur"))]
+    if has_winner and first:
+        assert len(winner) == 1, text
+        key = "summary.winner" if len(first) == 1 else "summary.winners_tied"
+        shown = ", ".join(
+            f"**{name}**" for name in sorted(first, key=lambda n: winner[0].find(f"**{n}**"))
+        )
+        assert winner == [t(key, lang, names=shown)], text
+    else:
+        assert winner == [], text
+    medalled = {
+        line.split("**")[1]: line.split(" ")[0]
+        for line in text.splitlines()
+        if line.startswith(MEDALS)
+    }
+    if not any(nets.values()):
+        assert medalled == {}, text
+        return
+    best = max(nets.values())
+    assert {name for name, medal in medalled.items() if medal == "🥇"} == set(
+        name for name, net in nets.items() if net == best
+    ), text
+    ranked = sorted(nets.values(), reverse=True)
+    for name, medal in medalled.items():
+        assert ranked.index(nets[name]) == MEDALS.index(medal), (name, text)
+
+
 @dataclass
 class TheEnd:
     closed: str  # the closed table's text
@@ -103,9 +154,29 @@ async def the_end(
     assert "hands won back: 0" not in summary
     assert unnamed(fake) == []
     assert hashes_on_the_table(fake) == []
-    hands = int(re.search(r"Hands played: (\d+)\.", summary).group(1))  # type: ignore[union-attr]
     snapshot = await bot.services.tables.snapshot(table_id)
+    game, lang = snapshot.state.config.game, snapshot.state.config.language or "en"
+    hands = played_count(summary, game, lang)
+    assert played_count(closed, game, lang) == hands
     async with bot.db.read() as conn:  # type: ignore[union-attr]
         told = await read_story(conn, snapshot)
+        rows = await ledger.table_entries(conn, table_id)
+    # Each PC's net, from his sheet's rows at this table alone (all cashed out now).
+    nets = {}
+    for character_id, name in snapshot.state.sat.items():
+        sheet = ledger.sheet_account(character_id)
+        moved = [r for r in rows if r.kind == "cash" and sheet in (r.src, r.dst)]
+        nets[name] = sum(r.amount if r.dst == sheet else -r.amount for r in moved)
+    # The NPC is read among them where the game has him play for the win: his result is
+    # what his bank gained, bookkeeping (bankroll in and out) aside.
+    bank = f"bank:{table_id}"
+    npc_rows = [r for r in rows if r.kind == "cash" and not r.reason.startswith("table.")]
+    npc_net = sum(
+        r.amount if r.dst == bank else -r.amount for r in npc_rows if bank in (r.src, r.dst)
+    )
+    competing = {**nets, npc: npc_net} if npc_competes(snapshot.state) else nets
+    for text in (closed, summary):
+        check_podium(text, nets, competing, names_a_winner(snapshot.state), lang)
+    assert not re.search(r"\(\$0\)|\(0\s\$\)", summary)  # no "won back hand 1 ($0)"
     spec = told.evening.chart(told.names, npc)
     return TheEnd(closed, summary, hands, [hand for hand, _ in spec.points])

@@ -14,6 +14,7 @@ import random
 import re
 
 from e2e_env import BotEnv
+from fakediscord.models import FakeMessage
 from table_flow import (
     balances,
     bond,
@@ -37,6 +38,21 @@ from bondbot.storage import ledger
 from bondbot.storage.db import Database
 
 NPC, BOND, MATHIS = "npc", "bond", "mathis"
+
+
+def empty_headings(message: FakeMessage) -> list[str]:
+    """Lines of any version of a message's fields that head a section ("On the **right
+    tableau** (half the bank, $150):") with nothing under them: the last line, or one
+    followed by another heading."""
+    found = []
+    for version in [*message.history, message.snapshot()]:
+        for embed in version.embeds:
+            for field in embed.get("fields", []):
+                lines = field["value"].split("\n")
+                for line, after in zip(lines, [*lines[1:], None], strict=True):
+                    if line.endswith(":") and (after is None or after.endswith(":")):
+                        found.append(line)
+    return found
 
 
 def the_coup(seed: bytes) -> CoupSettled | None:
@@ -120,6 +136,7 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         assert started.content == "Le Chiffre banks $300."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$300**")
         assert "$150 on the right tableau, $150 on the left" in str(table.embeds)
+        assert "On the **right tableau** (half" not in str(table.embeds)  # nothing staked
 
         await fake.wait_until(lambda: "Stake" in button_labels(fake))
         assert button_labels(fake) == ["Stake", "Pass", "My seat", "GM"]  # the moves of now
@@ -164,6 +181,8 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         assert spent.content == "You spend a Hero Point and win the hand: the bank pays you $200."
         await wait_table(fake, "James Bond loses $100 — James Bond spends a Hero Point")
         await wait_table(fake, "Coup 2")  # the same bank, stakes open again
+        # Never a section heading with nothing under it (the tableaux before any stake).
+        assert empty_headings(table_message(fake)) == []
 
     left = next(t for t in coup.tables if t.table == "left")
     left_net = {"ponte": 10_000, "banker": -10_000, "tie": 0}[left.winner]

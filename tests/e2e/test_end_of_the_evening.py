@@ -129,7 +129,7 @@ async def test_a_blackjack_evening_ends_with_its_scores_and_its_story(bot_env: B
         assert verify.ephemeral and f"Graine : `{seed}`" in str(verify.embeds)
         assert f"bondbot verify {seed} {commitment} --packs 6" in str(verify.embeds)
         after = await fake.slash(world.player, "table history")  # the closed table's
-        assert f"Seed: `{seed}`" in str(after.embeds) and "Hand 1:" in str(after.embeds)
+        assert f"Seed: `{seed}`" in str(after.embeds) and "Round 1:" in str(after.embeds)
         assert HASH.search(str(table_message(fake).embeds)) is None
 
     db = await Database.open(bot_env.database)

@@ -35,7 +35,11 @@ async def test_help_teaches_the_first_steps_every_game_and_the_alternative_rule(
     assert embed is not None
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert "/mj rôle" in fields["Les trois premières commandes du MJ"]
-    assert "Jeu 8" in fields["La règle alternative, par l'exemple"]
+    example = fields["La règle alternative, par l'exemple"]
+    assert "Jeu 8" in example
+    # Amounts as French writes them, in the server's currency: "500 $", not "$500".
+    assert "mise 500\u00a0$ sur Joueur" in example and "paie 1\u202f000\u00a0$" in example
+    assert "$5" not in example and "$1" not in example
     assert "/règles jeu:" in embed["footer"]["text"]
 
 
@@ -44,6 +48,7 @@ async def test_rules_answers_in_a_few_lines_with_the_full_text_attached(bot_env:
     async with bot_env.run():
         answer = await fake.slash(world.player, "rules", game="punto_banco")
         french = await fake.slash(world.player_fr, "rules", game="makao")
+        alternative = await fake.slash(world.player_fr, "rules", game="alternative")
     assert answer.ephemeral
     assert answer.embed is not None and answer.embed["title"] == "Punto banco"
     assert "Tie 8:1" in answer.embed["description"]
@@ -57,6 +62,8 @@ async def test_rules_answers_in_a_few_lines_with_the_full_text_attached(bot_env:
     assert "en anglais" in french.embed["description"]
     (attached,) = french.attachments
     assert attached.filename == "makao.md" and attached.data == full_text("makao")
+    assert alternative.embed is not None
+    assert "paie 1\u202f000\u00a0$ (ses 500\u00a0$ rendus" in alternative.embed["description"]
 
 
 async def test_every_topic_fits_discord_in_both_languages(bot_env: BotEnv) -> None:

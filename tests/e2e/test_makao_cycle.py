@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 from e2e_env import BotEnv
+from evening_end import the_end
 from fakediscord.client import InteractionResult
 from fakediscord.models import FakeMessage, FakeUser
 from privacy import PrivacyWatch
@@ -23,11 +24,13 @@ from table_flow import (
     balances,
     bond,
     button_id,
+    button_labels,
     create_cast,
     join,
     le_chiffre,
     mathis,
     press,
+    table_message,
     wait_table,
 )
 
@@ -298,3 +301,61 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
             assert await ledger.balance(conn, "pot:1:makao", "cash") == 0
     finally:
         await db.close()
+
+
+async def test_a_cycle_closed_early_names_no_winner(bot_env: BotEnv) -> None:
+    """Closed after its first deal, the cycle pays no pot: every stake goes back, every
+    PC is even. The closed table and the summary then name no winner (the score sheet's
+    leader won nothing), give no medal, and tell a Hero Point spent on a missed bid
+    without "($0)"; the deal is a deal there, as at the table."""
+    fake, world = bot_env.fake, bot_env.world
+    users = {"bond": world.player, "mathis": world.player_fr}
+    ids = await create_cast(
+        bot_env,
+        {"npc": le_chiffre(), "bond": bond(world.player), "mathis": mathis(world.player_fr)},
+        users,
+    )
+    before = await balances(bot_env, ids)
+    async with bot_env.run() as bot:
+        await bot.services.guilds.update(
+            world.guild.id, gm_role_id=world.gm_role.id, turn_timer_s=TURN_TIMER
+        )
+        await fake.slash(
+            world.gm, "table open makao", npc="Le Chiffre", minimum="10", maximum="100", stake="10"
+        )
+        await wait_table(fake, "Makao (piekiełko) — Le Chiffre")
+        for user in users.values():
+            await join(fake, user, "50")
+            await press(fake, user, "choose", "simulate")
+        await wait_table(fake, "3 players in the game")
+        spent, number = "", 0
+        while not spent:  # deals until a PC misses his bid (the timer bids 0 for him)
+            number += 1
+            await fake.wait_until(lambda: "Deal (GM)" in button_labels(fake))
+            dealt = await press(fake, world.gm, "newhand")
+            assert dealt.content.startswith(f"Deal {number} of")
+            while (await bot.services.tables.snapshot(1)).state.engine.turn():
+                bot_env.clock.advance(TURN_TIMER + 1)  # every bid and card by the timer
+                await bot.services.tables.run_due()
+            await fake.wait_until(lambda: "Deal (GM)" in button_labels(fake))
+            if "Spend a Hero Point" in button_labels(fake):
+                for key, user in users.items():  # whoever missed his bid wins it back
+                    answer = await fake.click(user, table_message(fake), button_id(fake, "hp"))
+                    if (answer.content or "").startswith(("You spend", "Vous dépensez")):
+                        spent = NAMES[key]
+        game = (await bot.services.tables.snapshot(1)).state.engine
+        assert isinstance(game, Makao) and len(game.deals) == number < 13
+        leader = game.winners()  # the score sheet has a leader
+        assert 0 < len(leader) < len(game.seats)
+        closed = await fake.slash(world.gm, "table close")
+        assert closed.content.startswith("Table closed")
+        end = await the_end(fake, bot, 1, ["James Bond", "René Mathis"], "Le Chiffre")
+    for text in (end.closed, end.summary):
+        assert "Winner" not in text and "🥇" not in text, text
+        assert "**James Bond**: even" in text and "**René Mathis**: even" in text
+        assert f"Deals played: {number}." in text and "Hands played" not in text
+    assert f"**{spent}** spent a Hero Point and won back deal {number}." in end.summary
+    assert "$0" not in end.summary
+    assert "Biggest win" not in end.summary  # a stake given back is no win
+    after = await balances(bot_env, ids)
+    assert [after[key][0] for key in users] == [before[key][0] for key in users]  # all even

@@ -38,6 +38,7 @@ from table_flow import (
 from bondbot.bot.client import BondBot
 from bondbot.games.contract import Move
 from bondbot.games.michigan.engine import Michigan, PayCardWon, Played, RoundOver, Stop
+from bondbot.i18n import t
 from bondbot.rules.cards import Card
 from bondbot.rules.shoe import Shoe
 from bondbot.storage import ledger
@@ -313,8 +314,9 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         # the NPC's, on the closed table and in the summary.
         pcs = [NAMES[key] for key in ("bond", "mathis", "leiter")]
         end = await the_end(fake, bot, 1, pcs, "Le Chiffre")
-        # The story bolds each winner of a tie on its own.
-        story = "Winner: " + ", ".join(f"**{name}**" for name in names)
+        # The story bolds each winner of a tie on its own, and says it is a tie.
+        key = "summary.winner" if len(names) == 1 else "summary.winners_tied"
+        story = t(key, "en", names=", ".join(f"**{name}**" for name in names))
         assert story in end.closed and story in end.summary
         assert end.hands == 1 and end.chart_hands == [0, 1]  # one round, one hand
 

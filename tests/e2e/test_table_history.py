@@ -54,12 +54,12 @@ async def test_the_history_pages_through_every_hand(bot_env: BotEnv) -> None:
     assert len(nets) == COUPS
     text = first.embeds[0]["description"].split("\n")
     assert first.embeds[0]["title"].startswith("The last hands (page 1 of 2")
-    assert len(text) == 10 and text[0].startswith(f"Hand {COUPS}: James Bond ")
+    assert len(text) == 10 and text[0].startswith(f"Coup {COUPS}: James Bond ")
     sign = "+" if nets[-1] > 0 else "−"
-    assert text[0] == f"Hand {COUPS}: James Bond {sign}${abs(nets[-1]) // 100:,}"
+    assert text[0] == f"Coup {COUPS}: James Bond {sign}${abs(nets[-1]) // 100:,}"
     async with bot_env.run():  # a restart: the page buttons still turn
         older = next(cid for cid in first.custom_ids() if cid.endswith(":hist:1"))
         second = await fake.click(world.player, first, older)
         assert second.response_type == 7  # the page, turned in place
         lines = second.embeds[0]["description"].split("\n")
-        assert [line.split(":")[0] for line in lines] == ["Hand 2", "Hand 1"]
+        assert [line.split(":")[0] for line in lines] == ["Coup 2", "Coup 1"]

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import io
 from itertools import pairwise
+from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bondbot.pictures import fonts
-from bondbot.pictures.chart import HEIGHT, PLOT_BOTTOM, PLOT_TOP, SERIES_COLOURS, WIDTH, chips_chart
+from bondbot.pictures.chart import (
+    HEIGHT,
+    PLOT_BOTTOM,
+    PLOT_TOP,
+    SERIES_COLOURS,
+    WIDTH,
+    chips_chart,
+    line_styles,
+    npc_style,
+    spread,
+)
 
 RGB = tuple[int, int, int]
 
@@ -96,3 +107,99 @@ def test_without_dejavu_the_chart_still_comes(monkeypatch: pytest.MonkeyPatch) -
 def test_no_hand_no_chart() -> None:
     with pytest.raises(ValueError):
         chips_chart([], title="Chips")
+
+
+def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, float, str, float]]:
+    """Every text the chart writes: (x, y, text, its width), in the picture's pixels as
+    drawn (twice the PNG's size)."""
+    drawn: list[tuple[float, float, str, float]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any, **kwargs: Any) -> None:
+        face = kwargs["font"]
+        drawn.append((xy[0], xy[1], words, face.getlength(words)))
+        original(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    return drawn
+
+
+LEGENDS = {
+    "fr": ("Jetons gagnés ou perdus, coup après coup", "Point d'Héroïsme"),
+    "en": ("Chips won or lost, coup after coup", "Hero Point"),
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("seats", [3, 10])
+def test_the_legend_writes_every_word_whole_within_the_picture(
+    monkeypatch: pytest.MonkeyPatch, lang: str, seats: int
+) -> None:
+    """The French legend was cut to "Point d'Héroï…": each entry now takes the room its
+    words need, on as many rows as it takes, each row's text within the picture and apart
+    from the next entry's sample."""
+    title, mark = LEGENDS[lang]
+    names = (
+        ["James Bond", "René Mathis", "Vesper Lynd"]
+        if seats == 3
+        else [f"{n} Ŵilhelmina Ŵolfram"[:20] for n in range(seats)]
+    )
+    points = [
+        (hand, {name: (i - 1) * hand * 1_000 for i, name in enumerate(names)}) for hand in range(7)
+    ]
+    points = [(hand, {**chips, "Le Chiffre": -sum(chips.values())}) for hand, chips in points]
+    styles = {**line_styles(names), "Le Chiffre": npc_style()}
+    drawn = _drawn_texts(monkeypatch)
+    data = chips_chart(points, title=title, styles=styles, marks=[(names[0], 2)], mark_label=mark)
+    picture = Image.open(io.BytesIO(data))
+    legend = [(x, y, text, width) for x, y, text, width in drawn if y > PLOT_BOTTOM * 2 + 20]
+    shown = [text for _, _, text, _ in legend]
+    assert shown == [*names, "Le Chiffre", mark]  # whole: not one cut
+    for x, y, _, width in legend:
+        assert x + width <= (WIDTH - 8) * 2 and y < picture.size[1] * 2 - 8
+    rows: dict[float, list[tuple[float, float]]] = {}
+    for x, y, _, width in legend:
+        rows.setdefault(y, []).append((x, x + width))
+    for spans in rows.values():  # a name ends before the next entry's sample begins
+        for (_, end), (start, _) in pairwise(sorted(spans)):
+            assert end + 8 * 2 <= start - 28 * 2
+
+
+def test_lines_that_meet_in_places_are_drawn_apart_there() -> None:
+    """Bond and Mathis part at hands 1–2 and end level from hand 3; Le Chiffre is flat at
+    zero beside Leiter, who never moves. Where lines meet, each stays visible: its colour
+    drawn on rows of its own, a few pixels from the other's."""
+    points = [
+        (
+            hand,
+            {
+                "Bond": 5_000 if hand >= 3 else 0,
+                "Mathis": 5_000 if hand >= 3 else -2_000 * min(hand, 1),
+                "Leiter": 0,
+                "Le Chiffre": 0 if hand < 3 else -10_000,
+            },
+        )
+        for hand in range(7)
+    ]
+    styles = {**line_styles(["Bond", "Mathis", "Leiter"]), "Le Chiffre": npc_style()}
+    picture = _open(chips_chart(points, title="Chips", styles=styles))
+    end = range(WIDTH - 60, WIDTH - 30)  # hands 5–6: Bond and Mathis level
+    bond, mathis = (
+        _mean(_ink(picture, SERIES_COLOURS[0], end)),
+        _mean(_ink(picture, SERIES_COLOURS[1], end)),
+    )
+    assert abs(bond - mathis) >= 3
+    start = range(WIDTH // 5, WIDTH // 4)  # hands 1–2: Leiter and Le Chiffre level at zero
+    leiter = _mean(_ink(picture, SERIES_COLOURS[2], start))
+    npc = _mean(_ink(picture, (70, 70, 70), start))
+    assert abs(leiter - npc) >= 3
+
+
+def test_spread_moves_a_line_to_the_nearest_free_place() -> None:
+    assert spread([("a", 100.0), ("b", 100.0), ("c", 100.0), ("d", 200.0)], step=10) == {
+        "a": 100.0,
+        "b": 90.0,
+        "c": 110.0,
+        "d": 200.0,
+    }
+    assert spread([("a", 100.0), ("b", 104.0)], step=10) == {"a": 100.0, "b": 114.0}

@@ -17,10 +17,12 @@ from table_helpers import (
 )
 
 from bondbot.bot.tables.message import table_embed, table_view
+from bondbot.bot.tables.story import closed_embed, read_story, summary_embed
 from bondbot.errors import Refusal
 from bondbot.games.contract import Move
 from bondbot.games.macao.engine import Macao, Phase
 from bondbot.games.macao.ui import UI
+from bondbot.money import format_amount
 from bondbot.storage.db import Database
 from bondbot.tables import accounts
 from bondbot.tables.service import TableService, TableSnapshot
@@ -279,7 +281,7 @@ async def test_the_evening_ends_after_its_coups_with_its_winner(db: Database) ->
     winner = "James Bond" if over.chips[int(BOND)] == best else "Vesper Lynd"
     evening = fields(over, clock)["The evening"]
     assert evening.startswith(f"Winner of the evening: **{winner}** with ${best // 100:,}")
-    assert "The evening is over after 1 coups." in fields(over, clock)["Macao"]
+    assert "The evening is over after 1 coup." in fields(over, clock)["Macao"]
     assert [b.custom_id for b in UI.buttons(over, "en", "$")] == []
     with pytest.raises(Refusal) as late:
         await tables.act(table, GM, "deal", as_gm=True)
@@ -322,3 +324,54 @@ async def test_refusals_say_why(db: Database) -> None:
     await tables.act(table, VESPER_OWNER, "pass")
     assert (await refused(VESPER_OWNER, "draw")).key == "macao.not_your_turn"
     await assert_conserved(db)
+
+
+# -- the end of the evening: who won is the best result -----------------------------------
+
+
+def vesper_alone(engine: Macao, seat: str) -> Move | None:
+    """Bond passes, Vesper wagers $10 on her own hand and draws as advised."""
+    if engine.phase is Phase.WAGERS:
+        if seat == BOND:
+            return Move(kind="pass", seat=seat)
+        return Move(kind="wager", seat=seat, amount=1_000, target="own")
+    return None
+
+
+def vesper_wins_while_bond_passes(seed: bytes) -> bool:
+    engine = live_engine(seed, NPC, [BOND, VESPER], coups=1)
+    play_coup(engine, vesper_alone)
+    vesper = next(hand for hand in engine.players if hand.seat == VESPER)
+    return (vesper.net or 0) > 0
+
+
+async def test_the_closed_table_names_the_best_result_not_the_most_chips(db: Database) -> None:
+    """Bond buys in $300 and passes, Vesper buys in $200 and wins her coup: Bond holds
+    the most chips, Vesper did best. The closed table and the summary name her, above
+    her gold medal, and so do they in French."""
+    clock = Clock()
+    seed = next(seeds(vesper_wins_while_bond_passes))
+    tables, table, ids = await open_table(db, clock, [seed], game="macao", options={"coups": 1})
+    await tables.join(table, BOND_OWNER, ids["bond"], 30_000)
+    await tables.join(table, VESPER_OWNER, ids["vesper"], 20_000)
+    for owner in (BOND_OWNER, VESPER_OWNER):
+        await tables.choose(table, owner, "simulate")
+    over = await play(tables, table, vesper_alone)
+    engine = over.state.engine
+    assert isinstance(engine, Macao) and engine.winners() == (BOND,)  # the most chips
+    won = over.chips[ids["vesper"]] - 20_000
+    assert won > 0 and over.chips[ids["bond"]] == 30_000
+    closed = await tables.close(table, GM)
+    async with db.read() as conn:
+        told = await read_story(conn, closed)
+    for lang, winner, medal in (
+        ("en", "Winner: **Vesper Lynd**", f"🥇 **Vesper Lynd**: +${won // 100}"),
+        ("fr", "Vainqueur : **Vesper Lynd**", f"🥇 **Vesper Lynd** : +${won // 100}"),
+    ):
+        scoreboard = closed_embed(closed, told, lang, "$", "Macao").to_dict()
+        board = scoreboard["description"] + "\n" + scoreboard["fields"][0]["value"]
+        summary = summary_embed(closed, told, lang, format_amount).description or ""
+        for text in (board, summary):
+            assert winner in text and medal in text and "James Bond**" in text, text
+            assert text.index(winner) < text.index(medal)
+            assert "**James Bond**, " not in text  # no one else named beside her

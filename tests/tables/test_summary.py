@@ -3,15 +3,28 @@ hand and the series, for bets that settle at once and for pots built over severa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bondbot.games.registry import all_games
+from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
 from bondbot.pictures.chart import evening_chart, npc_style
 from bondbot.storage.ledger import LedgerEntry
-from bondbot.tables.summary import BiggestHand, WonBack, evening, evening_text, hand_results
+from bondbot.tables.summary import (
+    BiggestHand,
+    WonBack,
+    evening,
+    evening_text,
+    hand_phrase,
+    hand_results,
+    hand_word,
+    leaders,
+)
 
 TABLE = 7
 BANK = f"bank:{TABLE}"
@@ -361,7 +374,7 @@ def test_a_podium_shares_a_place_on_a_tie_and_tells_the_hero_points() -> None:
     book.action((1_600, BANK, chips(LEITER), "spend.win_hand"), actor=LEITER)
     summary = evening(book.rows, TABLE)
     names = {BOND: "James Bond", VESPER: "Vesper Lynd", LEITER: "Felix Leiter"}
-    text = evening_text(summary, names, "en", format_amount, npc="Le Chiffre", winners=[LEITER])
+    text = evening_text(summary, names, "en", format_amount, npc="Le Chiffre", winner=True)
     assert text.splitlines()[:5] == [
         "Winner: **Felix Leiter**",
         "🥇 **Felix Leiter**: +$8 · Hero Points: 2 earned, 1 spent",
@@ -371,3 +384,176 @@ def test_a_podium_shares_a_place_on_a_tie_and_tells_the_hero_points() -> None:
     ]
     assert "**Felix Leiter** spent a Hero Point and won back hand 1 ($16)." in text
     assert "won back: 0" not in text
+
+
+# -- one reading of who won (issue 34: the winner, the podium and the moments agree) ----
+
+
+def test_the_winner_is_the_best_result_not_the_most_chips() -> None:
+    """Macao, buy-ins 300/200/200: Bond holds the most chips at the end, Mathis won the
+    most. The winner line names Mathis, the podium's first, in both languages."""
+    book = Noted()
+    book.buy_in(BOND, 30_000)
+    book.buy_in(VESPER, 20_000)
+    book.buy_in(LEITER, 20_000)
+    book.hand = 1
+    book.action(
+        (12_000, BANK, chips(BOND), "macao.win"),
+        (14_000, BANK, chips(LEITER), "macao.win"),
+        (2_000, BANK, chips(VESPER), "macao.win"),
+    )
+    summary = evening(book.rows, TABLE, hands_played=6)
+    names = {BOND: "James Bond", VESPER: "Vesper Lynd", LEITER: "René Mathis"}
+    english = evening_text(summary, names, "en", format_amount, winner=True, game="macao")
+    assert english.splitlines()[:2] == ["Winner: **René Mathis**", "🥇 **René Mathis**: +$140"]
+    french = evening_text(summary, names, "fr", format_amount, winner=True, game="macao")
+    assert french.splitlines()[:2] == ["Vainqueur : **René Mathis**", "🥇 **René Mathis** : +$140"]
+    assert leaders(summary) == [LEITER]
+
+
+def test_a_tie_for_the_best_result_is_said_as_a_tie() -> None:
+    book = Noted()
+    for pc in (BOND, VESPER, LEITER):
+        book.buy_in(pc, 10_000)
+    book.hand = 1
+    book.action(
+        (500, BANK, chips(BOND), "macao.win"),
+        (500, BANK, chips(VESPER), "macao.win"),
+        (300, chips(LEITER), BANK, "macao.loss"),
+    )
+    summary = evening(book.rows, TABLE)
+    names = {BOND: "James Bond", VESPER: "Vesper Lynd", LEITER: "Felix Leiter"}
+    text = evening_text(summary, names, "en", format_amount, winner=True, game="macao")
+    assert text.splitlines()[:4] == [
+        "Winners (tied): **James Bond**, **Vesper Lynd**",
+        "🥇 **James Bond**: +$5",
+        "🥇 **Vesper Lynd**: +$5",
+        "🥉 **Felix Leiter**: -$3",
+    ]
+    french = evening_text(summary, names, "fr", format_amount, winner=True, game="macao")
+    assert french.startswith("Vainqueurs ex æquo : **James Bond**, **Vesper Lynd**\n")
+
+
+def test_nobody_moved_no_winner_no_podium_no_won_back_nothing() -> None:
+    """Makao closed after 6 of 13 deals: the pot went back, every PC is even. A Hero
+    Point spent on a missed bid paid nothing yet: it is told without "($0)"."""
+    book = Noted()
+    for pc in (BOND, VESPER, LEITER):
+        book.buy_in(pc, 10_000)
+    book.action((2, None, sheet(VESPER), "award.simulate"), actor=VESPER, hero=True)
+    book.hand = 1
+    book.action(
+        *[(1_000, chips(pc), f"pot:{TABLE}:cycle", "makao.stake") for pc in (BOND, VESPER, LEITER)]
+    )
+    book.action((1, sheet(VESPER), None, "spend.win_hand"), actor=VESPER, hero=True)
+    book.hand = 6
+    book.action(
+        *[
+            (1_000, f"pot:{TABLE}:cycle", chips(pc), "makao.stake_back")
+            for pc in (BOND, VESPER, LEITER)
+        ]
+    )
+    summary = evening(book.rows, TABLE, hands_played=6)
+    assert [p.net for p in summary.pcs] == [0, 0, 0] and leaders(summary) == []
+    assert summary.biggest is None  # a stake given back is no win
+    names = {BOND: "James Bond", VESPER: "Vesper Lynd", LEITER: "Felix Leiter"}
+    for lang in ("en", "fr"):
+        text = evening_text(summary, names, lang, format_amount, winner=True, game="makao")
+        assert "Winner" not in text and "Vainqueur" not in text
+        assert not any(medal in text for medal in ("🥇", "🥈", "🥉")), text
+        assert "$0" not in text and "0 $" not in text
+        assert all(name in text for name in names.values())
+    english = evening_text(summary, names, "en", format_amount, winner=True, game="makao")
+    assert "**James Bond**: even" in english
+    assert "**Vesper Lynd** spent a Hero Point and won back deal 1." in english
+    french = evening_text(summary, names, "fr", format_amount, winner=True, game="makao")
+    assert "**Vesper Lynd** a dépensé un Point d'Héroïsme et regagné la donne 1." in french
+
+
+def test_a_duel_before_the_first_hand_names_no_hand_0() -> None:
+    book = Noted()
+    book.buy_in(BOND, 10_000)
+    book.action((700, BANK, chips(BOND), "contest.win"), actor=GM)  # noted "hand 0"
+    book.hand = 1
+    book.action((200, BANK, chips(BOND), "baccarat.win"))
+    summary = evening(book.rows, TABLE)
+    assert summary.biggest == BiggestHand(BOND, 700)
+    names = {BOND: "James Bond"}
+    english = evening_text(summary, names, "en", format_amount, game="punto_banco")
+    assert "Biggest win: **James Bond** won $7." in english
+    french = evening_text(summary, names, "fr", format_amount, game="punto_banco")
+    assert "Plus gros gain : **James Bond** a gagné $7." in french
+    assert not re.search(r"\b(hand|main|coup) 0\b", english + french)
+
+
+def test_hero_points_agree_with_their_count_in_french() -> None:
+    book = Noted()
+    for pc in (BOND, VESPER):
+        book.buy_in(pc, 10_000)
+    book.action((1, None, sheet(BOND), "award.simulate"), actor=BOND, hero=True)
+    book.action((2, None, sheet(VESPER), "award.simulate"), actor=VESPER, hero=True)
+    book.hand = 1
+    book.action((1, sheet(VESPER), None, "spend.win_hand"), actor=VESPER, hero=True)
+    book.action((100, BANK, chips(VESPER), "spend.win_hand"), actor=VESPER)
+    summary = evening(book.rows, TABLE)
+    names = {BOND: "James Bond", VESPER: "Vesper Lynd"}
+    french = evening_text(summary, names, "fr", format_amount)
+    assert "**James Bond** : à l'équilibre · Points d'Héroïsme : 1 gagné, 0 dépensé" in french
+    assert "**Vesper Lynd** : +$1 · Points d'Héroïsme : 2 gagnés, 1 dépensé" in french
+    english = evening_text(summary, names, "en", format_amount)
+    assert "Hero Points: 1 earned, 0 spent" in english
+
+
+# -- each game's own word for its hands ------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("game", [spec.key for spec in all_games()])
+def test_the_summary_names_hands_as_the_table_does(game: str, lang: Lang) -> None:
+    """The word of the table's hand picture ("Coup 3", "Donne 3", "Round 3") is the
+    summary's: the biggest win at hand 3, the hand won back, the hands played, and the
+    chart's title."""
+    word = t(f"games.result_heading.{game}", lang, hand=3).split()[0].lower()
+    book = Noted()
+    book.buy_in(BOND, 10_000)
+    book.hand = 1
+    book.action((800, chips(BOND), BANK, f"{game}.loss"))
+    book.action((1, sheet(BOND), None, "spend.win_hand"), actor=BOND, hero=True)
+    book.action((1_600, BANK, chips(BOND), "spend.win_hand"), actor=BOND)
+    book.hand = 3
+    book.action((2_000, BANK, chips(BOND), f"{game}.win"))
+    summary = evening(book.rows, TABLE, hands_played=4)
+    text = evening_text(
+        summary, {BOND: "James Bond"}, lang, format_amount, hands_played=4, game=game
+    )
+    moments = text.split("\n\n")[1].lower()
+    assert f" {word} 3." in moments.splitlines()[1]  # the biggest win
+    assert f" {word} 1 (" in moments.splitlines()[2]  # won back
+    played = text.split("\n\n")[-1]
+    assert played.lower().startswith(word) and played.endswith(" 4.")
+    others = {"hand", "main", "coup", "round", "tour", "deal", "donne"} - {word}
+    assert not any(re.search(rf"\b{other}s?\b", text.lower()) for other in others), text
+    title = hand_phrase("chart_title", game, lang)
+    assert re.search(rf"\b{word}\b", title.lower()) and not any(
+        re.search(rf"\b{other}\b", title.lower()) for other in others
+    )
+
+
+def test_a_game_without_a_word_of_its_own_says_hand() -> None:
+    assert hand_word(None, "en") == hand_word("no_such_game", "fr") == "hand"
+    assert hand_phrase("played", "no_such_game", "fr", count=2) == "Mains jouées : 2."
+
+
+def test_a_pot_staked_at_the_first_deal_is_won_net_of_the_stake_at_the_last() -> None:
+    """Makao's cycle pot: staked with deal 1, paid with deal 13. The deal that pays it
+    is the winner's biggest win, by what he gained on the cycle, as the podium says."""
+    book = Noted()
+    for pc in (BOND, VESPER):
+        book.buy_in(pc, 10_000)
+    book.hand = 1
+    book.action(*[(1_000, chips(pc), f"pot:{TABLE}:makao", "makao.stake") for pc in (BOND, VESPER)])
+    book.hand = 13
+    book.action((2_000, f"pot:{TABLE}:makao", chips(VESPER), "makao.pot"))
+    summary = evening(book.rows, TABLE)
+    assert summary.biggest == BiggestHand(VESPER, 1_000, 13)
+    assert [(p.character_id, p.net) for p in summary.pcs] == [(VESPER, 1_000), (BOND, -1_000)]

@@ -4,6 +4,9 @@ the spend the table made."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from table_helpers import (
     BOND_OWNER,
     GM,
@@ -15,6 +18,9 @@ from table_helpers import (
     seeds_where,
 )
 
+from bondbot.bot.tables import story
+from bondbot.bot.tables.story import closed_embed, read_story, summary_embed
+from bondbot.money import Currency, format_amount
 from bondbot.rules.baccarat import Bet
 from bondbot.storage import ledger
 from bondbot.storage.db import Database
@@ -81,3 +87,40 @@ async def test_the_summary_tells_what_the_ledger_holds(db: Database) -> None:
     assert [w.hand for w in summary.won_backs] == [1] and summary.won_backs[0].pay == 10_000
     assert summary.npc_net == -(by_pc[bond].net + by_pc[vesper].net)
     assert len(summary.npc_series) == len(summary.series)
+
+
+async def test_the_summary_and_its_chart_say_coup_as_the_table_does(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A punto banco table says "Coup 1": so do its closed table, summary and chart, in
+    French ("le coup 1", "coup après coup"), not "main"."""
+    clock = Clock()
+    seed = next(seeds_where(lambda coup: coup.winner is Bet.BANKER))
+    tables, table, ids = await open_table(db, clock, [seed], game="punto_banco")
+    await tables.join(table, BOND_OWNER, ids["bond"], 20_000)
+    await tables.choose(table, BOND_OWNER, "simulate")
+    await tables.act(table, BOND_OWNER, "wager", target="player", amount=5_000)
+    dealt = await tables.act(table, GM, "deal", as_gm=True)
+    (offer,) = dealt.state.offers
+    await tables.spend(table, BOND_OWNER, offer.id)
+    closed = await tables.close(table, GM)
+    async with db.read() as conn:
+        told = await read_story(conn, closed)
+    titles: list[str] = []
+    monkeypatch.setattr(story, "evening_chart", lambda spec, **kw: titles.append(kw["title"]))
+    for lang in ("fr", "en"):
+        summary = summary_embed(closed, told, lang, format_amount).description or ""
+        board = str(closed_embed(closed, told, lang, "$", "Punto banco").to_dict())
+        story.summary_chart(told, closed, lang, format_amount)
+        for text in (summary, board, titles[-1]):
+            assert "coup" in text.lower() and not re.search(r"\b(main|hand)s?\b", text.lower())
+    assert (
+        "regagné le coup 1 (100\u00a0$)"
+        in summary_embed(
+            closed, told, "fr", lambda c: format_amount(c, Currency("$", "fr"))
+        ).description
+    )
+    assert titles == [
+        "Jetons gagnés ou perdus, coup après coup",
+        "Chips won or lost, coup after coup",
+    ]

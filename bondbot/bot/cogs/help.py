@@ -18,9 +18,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bondbot.bot.client import BondBot
-from bondbot.bot.context import lang_for, send
+from bondbot.bot.context import currency_for, lang_for, send
 from bondbot.games.registry import all_games
 from bondbot.i18n import Lang, lang_of, t
+from bondbot.money import format_amount
 from bondbot.rules_text import GAMES, TOPICS, full_text
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,19 @@ TOPIC_CHOICES = [
 ]
 
 
-def help_embed(lang: Lang, playable: set[str]) -> discord.Embed:
+EXAMPLE_STAKE = 50_000  # the alternative rule's example: $500 staked, $1,000 paid
+
+
+def topic_rules(topic: str, lang: Lang, money: str) -> str:
+    """A topic's few lines, its amounts in the server's currency as `lang` writes them
+    (`money`, a `Currency`: "$500" in English, "500 $" in French)."""
+    if topic != "alternative":
+        return t(f"help.topics.{topic}.rules", lang)
+    stake, paid = (format_amount(cents, money) for cents in (EXAMPLE_STAKE, 2 * EXAMPLE_STAKE))
+    return t("help.topics.alternative.rules", lang, stake=stake, paid=paid)
+
+
+def help_embed(lang: Lang, playable: set[str], money: str = "$") -> discord.Embed:
     """The whole of /help; a game not yet at the bot's tables is marked as coming."""
     embed = discord.Embed(title=t("help.title", lang), description=t("help.about", lang))
     embed.colour = COLOUR
@@ -41,14 +54,14 @@ def help_embed(lang: Lang, playable: set[str]) -> discord.Embed:
             name = f"{name} {t('help.coming', lang)}"
         embed.add_field(name=name, value=t(f"help.topics.{key}.rules", lang))
     embed.add_field(
-        name=t("help.alternative_title", lang), value=t("help.topics.alternative.rules", lang)
+        name=t("help.alternative_title", lang), value=topic_rules("alternative", lang, money)
     )
     embed.set_footer(text=t("help.rules_hint", lang))
     return embed
 
 
-def rules_embed(topic: str, lang: Lang) -> discord.Embed:
-    text = f"{t(f'help.topics.{topic}.rules', lang)}\n\n{t('help.full_text', lang)}"
+def rules_embed(topic: str, lang: Lang, money: str = "$") -> discord.Embed:
+    text = f"{topic_rules(topic, lang, money)}\n\n{t('help.full_text', lang)}"
     embed = discord.Embed(title=t(f"help.topics.{topic}.name", lang), description=text)
     embed.colour = COLOUR
     return embed
@@ -71,7 +84,8 @@ class Help(commands.Cog):
     @app_commands.guild_only()
     async def help(self, interaction: discord.Interaction) -> None:
         playable = {spec.key for spec in all_games()}
-        await send(interaction, embed=help_embed(await lang_for(interaction), playable))
+        lang, money = await lang_for(interaction), await currency_for(interaction)
+        await send(interaction, embed=help_embed(lang, playable, money))
 
     @app_commands.command(name="rules", description="A game's rules, with the full text attached")
     @app_commands.describe(game="The game, or the rule, to explain")
@@ -80,7 +94,8 @@ class Help(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         lang = await lang_for(interaction)
         attached = discord.File(io.BytesIO(full_text(game)), filename=TOPICS[game])
-        await send(interaction, embed=rules_embed(game, lang), file=attached)
+        money = await currency_for(interaction)
+        await send(interaction, embed=rules_embed(game, lang, money), file=attached)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:

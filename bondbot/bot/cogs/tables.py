@@ -44,7 +44,7 @@ from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened
 from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
-from bondbot.tables.summary import evening, hand_results
+from bondbot.tables.summary import evening, hand_results, hand_title
 
 log = logging.getLogger(__name__)
 HISTORY_PAGE = 10  # hands on a page of /table history
@@ -428,7 +428,7 @@ async def _show_history(reply: Reply, table: int, page: int, *, edit: bool) -> N
     lines = [
         reply.t(
             "table.history_line",
-            hand=hand,
+            heading=hand_title(snapshot.state.config.game, reply.lang, hand),
             results=", ".join(
                 f"{short(names.get(pc, '?'))} {'+' if net > 0 else '−'}{reply.money(abs(net))}"
                 for pc, net in sorted(moved.items(), key=lambda item: -item[1])

@@ -4,7 +4,8 @@ of it in a private answer).
 
 The scoreboard and the summary are read from the table's ledger rows
 (`tables.summary.evening`) with the names of everyone who sat (`TableState.sat`), so a
-PC cashed out at the close is still named.
+PC cashed out at the close is still named. Both name the winner the same way, from those
+rows (`tables.summary.winner_line`), and the hands with the game's word.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import discord
 
 from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.tables.common import AREA, add_lines, fit, short
+from bondbot.games.contract import Engine
 from bondbot.i18n import Lang, has, t
 from bondbot.money import format_amount
 from bondbot.pictures.chart import evening_chart
@@ -24,7 +26,15 @@ from bondbot.storage import characters, ledger
 from bondbot.storage.conn import Connection
 from bondbot.tables.service import TableSnapshot
 from bondbot.tables.state import ShoeRecord, TableState
-from bondbot.tables.summary import Evening, evening, evening_text, npc_result, podium
+from bondbot.tables.summary import (
+    Evening,
+    evening,
+    evening_text,
+    hand_phrase,
+    npc_result,
+    podium,
+    winner_line,
+)
 
 SHORT_HASH = 8  # characters of a commitment on the table message
 SHOES_SHOWN = 8  # shoes written out in the Verify answer; all of them in its file
@@ -39,7 +49,8 @@ class Story:
 
     evening: Evening
     names: dict[int, str]  # every PC who sat, and the NPC
-    winners: list[int]  # character ids the game declares winners (none: no such thing)
+    has_winner: bool  # the game names a winner (its best result; a bank game does not)
+    npc_competes: bool = False  # the NPC is one of those the winner is read among
 
 
 async def read_story(conn: Connection, snapshot: TableSnapshot) -> Story:
@@ -53,17 +64,24 @@ async def read_story(conn: Connection, snapshot: TableSnapshot) -> Story:
         if pc.character_id not in names:
             person = await characters.get_character(conn, pc.character_id, include_dead=True)
             names[pc.character_id] = person.name
-    return Story(found, names, winners(state))
+    return Story(found, names, names_a_winner(state), npc_competes(state))
 
 
-def winners(state: TableState) -> list[int]:
-    """The game's own winners (Michigan, Makao, Macao), as character ids: none before a
-    hand was played, nor when every seat ties (nobody won)."""
-    engine = state.engine
-    found = [int(seat) for seat in engine.winners() if str(seat).isdigit()]
-    if state.hand_no == 0 or len(found) >= len(engine.seats):
-        return []
-    return found
+def names_a_winner(state: TableState) -> bool:
+    """Whether the game has a winner of its own (Michigan, Makao, Macao: its engine says
+    who wins). Who he is comes from the ledger, as the podium's (`summary.leaders`): a
+    score sheet's leader or the most chips held is not the best result (a bigger buy-in,
+    a cycle ended before its pot was paid)."""
+    return type(state.engine).winners is not Engine.winners
+
+
+def npc_competes(state: TableState) -> bool:
+    """Whether the NPC is read among the winners: where the game's own count names him
+    one (Michigan, Makao, Macao's rotating bank; never a bank he holds against the
+    players). At Michigan and Makao his result in the ledger is never better than by the
+    game's count (a Hero Point he pays lowers it; a cycle's pot goes to its best scores),
+    so the ledger's winner is never an NPC this leaves out."""
+    return str(state.npc_id) in {str(seat) for seat in state.engine.winners()}
 
 
 # -- the closed table ------------------------------------------------------------------
@@ -81,10 +99,11 @@ def closed_embed(
         return format_amount(cents, money)
 
     lines = [t("table.closed_banner", lang)]
-    if story.winners:
-        shown = ", ".join(f"**{names.get(w, state.npc_name)}**" for w in story.winners)
-        lines.append(t("summary.winner", lang, names=shown))
-    lines.append(t("summary.hands", lang, count=story.evening.hands))
+    npc = state.npc_id if story.npc_competes else None
+    said = winner_line(story.evening, names, lang, npc) if story.has_winner else None
+    if said is not None:
+        lines.append(said)
+    lines.append(hand_phrase("played", state.config.game, lang, count=story.evening.hands))
     embed = discord.Embed(title=title, description="\n".join(lines))
     scores = podium(story.evening, names, lang, amount)
     scores.append(npc_result(story.evening.npc_net, short(state.npc_name), lang, amount))
@@ -166,7 +185,9 @@ def summary_embed(
         money,
         hands_played=story.evening.hands,
         npc=state.npc_name,
-        winners=story.winners,
+        winner=story.has_winner,
+        npc_id=state.npc_id if story.npc_competes else None,
+        game=state.config.game,
     )
     title = t("summary.title", lang)
     embed = discord.Embed(title=title, description=text)
@@ -184,7 +205,7 @@ def summary_chart(
         return None
     return evening_chart(
         spec,
-        title=t("summary.chart_title", lang),
+        title=hand_phrase("chart_title", snapshot.state.config.game, lang),
         amount=money,
         mark_label=t("summary.chart_mark", lang),
     )

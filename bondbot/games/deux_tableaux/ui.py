@@ -424,6 +424,9 @@ class DeuxTableauxUI:
         if coup is None:  # the pontes are answering
             half = halves(engine.bank)
             for name in TABLES:
+                covered = engine.coverage(name)
+                if not covered:  # a heading with nothing under it says nothing
+                    continue
                 where = table_name(name, lang)
                 lines.append(
                     t(
@@ -433,7 +436,7 @@ class DeuxTableauxUI:
                         half=format_amount(half[name], money),
                     )
                 )
-                for item in engine.coverage(name):
+                for item in covered:
                     lines.append(
                         _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money)
                     )

@@ -42,7 +42,7 @@ from bondbot.errors import Refusal
 from bondbot.games.contract import Option
 from bondbot.games.holdem.engine import Holdem, PotAwarded, ShowdownHand, totals
 from bondbot.games.holdem.names import HandName
-from bondbot.i18n import Lang, t
+from bondbot.i18n import Lang, plural, t
 from bondbot.money import Cents, format_amount
 from bondbot.tables.service import TableSnapshot
 
@@ -489,7 +489,7 @@ def _hand(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
         amount = format_amount(pot.amount, money)
         who = ", ".join(_name(snapshot, seat) for seat in pot.eligible)
         if len(who) > LIST_NAMES:
-            who = t("holdem.pot_players", lang, count=len(pot.eligible))
+            who = plural("holdem.pot_players", lang, len(pot.eligible))
         if pot.pot == 0:
             lines.append(t("holdem.pot_main", lang, amount=amount, names=who))
         else:

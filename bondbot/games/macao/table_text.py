@@ -17,7 +17,7 @@ from bondbot.games.contract import Move
 from bondbot.games.macao.counting import card_value, hand_total, is_bust, natural_of
 from bondbot.games.macao.drawing import allowing_third
 from bondbot.games.macao.engine import Bank, Macao, Phase, PlayerHand
-from bondbot.i18n import Lang, t
+from bondbot.i18n import Lang, plural, t
 from bondbot.money import format_amount
 from bondbot.rules.cards import Card, cards_pretty
 from bondbot.tables.service import TableSnapshot
@@ -164,7 +164,7 @@ class TableText:
             case Phase.BANKER:
                 return self.t("status_banker", name=self.name(engine.actor), when=deadline)
             case Phase.OVER:
-                return self.t("status_over", coups=engine.hand)
+                return plural("macao.status_over", self.lang, engine.hand)
         return self.t("status_idle")
 
     # -- the coup's story ------------------------------------------------------------------
@@ -303,7 +303,7 @@ class TableText:
         """Who has the most chips: the winner first, then everyone, most chips first."""
         rows = self.chips()
         if not rows:
-            return [self.t("status_over", coups=self.engine.hand)]
+            return [plural("macao.status_over", self.lang, self.engine.hand)]
         best = max(chips for _, chips in rows)
         winners = " & ".join(name for name, chips in rows if chips == best)
         lines = [self.t("winner", names=winners, chips=self.amount(best))]

@@ -48,7 +48,7 @@ from bondbot.games.michigan.engine import (
     next_card,
 )
 from bondbot.games.michigan.npc import look_ahead_lead
-from bondbot.i18n import Lang, t
+from bondbot.i18n import Lang, plural, t
 from bondbot.money import format_amount
 from bondbot.rules.cards import SUITS, Card, cards_pretty
 from bondbot.tables.service import TableSnapshot
@@ -115,7 +115,7 @@ def _chips(snapshot: TableSnapshot, seat: str, lang: Lang) -> str:
     if cents is None:  # the NPC without a bankroll: what it won or lost, not a bank
         net = game.net.get(seat, 0) // game.settings.chip
         return t("michigan.chips_so_far", lang, net=f"+{net}" if net > 0 else str(net))
-    return t("michigan.chips", lang, count=cents // game.settings.chip)
+    return plural("michigan.chips", lang, cents // game.settings.chip)
 
 
 def _pay_card(code: str, lang: Lang) -> str:
@@ -166,10 +166,11 @@ def _round_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
     the leader and his clock."""
     state, game = snapshot.state, engine_of(snapshot)
     shown = [c for c in game.widow if c in game.shown]
+    size = plural("michigan.cards_left", lang, len(game.widow))
     lines = [
-        t("michigan.widow_shown", lang, count=len(game.widow), cards=cards(" ".join(shown)))
+        t("michigan.widow_shown", lang, size=size, cards=cards(" ".join(shown)))
         if shown
-        else t("michigan.widow", lang, count=len(game.widow))
+        else t("michigan.widow", lang, size=size)
     ]
     played = plays(game)
     for play in played:
@@ -208,7 +209,7 @@ def _seat_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
             chips=_chips(snapshot, seat, lang),
         )
         if game.in_hand():
-            line += " · " + t("michigan.cards_left", lang, count=len(game.hands.get(seat, ())))
+            line += " · " + plural("michigan.cards_left", lang, len(game.hands.get(seat, ())))
             if game.played.get(seat):
                 line += " · " + t("michigan.played", lang, cards=cards(" ".join(game.played[seat])))
         if seat == game.dealer:
@@ -226,8 +227,8 @@ def _last_round(snapshot: TableSnapshot, last: RoundOver, lang: Lang, money: str
                 "michigan.paid_line",
                 lang,
                 name=_name(snapshot, seat),
-                cards=left,
-                chips=last.paid.get(seat, 0),
+                cards=plural("michigan.cards_left", lang, left),
+                chips=plural("michigan.chips", lang, last.paid.get(seat, 0)),
             )
         )
     lines.append(t("michigan.widow_was", lang, cards=cards(" ".join(last.widow))))
@@ -282,7 +283,7 @@ def _events_text(snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lan
                         lang,
                         name=name,
                         card=cards(event.card),
-                        chips=event.chips,
+                        chips=plural("michigan.chips", lang, event.chips),
                     )
                 )
             elif isinstance(event, Stop):
@@ -456,7 +457,12 @@ class MichiganUI:
     ) -> list[tuple[str, str]]:
         game = engine_of(snapshot)
         pay_cards = "\n".join(
-            t("michigan.pay_line", lang, card=_pay_card(code, lang), chips=game.layout[code])
+            t(
+                "michigan.pay_line",
+                lang,
+                card=_pay_card(code, lang),
+                chips=plural("michigan.chips", lang, game.layout[code]),
+            )
             for code in PAY_CARDS
         )
         fields = [(t("michigan.pay_cards", lang), pay_cards)]
