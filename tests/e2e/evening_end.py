@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from fakediscord import FakeDiscord
-from fakediscord.models import FakeMessage
 from table_flow import STORIES, table_message, wait_table
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.tables.story import read_story
+from bondbot.local import FakeDiscord
+from bondbot.local.models import FakeMessage
 
 # A "?" alone where a name goes: a line starting "?", "**?**", "Winner: ?", "?, ?",
 # "— ?"; not a question's mark ("Prendre encore ?", "Delete **James Bond**?": a word

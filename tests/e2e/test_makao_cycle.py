@@ -16,8 +16,6 @@ from __future__ import annotations
 import random
 
 from e2e_env import BotEnv
-from fakediscord.client import InteractionResult
-from fakediscord.models import FakeMessage, FakeUser
 from privacy import PrivacyWatch
 from table_flow import (
     balances,
@@ -34,6 +32,8 @@ from table_flow import (
 from bondbot.bot.client import BondBot
 from bondbot.games.contract import Move
 from bondbot.games.makao.engine import Makao
+from bondbot.local.client import InteractionResult
+from bondbot.local.models import FakeMessage, FakeUser
 from bondbot.rules.cards import Card
 from bondbot.rules.shoe import Shoe
 from bondbot.storage import ledger
