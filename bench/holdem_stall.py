@@ -39,12 +39,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # run from a checkout; the fake Discord
 
-from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.fixtures import build_default_world, run_bot  # noqa: E402
 
 from bondbot.bot.client import BondBot  # noqa: E402
 from bondbot.config import Settings  # noqa: E402
 from bondbot.games.holdem.engine import Holdem  # noqa: E402
+from bondbot.local import FakeDiscord  # noqa: E402
 from bondbot.sheets import validate_sheet  # noqa: E402
 from bondbot.storage import characters  # noqa: E402
 from bondbot.storage.db import Database  # noqa: E402

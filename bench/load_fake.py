@@ -17,10 +17,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fakediscord import FakeDiscord
-from fakediscord.client import FakeInteraction, InteractionRejected, InteractionResult
-from fakediscord.models import FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser
-from fakediscord.server import ApiCall
+from bondbot.local import FakeDiscord
+from bondbot.local.client import FakeInteraction, InteractionRejected, InteractionResult
+from bondbot.local.models import FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser
+from bondbot.local.server import ApiCall
 
 
 class BenchFake(FakeDiscord):

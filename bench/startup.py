@@ -27,11 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fakediscord import FakeDiscord
 from fakediscord.fixtures import build_default_world, run_bot
 
 from bondbot.bot.client import BondBot
 from bondbot.config import Settings
+from bondbot.local import FakeDiscord
 from bondbot.sheets import validate_sheet
 from bondbot.storage import characters
 from bondbot.storage.db import Database

@@ -16,10 +16,10 @@ from typing import Any
 
 import aiosqlite
 import pytest
-from fakediscord import FakeDiscord
 
 from bondbot.cli import main
 from bondbot.config import ConfigError, load_settings
+from bondbot.local import FakeDiscord
 from bondbot.rules.shoe import Shoe
 
 

@@ -18,10 +18,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from fakediscord import FakeDiscord
 
 from bondbot.cli import main
 from bondbot.config import ConfigError, load_settings
+from bondbot.local import FakeDiscord
 from bondbot.storage import pgurl
 from bondbot.storage.db import shown
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from e2e_env import BotEnv
 from evening_end import unnamed
-from fakediscord import FakeDiscord
 from fakediscord.fixtures import DefaultWorld
+
+from bondbot.local import FakeDiscord
 
 
 @pytest.fixture

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from fakediscord import FakeDiscord
 from fakediscord.fixtures import DefaultWorld, run_bot
 
 from bondbot.bot.client import BondBot
 from bondbot.config import Settings
+from bondbot.local import FakeDiscord
 
 
 @dataclass

@@ -15,13 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from fakediscord import FakeDiscord
-from fakediscord.models import FakeMessage
 from table_flow import STORIES, table_message, wait_table
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.tables.story import names_a_winner, npc_competes, read_story
 from bondbot.i18n import Lang, t
+from bondbot.local import FakeDiscord
+from bondbot.local.models import FakeMessage
 from bondbot.storage import ledger
 
 # A "?" alone where a name goes: a line starting "?", "**?**", "Winner: ?", "?, ?",

@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from fakediscord import FakeDiscord
-from fakediscord.models import FakeMessage, FakeUser, MessageVersion
-
+from bondbot.local import FakeDiscord
+from bondbot.local.models import FakeMessage, FakeUser, MessageVersion
 from bondbot.rules.cards import Card
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from e2e_env import BotEnv
-from fakediscord import InteractionResult
 
 from bondbot.bot.client import BondBot
 from bondbot.i18n import Lang, t
+from bondbot.local import InteractionResult
 from bondbot.storage.db import Database
 
 TABLES = ("characters", "active_characters", "ledger", "balances", "guild_settings", "rolls")

@@ -7,11 +7,11 @@ import re
 from typing import Any
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
-from fakediscord.client import UPDATE_MESSAGE, InteractionResult
-from fakediscord.models import FakeMessage, FakeUser
 
 from bondbot.i18n import LANGS, t
+from bondbot.local import FakeDiscord
+from bondbot.local.client import UPDATE_MESSAGE, InteractionResult
+from bondbot.local.models import FakeMessage, FakeUser
 from bondbot.sheets import validate_sheet
 from bondbot.storage import characters, ledger
 from bondbot.storage.db import Database

@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from e2e_env import BotEnv
-from fakediscord import InteractionResult
 from sheet_helpers import dump, query
 from table_flow import (
     bond,
@@ -21,6 +20,7 @@ from table_flow import (
 
 from bondbot.bot.context import ECHO_MAX, clip
 from bondbot.i18n import Lang, t
+from bondbot.local import InteractionResult
 from bondbot.money import EXAMPLES, MAX_AMOUNT, AmountError, format_amount, parse_amount
 
 NNBSP, NBSP = "\u202f", "\u00a0"

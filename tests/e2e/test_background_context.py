@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from e2e_env import BotEnv
-from fakediscord.models import FakeUser
 from table_flow import (
     bond,
     create_cast,
@@ -24,6 +23,7 @@ from table_flow import (
 )
 
 from bondbot.bot.client import BondBot
+from bondbot.local.models import FakeUser
 from bondbot.storage import tables as stored
 from bondbot.storage.db import WRITE_DEADLINE_S, Database
 from bondbot.tables.events import Played

@@ -15,7 +15,6 @@ import asyncio
 import re
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
 from table_flow import (
     balances,
     bond,
@@ -31,6 +30,7 @@ from table_flow import (
 )
 
 from bondbot.i18n import t
+from bondbot.local import FakeDiscord
 from bondbot.money import format_amount
 from bondbot.rules.blackjack import Action, Blackjack, BlackjackRules, Outcome, hand_total
 from bondbot.rules.cards import cards_pretty

@@ -14,7 +14,6 @@ import random
 import re
 
 from e2e_env import BotEnv
-from fakediscord.models import FakeMessage
 from table_flow import (
     balances,
     bond,
@@ -32,6 +31,7 @@ from table_flow import (
 from bondbot.games.contract import Move
 from bondbot.games.deux_tableaux.engine import DeuxTableaux, Settings
 from bondbot.games.deux_tableaux.events import CoupSettled
+from bondbot.local.models import FakeMessage
 from bondbot.rules import baccarat
 from bondbot.rules.cards import cards_pretty, parse_cards
 from bondbot.storage import ledger

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 from e2e_env import BotEnv
-from fakediscord import InteractionResult
 from sheet_helpers import make_gm_role, query
+
+from bondbot.local import InteractionResult
 
 BURST = 20
 AMOUNTS = {"hero": 1, "cash": "25"}

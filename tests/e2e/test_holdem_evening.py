@@ -21,9 +21,6 @@ import asyncio
 import re
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
-from fakediscord.client import InteractionResult
-from fakediscord.models import FakeMessage, FakeUser
 from privacy import assert_never_seen
 from table_flow import (
     balances,
@@ -39,6 +36,9 @@ from table_flow import (
 )
 
 from bondbot.games.holdem.names import strength
+from bondbot.local import FakeDiscord
+from bondbot.local.client import InteractionResult
+from bondbot.local.models import FakeMessage, FakeUser
 from bondbot.rules.cards import Card, cards_pretty
 from bondbot.rules.shoe import Shoe, verify
 from bondbot.storage import ledger

@@ -23,9 +23,6 @@ import random
 from dataclasses import dataclass
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
-from fakediscord.client import InteractionResult
-from fakediscord.models import FakeMessage, FakeUser
 from privacy import assert_never_seen
 from table_flow import (
     balances,
@@ -45,6 +42,9 @@ from bondbot.games.macao import GAME
 from bondbot.games.macao.counting import Counting, hand_total
 from bondbot.games.macao.engine import Macao, MacaoRules, Phase
 from bondbot.games.registry import NewTable
+from bondbot.local import FakeDiscord
+from bondbot.local.client import InteractionResult
+from bondbot.local.models import FakeMessage, FakeUser
 from bondbot.rules.cards import Card, cards_pretty
 from bondbot.storage import ledger
 from bondbot.storage.db import Database

@@ -17,8 +17,6 @@ import random
 
 from e2e_env import BotEnv
 from evening_end import the_end
-from fakediscord.client import InteractionResult
-from fakediscord.models import FakeMessage, FakeUser
 from privacy import PrivacyWatch
 from table_flow import (
     balances,
@@ -37,6 +35,8 @@ from table_flow import (
 from bondbot.bot.client import BondBot
 from bondbot.games.contract import Move
 from bondbot.games.makao.engine import Makao
+from bondbot.local.client import InteractionResult
+from bondbot.local.models import FakeMessage, FakeUser
 from bondbot.rules.cards import Card
 from bondbot.rules.shoe import Shoe
 from bondbot.storage import ledger

@@ -18,9 +18,6 @@ import random
 
 from e2e_env import BotEnv
 from evening_end import the_end
-from fakediscord import FakeDiscord
-from fakediscord.client import InteractionResult
-from fakediscord.models import FakeUser
 from privacy import PrivacyWatch, seen_by
 from table_flow import (
     balances,
@@ -39,6 +36,9 @@ from bondbot.bot.client import BondBot
 from bondbot.games.contract import Move
 from bondbot.games.michigan.engine import Michigan, PayCardWon, Played, RoundOver, Stop
 from bondbot.i18n import t
+from bondbot.local import FakeDiscord
+from bondbot.local.client import InteractionResult
+from bondbot.local.models import FakeUser
 from bondbot.rules.cards import Card
 from bondbot.rules.shoe import Shoe
 from bondbot.storage import ledger

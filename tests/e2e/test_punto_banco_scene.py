@@ -16,7 +16,6 @@ import re
 
 from e2e_env import BotEnv
 from evening_end import the_end
-from fakediscord import FakeMessage
 from table_flow import (
     balances,
     bet,
@@ -34,6 +33,7 @@ from table_flow import (
     wait_table,
 )
 
+from bondbot.local import FakeMessage
 from bondbot.rules import baccarat
 from bondbot.rules.baccarat import Bet
 from bondbot.rules.cards import cards_pretty

@@ -13,10 +13,10 @@ from datetime import datetime
 from typing import Any
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord, InteractionResult
 from sheet_helpers import ScriptedRandom, make_gm_role, query, refused
 
 from bondbot.i18n import t
+from bondbot.local import FakeDiscord, InteractionResult
 
 
 async def lost(fake: FakeDiscord, user: Any, command: str, **options: Any) -> InteractionResult:

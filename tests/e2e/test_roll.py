@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 
 from e2e_env import BotEnv
-from fakediscord import InteractionResult
 from sheet_helpers import ScriptedRandom, dump, make_gm_role, query, query_file, refused
 
 from bondbot.i18n import t
+from bondbot.local import InteractionResult
 
 
 def fields(result: InteractionResult) -> dict[str, str]:

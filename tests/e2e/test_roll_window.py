@@ -5,11 +5,11 @@ late click after a restart."""
 from __future__ import annotations
 
 from e2e_env import BotEnv
-from fakediscord import InteractionResult
 from sheet_helpers import ScriptedRandom, dump, make_gm_role
 
 from bondbot.bot.client import BondBot
 from bondbot.i18n import t
+from bondbot.local import InteractionResult
 
 
 def footer(result: InteractionResult) -> str:

@@ -6,10 +6,10 @@ import json
 
 import pytest
 from e2e_env import BotEnv
-from fakediscord import InteractionRejected, Upload
 from sheet_helpers import dump, make_gm_role, not_gm, query, query_file, refused
 
 from bondbot.i18n import t
+from bondbot.local import InteractionRejected, Upload
 
 
 async def _id(bot, name: str) -> int:  # type: ignore[no-untyped-def]

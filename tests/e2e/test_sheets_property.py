@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord, InteractionRejected, InteractionResult, build_default_world
+from fakediscord.fixtures import build_default_world
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sheet_helpers import dump, make_gm_role
 
 from bondbot.i18n import catalog, t
+from bondbot.local import FakeDiscord, InteractionRejected, InteractionResult
 from bondbot.storage import characters, ledger
 
 T = TypeVar("T")

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
 from fakediscord.fixtures import DefaultWorld
 from sheet_helpers import query_file, refused
 
 from bondbot.i18n import t
+from bondbot.local import FakeDiscord
 
 
 async def test_a_shutdown_finishes_what_is_in_flight_and_turns_the_rest_away(

@@ -11,7 +11,6 @@ import asyncio
 from collections import Counter
 
 from e2e_env import BotEnv
-from fakediscord import InteractionResult
 from table_flow import (
     bond,
     button_id,
@@ -25,6 +24,7 @@ from table_flow import (
 )
 
 from bondbot.i18n import t
+from bondbot.local import InteractionResult
 
 BURST = 20
 

@@ -11,8 +11,6 @@ import re
 from typing import Any
 
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
-from fakediscord.models import FakeChannel, FakeMessage
 from table_flow import (
     bond,
     button_id,
@@ -26,6 +24,8 @@ from table_flow import (
 
 from bondbot.bot.tables.story import read_story, summary_chart
 from bondbot.i18n import Lang, catalog, t
+from bondbot.local import FakeDiscord
+from bondbot.local.models import FakeChannel, FakeMessage
 from bondbot.money import Currency, format_amount
 
 NBSP = "\u00a0"

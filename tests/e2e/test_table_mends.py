@@ -14,8 +14,13 @@ from collections.abc import Iterator
 import high_card
 import pytest
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
-from fakediscord.models import (
+from sheet_helpers import query_file
+from table_flow import STORIES, bond, create_cast, join, le_chiffre, press, wait_table
+
+from bondbot import i18n
+from bondbot.games import registry
+from bondbot.local import FakeDiscord
+from bondbot.local.models import (
     ATTACH_FILES,
     CREATE_PUBLIC_THREADS,
     SEND_MESSAGES,
@@ -24,11 +29,6 @@ from fakediscord.models import (
     FakeMessage,
     Overwrite,
 )
-from sheet_helpers import query_file
-from table_flow import STORIES, bond, create_cast, join, le_chiffre, press, wait_table
-
-from bondbot import i18n
-from bondbot.games import registry
 
 EDITS = r"/channels/\d+/messages/\d+"
 

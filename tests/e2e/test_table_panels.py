@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import pytest
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord
-from fakediscord.client import InteractionRejected
 from table_flow import (
     balances,
     bond,
@@ -28,6 +26,8 @@ from table_flow import (
     wait_table,
 )
 
+from bondbot.local import FakeDiscord
+from bondbot.local.client import InteractionRejected
 from bondbot.rules import baccarat
 
 NOT_GM = "Only the GM can do that (the server's GM role is set with /gm role)."

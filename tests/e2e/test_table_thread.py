@@ -5,8 +5,9 @@ there by choice."""
 from __future__ import annotations
 
 from e2e_env import BotEnv
-from fakediscord.models import CREATE_PUBLIC_THREADS, Overwrite
 from table_flow import bond, create_cast, join, le_chiffre, table_message, wait_table
+
+from bondbot.local.models import CREATE_PUBLIC_THREADS, Overwrite
 
 
 async def open_punto_banco(bot_env: BotEnv, **more: object) -> str:

@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakediscord import FakeDiscord
-from fakediscord.client import InteractionResult
-from fakediscord.models import FakeChannel, FakeMessage, FakeRole, FakeUser
 from table_flow import redrawn_with
 
 from bondbot.i18n import LANGS, t
+from bondbot.local import FakeDiscord
+from bondbot.local.client import InteractionResult
+from bondbot.local.models import FakeChannel, FakeMessage, FakeRole, FakeUser
 from bondbot.sheets import validate_sheet
 from bondbot.storage import characters, ledger
 from bondbot.storage import tables as stored

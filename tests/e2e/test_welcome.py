@@ -10,9 +10,9 @@ from collections.abc import Callable
 import discord
 import pytest
 from e2e_env import BotEnv
-from fakediscord import FakeDiscord, FakeGuild, Overwrite
 
 from bondbot.bot.client import BondBot
+from bondbot.local import FakeDiscord, FakeGuild, Overwrite
 
 
 def new_server(

@@ -17,8 +17,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import INTERNAL_API_VERSION, Route
 
-from .models import FakeChannel, FakeGuild, FakeRole, FakeUser
-from .server import FakeDiscord
+from bondbot.local.models import FakeChannel, FakeGuild, FakeRole, FakeUser
+from bondbot.local.server import FakeDiscord
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 

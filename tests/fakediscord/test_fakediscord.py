@@ -13,10 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import Route
 
-from .client import InteractionRejected, NoResponse, Upload
+from bondbot.local.client import InteractionRejected, NoResponse, Upload
+from bondbot.local.models import SEND_MESSAGES, Overwrite
+from bondbot.local.server import FakeDiscord
+
 from .fixtures import DefaultWorld, fake_discord, fake_world, run_bot
-from .models import SEND_MESSAGES, Overwrite
-from .server import FakeDiscord
 
 # Loaded here so the self-tests also run before the lead registers the plugin.
 __all__ = ["fake_discord", "fake_world"]

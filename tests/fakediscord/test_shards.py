@@ -11,8 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bondbot.local.server import FakeDiscord
+
 from .fixtures import build_default_world, run_bot
-from .server import FakeDiscord
 
 
 class ShardedBot(commands.AutoShardedBot):

@@ -11,7 +11,12 @@ from typing import Any
 
 import pytest
 
-from .validation import DiscordAPIError, validate_choices, validate_message, validate_modal
+from bondbot.local.validation import (
+    DiscordAPIError,
+    validate_choices,
+    validate_message,
+    validate_modal,
+)
 
 Payload = Callable[[int], dict[str, Any]]
 

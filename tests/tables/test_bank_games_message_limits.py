@@ -5,11 +5,11 @@ ten PCs named with 64 characters, each staking, a coup lost by all of them to th
 from __future__ import annotations
 
 import pytest
-from fakediscord.validation import DiscordAPIError, validate_message
 from table_helpers import GM, Clock, make_character, open_table
 from test_chemin_de_fer_service import banker_natural, seed_where
 
 from bondbot.bot.tables.message import table_embed, table_view
+from bondbot.local.validation import DiscordAPIError, validate_message
 from bondbot.money import Currency
 from bondbot.rules import baccarat
 from bondbot.storage.db import Database

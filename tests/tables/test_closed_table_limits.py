@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from fakediscord.validation import DiscordAPIError, validate_message
 from table_helpers import (
     BOND_OWNER,
     GM,
@@ -29,6 +28,7 @@ from bondbot.bot.tables.story import (
     summary_embed,
     verify_answer,
 )
+from bondbot.local.validation import DiscordAPIError, validate_message
 from bondbot.money import Currency, format_amount
 from bondbot.rules.baccarat import Bet
 from bondbot.storage.db import Database

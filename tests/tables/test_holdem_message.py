@@ -7,13 +7,13 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from fakediscord.validation import FormErrors, validate_components, validate_embeds
 from table_helpers import CHANNEL, GM, GUILD, Clock, make_character, service
 from test_holdem_service import deal_of, seed_where
 
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.games.holdem.names import HandName
 from bondbot.games.holdem.ui import hand_text
+from bondbot.local.validation import FormErrors, validate_components, validate_embeds
 from bondbot.money import Currency
 from bondbot.rules.cards import Card
 from bondbot.storage.db import Database

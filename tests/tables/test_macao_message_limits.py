@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fakediscord.validation import validate_message
 from table_helpers import GM, Clock, make_character, service
 
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.games.macao.counting import Counting, hand_total
+from bondbot.local.validation import validate_message
 from bondbot.money import Currency
 from bondbot.rules.shoe import Shoe
 from bondbot.storage.db import Database

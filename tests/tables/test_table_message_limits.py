@@ -6,11 +6,11 @@ message of the hand's result posted with its picture."""
 from __future__ import annotations
 
 import pytest
-from fakediscord.validation import DiscordAPIError, validate_message
 from table_helpers import GM, Clock, make_character, open_table, seeds_where
 
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.bot.tables.results import PICTURE, result_embed, result_picture
+from bondbot.local.validation import DiscordAPIError, validate_message
 from bondbot.money import Currency
 from bondbot.rules.baccarat import Bet
 from bondbot.storage.db import Database
