@@ -21,6 +21,7 @@ from bondbot.bot import health
 from bondbot.bot.context import answer_error, lang_for, send
 from bondbot.bot.deliveries import Deliveries
 from bondbot.bot.router import Router
+from bondbot.bot.tables import orphans
 from bondbot.bot.translator import CommandTranslator
 from bondbot.config import ConfigError, Settings
 from bondbot.i18n import t
@@ -182,6 +183,21 @@ class BondBot(commands.AutoShardedBot):
             await handler(interaction, args)
         except Exception as error:  # every failure gets an answer, never a silent click
             await answer_error(interaction, error)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A table whose channel was deleted closes by itself (bot/tables/orphans.py); so
+        does one in a thread of that channel, which Discord deleted with it."""
+        await orphans.channel_deleted(self, channel.guild.id, channel.id)
+        await orphans.check_guild(self, channel.guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from the server (not an outage: discord.py tells those
+        apart): its tables close, their money back on the sheets."""
+        await orphans.bot_removed(self, guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """At start or after an outage: tables whose channel went while the bot was away."""
+        await orphans.check_guild(self, guild)
 
     async def close(self) -> None:
         await super().close()
