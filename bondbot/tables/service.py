@@ -368,13 +368,14 @@ class TableService:
     async def close_orphan(self, table_id: int, why: str) -> TableSnapshot | None:
         """`close(why)` once, whoever else closes it (another event, another process):
         None when it was closed already."""
-        for _ in range(3):  # a save by another process in between: read it again
+        attempts = 3
+        for attempt in range(attempts):
             try:
                 return await self.close(table_id, None, why=why)
-            except Refusal as refusal:
-                if refusal.key == "table.closed":
+            except Refusal as refusal:  # another process wrote first (its version, or its
+                if refusal.key == "table.closed":  # cash-outs emptying these stacks)
                     return None
-                if refusal.key != "table.changed_elsewhere":
+                if attempt == attempts - 1:  # read again: closed, or refused for good
                     raise
         return None
 
