@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL_DELETED = "channel_deleted"
 BOT_REMOVED = "bot_removed"
+UNKNOWN_CHANNEL = 10003  # Discord's error code: the only proof a channel is gone
 
 
 async def close_gone(bot: BondBot, table_id: int, why: str) -> TableSnapshot | None:
@@ -70,9 +71,9 @@ async def channel_exists(bot: BondBot, guild: discord.Guild, channel_id: int) ->
         return True
     try:
         await bot.fetch_channel(channel_id)
-    except discord.NotFound:
-        return False
     except discord.HTTPException as error:  # no access, Discord unwell: not proof it is gone
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+            return False
         log.info("channel %s of a table: %s; the table stays open", channel_id, error)
     return True
 
