@@ -159,16 +159,19 @@ class Overview:
         if await self._gone(interaction, snapshot):
             return
         reply = await reply_to(interaction)
-        fresh = await self.bot.services.tables.forget_message(table, drawn or None)
+        messages = self.bot.get_cog("Tables").messages  # type: ignore[union-attr]
+        # Between two writes to the table's message: a redraw under way edits the old one
+        # before it goes, and one waiting finds the table without a message and posts it.
+        async with messages._writing[table]:
+            fresh = await self.bot.services.tables.forget_message(table, drawn or None)
+            if fresh is not None and drawn:
+                try:  # first: the new post's nonce must not find it alive
+                    await self.bot.http.delete_message(snapshot.channel_id, drawn)
+                except discord.HTTPException as error:  # gone already, or not allowed
+                    log.info("table %s: its old message %s stays (%s)", table, drawn, error)
         if fresh is None:  # another click (or the table itself) posted it again already
             await reply.say("gm.tables.posted_already", table=table, channel=_channel(snapshot))
             return
-        if drawn:
-            try:
-                await self.bot.http.delete_message(snapshot.channel_id, drawn)
-            except discord.HTTPException as error:  # gone already, or not allowed
-                log.info("table %s: its old message %s stays (%s)", table, drawn, error)
-        messages = self.bot.get_cog("Tables").messages  # type: ignore[union-attr]
         await messages.changed(fresh)
         await reply.say("gm.tables.posted", table=table, channel=_channel(snapshot))
 
