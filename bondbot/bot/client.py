@@ -21,6 +21,7 @@ from bondbot.bot import health
 from bondbot.bot.context import answer_error, lang_for, send
 from bondbot.bot.deliveries import Deliveries
 from bondbot.bot.router import Router
+from bondbot.bot.tables import orphans
 from bondbot.bot.translator import CommandTranslator
 from bondbot.config import ConfigError, Settings
 from bondbot.i18n import t
@@ -231,6 +232,23 @@ class BondBot(commands.AutoShardedBot):
     async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
         if self.user is not None and after.id == self.user.id:
             self._mend("permissions_changed", after.guild.id)
+
+    # -- a table whose channel or server is gone ------------------------------------------
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A table whose channel was deleted closes by itself (bot/tables/orphans.py); so
+        does one in a thread of that channel, which Discord deleted with it."""
+        await orphans.channel_deleted(self, channel.guild.id, channel.id)
+        await orphans.check_guild(self, channel.guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from the server (not an outage: discord.py tells those
+        apart): its tables close, their money back on the sheets."""
+        await orphans.bot_removed(self, guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """At start or after an outage: tables whose channel went while the bot was away."""
+        await orphans.check_guild(self, guild)
 
     async def close(self) -> None:
         await super().close()

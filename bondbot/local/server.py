@@ -418,6 +418,55 @@ class FakeDiscord(ScriptingMixin):
             sent += 1
         return sent
 
+    async def delete_channel(self, channel: FakeChannel | int) -> int:
+        """A moderator deletes a channel: it, its threads and their messages disappear
+        (later requests to them get 10003 Unknown Channel) and CHANNEL_DELETE goes to the
+        guild's sessions (none for its threads: clients drop them with it). With no bot
+        connected, the channel is just gone (deleted while the bot was away). Returns how
+        many sessions got the event."""
+        gone = self._channel_of(channel)
+        guild = self.guilds[gone.guild_id]
+        doomed = {gone.id} | {c.id for c in guild.channels.values() if c.parent_id == gone.id}
+        for cid in doomed:
+            guild.channels.pop(cid, None)
+            self.channels.pop(cid, None)
+        for msg in self.messages.values():
+            if msg.channel_id in doomed:
+                msg.deleted = True
+        sessions = self.sessions_for(guild.id)
+        for session in sessions:
+            await session.dispatch("CHANNEL_DELETE", gone.to_payload())
+        await self._notify()
+        return len(sessions)
+
+    async def remove_bot(self, guild: FakeGuild | int) -> int:
+        """The bot is removed from a guild (kicked, or the server deleted): GUILD_DELETE
+        without ``unavailable``. The guild is gone for the bot: its channels answer 403
+        Missing Access. Returns how many sessions got the event."""
+        g = self._guild_of(guild)
+        self.guilds.pop(g.id, None)
+        sessions = self.sessions_for(g.id)
+        for session in sessions:
+            await session.dispatch("GUILD_DELETE", {"id": str(g.id)})
+        await self._notify()
+        return len(sessions)
+
+    async def guild_outage(self, guild: FakeGuild | int, *, back: bool = False) -> int:
+        """A Discord outage: GUILD_DELETE with ``unavailable: true`` (the bot stays in the
+        guild); ``back=True`` ends it with GUILD_CREATE (``unavailable: false``)."""
+        g = self._guild_of(guild)
+        sessions = self.sessions_for(g.id)
+        for session in sessions:
+            if back:
+                members = None
+                if not session.has_intent(INTENT_GUILD_MEMBERS):
+                    members = [g.members[self.bot_user.id]]
+                await session.dispatch("GUILD_CREATE", g.to_payload(members=members))
+            else:
+                await session.dispatch("GUILD_DELETE", {"id": str(g.id), "unavailable": True})
+        await self._notify()
+        return len(sessions)
+
     def _guild_of(self, guild: FakeGuild | int | None) -> FakeGuild:
         if guild is None:
             return self.guild
@@ -1483,7 +1532,9 @@ class FakeDiscord(ScriptingMixin):
         channel = self.channels.get(call.int_param("channel"))
         if channel is None:
             raise not_found(10003, "Channel")
-        guild = self.guilds[channel.guild_id]
+        guild = self.guilds.get(channel.guild_id)
+        if guild is None:  # the bot was removed from its guild (`remove_bot`)
+            raise DiscordAPIError(403, 50001, "Missing Access")
         if not guild.channel_permissions(self.bot_user.id, channel.id) & VIEW_CHANNEL:
             raise DiscordAPIError(403, 50001, "Missing Access")
         return channel

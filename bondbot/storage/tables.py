@@ -84,7 +84,7 @@ def set_thread(conn: sqlite3.Connection, table_id: int, thread_id: int) -> None:
     conn.execute("UPDATE card_tables SET thread_id = ? WHERE id = ?", (thread_id, table_id))
 
 
-def set_message(conn: sqlite3.Connection, table_id: int, message_id: int) -> None:
+def set_message(conn: sqlite3.Connection, table_id: int, message_id: int | None) -> None:
     conn.execute("UPDATE card_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
 
@@ -164,3 +164,23 @@ async def open_ids(
     where, values = _of_shards(shard_count, shard_ids)
     cursor = await conn.execute("SELECT id FROM card_tables WHERE status = 'open'" + where, values)
     return [int(row[0]) for row in await cursor.fetchall()]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """An open table as `/gm tables` lists it: where it is and when it last changed."""
+
+    id: int
+    channel_id: int
+    game: str
+    updated_at: str  # its last saved action (ISO)
+
+
+async def open_of_guild(conn: Connection, guild_id: int) -> list[OpenTable]:
+    """The guild's open tables, wherever they are, oldest first (index card_tables_by_guild)."""
+    cursor = await conn.execute(
+        "SELECT id, channel_id, game, updated_at FROM card_tables"
+        " WHERE guild_id = ? AND status = 'open' ORDER BY id",
+        (guild_id,),
+    )
+    return [OpenTable(int(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in await cursor.fetchall()]

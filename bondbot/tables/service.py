@@ -327,8 +327,17 @@ class TableService:
         await self._notify(snapshot)
         return snapshot
 
-    async def close(self, table_id: int, actor_id: int) -> TableSnapshot:
-        """Cash every PC out, settle the bank, reveal the shoe's seed."""
+    async def close(
+        self, table_id: int, actor_id: int | None, *, why: str | None = None
+    ) -> TableSnapshot:
+        """Cash every PC out, settle the bank, reveal the shoe's seed.
+
+        `why` is a close nobody asked for at the table (`channel_deleted`, `bot_removed`):
+        the cash-outs and the bank's settling say it in their reason, and nothing is drawn
+        or posted (there is nowhere left to), so the table is marked drawn."""
+        cash_out, bank_close = ("table.cash_out", "table.bank_close")
+        if why is not None:
+            cash_out, bank_close = f"{cash_out}.{why}", f"{bank_close}.{why}"
 
         async def run(ctx: TableContext) -> Event:
             # A game with an end of its own plays it first, so the chips it holds in pots or
@@ -341,18 +350,39 @@ class TableService:
             for seat in list(ctx.state.seats):
                 if (contest := rulebook_contest.pending(ctx.state, seat.character_id)) is not None:
                     await rulebook_contest.settle_contest(ctx, contest)
-                self._cash_out(ctx, seat)
+                self._cash_out(ctx, seat, cash_out)
             ctx.state.seats = []
             bankroll = ctx.money.bank()
             if bankroll is not None:  # what is left of it leaves the game with the NPC
-                ctx.move(bankroll, accounts.bank(ctx.table_id), None, "table.bank_close")
+                ctx.move(bankroll, accounts.bank(ctx.table_id), None, bank_close)
+            if why is not None:
+                ctx.writes.append(lambda sql: stored.mark_drawn(sql, ctx.table_id))
             self._reveal(ctx.state)
             ctx.state.offers = []
             ctx.state.deadline = ctx.state.deadline_action = None
             ctx.closed = True
             return Closed(shoes=tuple(ctx.state.shoes))
 
-        return await self._mutate(table_id, actor_id, run)
+        return await self._mutate(table_id, actor_id, run, quiet=why is not None)
+
+    async def close_orphan(self, table_id: int, why: str) -> TableSnapshot | None:
+        """`close(why)` once, whoever else closes it (another event, another process):
+        None when it was closed already."""
+        attempts = 3
+        for attempt in range(attempts):
+            try:
+                return await self.close(table_id, None, why=why)
+            except Refusal as refusal:  # another process wrote first (its version, or its
+                if refusal.key == "table.closed":  # cash-outs emptying these stacks)
+                    return None
+                if attempt == attempts - 1:  # read again: closed, or refused for good
+                    raise
+        return None
+
+    async def guild_tables(self, guild_id: int) -> list[stored.OpenTable]:
+        """The guild's open tables, wherever they are (`/gm tables`, a removed bot)."""
+        async with self.db.read() as conn:
+            return await stored.open_of_guild(conn, guild_id)
 
     def latest_thread(self, table_id: int) -> int | None:
         """The table's thread as last known (None: none asked or not yet started)."""
@@ -365,10 +395,21 @@ class TableService:
         if (cached := self._latest.get(table_id)) is not None:
             cached.thread_id = thread_id
 
-    async def set_message(self, table_id: int, message_id: int) -> None:
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """The table's message (None: to be posted again, at the bottom of its channel)."""
         await self._commit(lambda conn: stored.set_message(conn, table_id, message_id))
         if (cached := self._latest.get(table_id)) is not None:
             cached.message_id = message_id
+
+    async def forget_message(self, table_id: int, shown: int | None) -> TableSnapshot | None:
+        """The table's message `shown` is to be posted again: a new snapshot without it,
+        for the table's messages to post (taken in the table's turn, as a redraw's); None
+        when the table's message is not `shown` any more (posted again already)."""
+        async with self._turn(table_id, waits=True):
+            if (await self.snapshot(table_id)).message_id != shown:
+                return None
+            await self.set_message(table_id, None)
+            return await self.snapshot(table_id, fresh=True)
 
     async def pause(self, table_id: int, actor_id: int, paused: bool) -> TableSnapshot:
         async def run(ctx: TableContext) -> Event:
@@ -735,13 +776,13 @@ class TableService:
             state.shoes[-1].seed = shoe.seed.hex()
 
     @staticmethod
-    def _cash_out(ctx: TableContext, seat: Seat) -> int:
+    def _cash_out(ctx: TableContext, seat: Seat, reason: str = "table.cash_out") -> int:
         chips = ctx.chips(seat.character_id)
         ctx.move(
             chips,
             accounts.chips(ctx.table_id, seat.character_id),
             accounts.sheet(seat.character_id),
-            "table.cash_out",
+            reason,
         )
         return chips
 
@@ -810,7 +851,9 @@ class TableService:
             offers_close=tuple(o.expires_at for o in state.offers if not o.spent),
         )
 
-    async def _mutate(self, table_id: int, actor_id: int | None, run: Action) -> TableSnapshot:
+    async def _mutate(
+        self, table_id: int, actor_id: int | None, run: Action, *, quiet: bool = False
+    ) -> TableSnapshot:
         """Run an action on the table's state (taken from its latest snapshot), then commit
         what it wrote in one writer job: the ledger rows, the new state (over the version
         it started from) and any other write it asked for. Only once that is on disk does
@@ -875,7 +918,7 @@ class TableService:
             if cached is not None:
                 snapshot.message_id = cached.message_id
             self._remember(snapshot)
-        await self._notify(snapshot)
+        await self._notify(snapshot, tell=not quiet)  # quiet: nowhere to draw it
         return snapshot
 
     @asynccontextmanager
@@ -987,10 +1030,10 @@ class TableService:
     def stop_timers(self) -> None:
         self.scheduler.cancel_all()
 
-    async def _notify(self, snapshot: TableSnapshot) -> None:
+    async def _notify(self, snapshot: TableSnapshot, *, tell: bool = True) -> None:
         self._remember(snapshot)
         self.arm(snapshot)
-        for listener in self.listeners:
+        for listener in self.listeners if tell else ():
             try:
                 await listener(snapshot)
             except Exception:

@@ -1,4 +1,5 @@
-"""`/gm …`: the GM role, Hero Point and cash grants, the ledger, the server's house rules.
+"""`/gm …`: the GM role, Hero Point and cash grants, the ledger, the server's house rules,
+the server's open tables (`/gm tables`, bot/tables/overview.py).
 
 `/gm role` needs Manage Server (checked at run time: Discord ignores default permissions
 on subcommands); every other command needs the server's GM role. The ledger's
@@ -18,6 +19,7 @@ from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, send
 from bondbot.bot.router import Actions, ButtonSpec, custom_id, view_of
 from bondbot.bot.sheet_views import actor_of, refuse_invalid
+from bondbot.bot.tables.overview import Overview
 from bondbot.errors import Refusal
 from bondbot.i18n import Lang, has, t
 from bondbot.money import amount_or_refuse, format_amount
@@ -159,6 +161,7 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
         self.actions.on("ledger", int, int, str)(self._ledger_page)
         self.actions.on("again", int)(self._again)
         self.actions.on("once", int)(self._once)
+        self.overview = Overview(bot)  # /gm tables and its buttons (bb:gmtables:…)
 
     async def character_names(
         self, interaction: discord.Interaction, current: str
@@ -393,6 +396,12 @@ class Gm(commands.GroupCog, group_name="gm", group_description="Game Master tool
             settings = await self.service.update_settings(actor, **changes)
         lang = await lang_for(interaction)  # the server's language may just have changed
         await send(interaction, t("gm.settings_saved", lang), embed=settings_embed(settings, lang))
+
+    @app_commands.command(name="tables", description="The server's open tables, to mend")
+    async def tables(self, interaction: discord.Interaction) -> None:
+        """Every open table of the server, wherever it is: Post the table again, Close."""
+        await require_gm(interaction)
+        await self.overview.show(interaction, 0, edit=False)
 
     # -- buttons ---------------------------------------------------------------------------
 
