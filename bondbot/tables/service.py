@@ -39,6 +39,7 @@ from bondbot.storage import ledger
 from bondbot.storage import tables as stored
 from bondbot.storage.conn import Connection, JobConnection
 from bondbot.storage.db import Database, answer_by
+from bondbot.storage.link import Unreachable
 from bondbot.storage.writer import Busy, WriteFailed, acquire_by
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
@@ -866,6 +867,8 @@ class TableService:
 
             try:
                 await self._commit(job)
+            except Unreachable:  # nothing written: the table stands as it was
+                raise
             except Refusal:  # the database disagreed (a balance, the version): read it again
                 self._latest.pop(table_id, None)
                 raise
