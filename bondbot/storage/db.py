@@ -287,8 +287,8 @@ class Database:
         """A consistent snapshot for several SELECTs, on the read-only connection."""
         link = self.link
         async with self._held(), self._read_lock:
-            deadline = write_deadline()
-            await link.check(deadline)
+            if link.down:
+                await link.check(write_deadline())
             conn = self.writer.reader.connection
             try:
                 await self._begin_read(conn)
@@ -296,7 +296,7 @@ class Database:
                 if not link.is_lost(exc):
                     raise
                 link.lost(exc)
-                await link.check(deadline)
+                await link.check(write_deadline())
                 conn = self.writer.reader.connection
                 await self._refused_if_lost(self._begin_read(conn))
             try:

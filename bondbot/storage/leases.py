@@ -11,7 +11,7 @@ killed with SIGKILL, a host gone) is taken over:
   systemd: a restart after kill -9 starts at once);
 - otherwise (another host, a new container) once its heartbeat is TIMEOUT_S old: the new
   process says it is waiting, watches the heartbeat, and refuses as soon as it moves (the
-  holder is alive).
+  holder is alive). A holder running on this machine is refused at once.
 
 The database also records the shard count (`shard_plan`); a process with another count is
 refused while a process holds a live lease, and records its own once none does (so an
@@ -49,6 +49,7 @@ BEAT_S = 5.0  # how often a process renews its leases
 TIMEOUT_S = 20.0  # a lease not renewed for this long belongs to a dead process
 POLL_S = 1.0  # how often a process waiting for a lease looks again
 EVERY = -1  # the shard of a process serving every shard
+LEASE_LOCK = 0x00B0_0D08  # pg_advisory_xact_lock key: one process claims at a time
 
 
 class LeaseRefused(DatabaseProblem):
@@ -96,6 +97,18 @@ class Lease:
     def names(self) -> str:
         """The holder, as the operator's line names it."""
         return f"process {self.process} on host {self.host}"
+
+    def running_here(self, me: Holder) -> bool:
+        """Known alive: its process runs where pids mean the same as here."""
+        if self.machine != me.machine or "?" in self.machine or self.process == me.process:
+            return False
+        try:
+            os.kill(self.process, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:
+            return True  # it exists (another user's)
+        return True
 
     def gone(self, me: Holder) -> bool:
         """Known dead: its process ran where pids mean the same as here, and is not running
@@ -150,6 +163,8 @@ async def claim(conn: Connection, me: Holder, shards: Shards, now: float) -> Cla
     one on its shards; raise `LeaseRefused` for a shard count that disagrees with the
     running processes'. `now` is the database's clock (tests pass their own)."""
     mine = wanted(shards)
+    if dialect_of(conn) == "postgresql":  # SQLite's BEGIN IMMEDIATE already is one at a time
+        await conn.execute(f"SELECT pg_advisory_xact_lock({LEASE_LOCK})")
     rows = await conn.execute_fetchall(
         "SELECT shard, holder, process, host, machine, shard_count, started_at, heartbeat_at"
         " FROM shard_leases ORDER BY shard"
@@ -240,7 +255,7 @@ class Leases:
                 break
             for lease in found.conflicts:
                 first = seen.setdefault((lease.shard, lease.holder), lease.heartbeat_at)
-                if lease.heartbeat_at != first:  # it renewed: alive
+                if lease.heartbeat_at != first or lease.running_here(self.me):  # alive
                     raise LeaseRefused(refusal(lease, found.now))
             lease = found.conflicts[0]
             if not said:

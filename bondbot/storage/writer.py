@@ -313,7 +313,8 @@ class Writer:
         raised (it alone rolled back), `WriteFailed` (its batch failed) or `Busy`."""
         if self._closing:
             raise WriteFailed("the writer is closed")
-        await self.link.check(deadline)
+        if self.link.down:
+            await self.link.check(deadline)
         entry = _Job(job, deadline, asyncio.get_running_loop().create_future())
         self._queue.put_nowait(entry)
         self._pending.add(entry)
@@ -340,7 +341,8 @@ class Writer:
         decide its writes, a migration, a backup): batches wait until it is given back.
         Refused with `Busy` if the batch or user before it still has it at `deadline`, and
         with `Unreachable` while the database is (see `storage.link`)."""
-        await self.link.check(deadline)
+        if self.link.down:
+            await self.link.check(deadline)
         if not await acquire_by(self._turn, deadline):
             raise Busy("the database is busy: try again")
         try:
