@@ -87,6 +87,7 @@ class Link:
             _why(exc),
         )
         self._tell()
+        self._try()  # at once: a request waiting for it (`available`) finds it under way
         if self._restorer is None or self._restorer.done():
             self._restorer = background.spawn(self._restore(), name="bondbot-db-restore")
 
