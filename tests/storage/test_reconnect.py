@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bondbot.storage import link
 from bondbot.storage.conn import Unreachable
 from bondbot.storage.db import Database
 from bondbot.storage.writer import deadline_after
@@ -141,3 +142,25 @@ async def test_while_it_cannot_reconnect_every_request_is_refused_at_once(
         assert await xs(db) == [1, 3]
     finally:
         await db.close()
+
+
+async def test_a_watched_database_notices_an_outage_without_any_request(
+    scratch: Database, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A running bot watches its database: the outage shows (log, health file) and ends
+    though nobody clicked."""
+    monkeypatch.setattr(link, "PROBE_S", 0.05)
+    db = scratch
+    went: list[bool] = []
+    db.link.listeners.append(lambda: went.append(db.link.down))
+    with caplog.at_level(logging.INFO, logger="bondbot"):
+        db.watch()
+        await cut(db)
+        for _ in range(200):
+            if went == [True, False]:
+                break
+            await asyncio.sleep(0.05)
+    assert went == [True, False]
+    assert [level for level, _ in said(caplog)] == ["WARNING", "INFO"]
+    await db.submit(insert(1))
+    assert await xs(db) == [1]
