@@ -10,7 +10,9 @@ long page never holds up a commit.
 
 Another process holding SQLite's write lock never blocks the loop either: a write waits
 for it in short slices on the writer's thread until its deadline, then is refused
-(`Busy`: "busy, try again"), and a write refused is never applied afterwards.
+(`Busy`: "busy, try again"), and a write refused is never applied afterwards. A lost
+connection (a server restarted, a file gone) is `Unreachable` until new connections open
+(`storage.link`); nothing refused meanwhile is applied afterwards either.
 """
 
 from __future__ import annotations

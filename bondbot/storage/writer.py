@@ -45,6 +45,11 @@ The contract a job relies on:
   were submitted; a caller that wants two writes ordered awaits the first.
 - **Cancelling** `submit` withdraws a job not yet committing; once its batch is
   committing, the job commits (its result is dropped).
+- **A lost connection refuses, never defers.** A batch whose connection went away raises
+  `Unreachable` to every job of it, and marks the database down (`storage.link`): jobs
+  submitted until it is back are refused at once, so nothing refused is applied later.
+  A batch that failed at BEGIN (nothing of it ran) runs once more if new connections open
+  in time.
 """
 
 from __future__ import annotations
