@@ -163,6 +163,8 @@ class TableService:
         # and two actions must never race to be the next one.
         self._locks: dict[int, asyncio.Lock] = {}
         self._queued: Counter[int] = Counter()  # per table: the actions holding or awaiting it
+        # A timed move refused while the database was unreachable is made once it is back.
+        db.link.listeners.append(self._database_changed)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -986,6 +988,10 @@ class TableService:
             deadline = snapshot.state.deadline
             if deadline is not None and deadline <= now:
                 await self.run_timer(snapshot.id, deadline)
+
+    def _database_changed(self) -> None:
+        if not self.db.link.down:
+            background.spawn(self.run_due(), name="bondbot-timers-after-outage")
 
     def stop_timers(self) -> None:
         self.scheduler.cancel_all()
