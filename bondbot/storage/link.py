@@ -68,6 +68,7 @@ class Link:
         self._last_attempt = 0.0
         self._restorer: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._closed = False  # its connections closed for good: nothing to bring back
 
     @property
     def down(self) -> bool:
@@ -76,7 +77,7 @@ class Link:
     def lost(self, exc: BaseException) -> None:
         """A request found the connection gone: mark the database down (once) and start
         bringing it back."""
-        if self.down:
+        if self.down or self._closed:
             return
         self.down_since, self._down_at = time.time(), time.monotonic()
         self.refused = 0
@@ -121,6 +122,7 @@ class Link:
             self._watcher = background.spawn(self._watch(), name="bondbot-db-watch")
 
     async def close(self) -> None:
+        self._closed = True
         for task in (self._watcher, self._restorer, self._attempt):
             if task is not None and not task.done():
                 task.cancel()
@@ -164,7 +166,7 @@ class Link:
 
     async def _restore(self) -> None:
         delay = FIRST_RETRY_S
-        while self.down:
+        while self.down and not self._closed:
             if await asyncio.shield(self._try()):
                 return
             await asyncio.sleep(delay)

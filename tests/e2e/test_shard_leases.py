@@ -33,13 +33,19 @@ class Process:
     """`python -m bondbot run` on some shards, in its own folder (its health file there)."""
 
     def __init__(
-        self, fake: FakeDiscord, database: Path | str, folder: Path, shard: int, count: int
+        self,
+        fake: FakeDiscord,
+        database: Path | str,
+        folder: Path,
+        shard: int,
+        count: int,
+        name: str = "bot",
     ) -> None:
         self.fake, self.shard, self.count = fake, shard, count
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-        self.config = folder / "config.toml"
-        self.log = folder / "bot.log"
+        self.config = folder / f"{name}.toml"
+        self.log = folder / f"{name}.log"
         self.config.write_text(
             f"database = {json.dumps(str(database))}\n"
             'default_locale = "en"\n'
@@ -138,18 +144,19 @@ async def test_a_second_process_on_a_held_shard_refuses_naming_the_holder(
     fake: FakeDiscord, database_target: Path | str, tmp_path: Path
 ) -> None:
     await migrated(database_target)
-    first = Process(fake, database_target, tmp_path / "first", 0, SHARDS)
-    other = Process(fake, database_target, tmp_path / "other", 1, SHARDS)
+    folder = tmp_path / "bots"  # one folder for all, as two services on one volume
+    first = Process(fake, database_target, folder, 0, SHARDS, "first")
+    other = Process(fake, database_target, folder, 1, SHARDS, "other")
     try:
         await first.start()
         assert first.proc is not None
-        line = await Process(fake, database_target, tmp_path / "second", 0, SHARDS).refused()
+        line = await Process(fake, database_target, folder, 0, SHARDS, "second").refused()
         assert line.startswith(
             f"shards: shard 0 is already served by process {first.proc.pid}"
             f" on host {socket.gethostname()}"
         ), line
         # Another count is refused too, while a process of the recorded one runs.
-        line = await Process(fake, database_target, tmp_path / "third", 1, 3).refused()
+        line = await Process(fake, database_target, folder, 1, 3, "third").refused()
         assert line.startswith(
             "shards: this database is served with shard_count = 2"
             f" (process {first.proc.pid} on host {socket.gethostname()} is running);"
@@ -159,7 +166,8 @@ async def test_a_second_process_on_a_held_shard_refuses_naming_the_holder(
         assert first.proc.returncode is None
         await other.start()
         assert "holding the lease of shards 1 of 2" in other.text()
-        # Each has a health file of its own, which `bondbot health` with its settings finds.
+        # In one folder, each has a health file of its own, which `bondbot health` with
+        # its settings finds.
         files = set()
         for process in (first, other):
             shards = Settings(token="t", shard_count=SHARDS, shard_ids=(process.shard,)).shards
