@@ -102,28 +102,30 @@ class Lease:
         """Known alive: its process runs where pids mean the same as here."""
         if self.machine != me.machine or "?" in self.machine or self.process == me.process:
             return False
-        try:
-            os.kill(self.process, 0)
-        except ProcessLookupError:
-            return False
-        except OSError:
-            return True  # it exists (another user's)
-        return True
+        return _running(self.process)
 
     def gone(self, me: Holder) -> bool:
         """Known dead: its process ran where pids mean the same as here, and is not running
         (or is this very pid: a previous life of this process, e.g. pid 1 in a container)."""
         if self.machine != me.machine or "?" in self.machine:
             return False
-        if self.process == me.process:
-            return True
-        try:
-            os.kill(self.process, 0)
-        except ProcessLookupError:
-            return True
-        except OSError:
-            return False  # it exists (another user's): alive as far as we can tell
+        return self.process == me.process or not _running(self.process)
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` of this pid namespace runs (a zombie, killed and not yet
+    reaped by its parent, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
         return False
+    except OSError:
+        return True  # it exists (another user's)
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 def wanted(shards: Shards) -> list[int]:

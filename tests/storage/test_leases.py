@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -139,3 +141,20 @@ async def test_a_process_whose_lease_was_taken_over_stops(
     finally:
         await mine.release()
     assert await holders(db) == {0: "them"}  # its release does not touch the new holder's
+
+
+def test_a_killed_process_not_yet_reaped_counts_as_gone() -> None:
+    """Killed, its parent has not waited for it yet (a zombie): its lease is free all the
+    same."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        for _ in range(200):  # exited, not reaped
+            stat = Path(f"/proc/{child.pid}/stat").read_text()
+            if stat.rsplit(")", 1)[1].split()[0] == "Z":
+                break
+            time.sleep(0.01)
+        me = Holder.me()
+        lease = leases.Lease(0, "z", child.pid, me.host, me.machine, 2, T0, T0)
+        assert lease.gone(me) and not lease.running_here(me)
+    finally:
+        child.wait()
