@@ -89,10 +89,12 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("target", metavar="TO", help="a new or empty database: a file or a URL")
     sub.add_parser(
         "health",
-        help="exit 0 while the running bot is connected to Discord",
-        description="Exit 0 while the bot running on this configuration's database is "
-        "connected to Discord (it touches a file beside the database every 30 s), else say "
-        "why in one line and exit 1: the Docker image's HEALTHCHECK.",
+        help="exit 0 while the running bot is connected to Discord and its database",
+        description="Exit 0 while the bot running on this configuration's database and "
+        "shards is connected to Discord and has not found its database unreachable for more "
+        "than 30 s (it writes a file beside the database every 30 s, and when the database "
+        "goes or comes back), else say why in one line and exit 1: the Docker image's "
+        "HEALTHCHECK.",
     )
     check = sub.add_parser(
         "verify",
@@ -222,6 +224,9 @@ def _run(settings: Settings) -> int:
     except aiohttp.ClientConnectionError as exc:
         print(f"discord: cannot reach Discord ({exc})", file=sys.stderr)
         return 3
+    if bot.lease_lost is not None:  # another process serves its shards now
+        print(bot.lease_lost, file=sys.stderr)
+        return 2
     return 0
 
 
@@ -244,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "health":
             from bondbot.bot.health import heartbeat_path, problem
 
-            said = problem(heartbeat_path(settings.database))
+            said = problem(heartbeat_path(settings.database, settings.shards))
             print(said or "health: connected to Discord", file=sys.stderr if said else sys.stdout)
             return 1 if said else 0
         if args.command == "migrate":

@@ -27,6 +27,7 @@ from bondbot.config import ConfigError, Settings
 from bondbot.i18n import t
 from bondbot.services import Services
 from bondbot.storage.db import WRITE_DEADLINE_S, Database, answer_by
+from bondbot.storage.leases import Leases
 from bondbot.storage.repeats import REPEAT_WINDOW
 from bondbot.storage.writer import deadline_after
 
@@ -111,12 +112,18 @@ class BondBot(commands.AutoShardedBot):
         self.db: Database | None = None
         self.services: Services
         self._heartbeat: asyncio.Task[None] | None = None
+        self.leases: Leases | None = None
+        self.lease_lost: str | None = None  # why it stopped serving, if another took over
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
         applied = await self.db.migrate()
         if applied:
             log.info("applied migrations %s", applied)
+        self.db.watch()  # an outage noticed without a click (the health file says it)
+        leases = Leases(self.db, self.settings.shards, self._lost_lease)
+        await leases.take()  # one process per shard: refused in one line if not
+        self.leases = leases
         self.services = Services(self.db, self.settings, **self._services_options)
         log.info("serving %s", self.settings.shards.describe())
         if self.settings.discord_api_base:  # a test double: its gateway, not Discord's
@@ -138,7 +145,12 @@ class BondBot(commands.AutoShardedBot):
         else:
             await self.tree.sync()
         self._heartbeat = background.spawn(
-            health.beat(self, health.heartbeat_path(self.settings.database)), name="health"
+            health.beat(
+                self,
+                health.heartbeat_path(self.settings.database, self.settings.shards),
+                self.db.link,
+            ),
+            name="health",
         )
         if self.freeze_gc:
             # What start-up built (cogs, commands, tables, catalogs) lives as long as the
@@ -150,6 +162,11 @@ class BondBot(commands.AutoShardedBot):
             # start many bots in one process and leave both off.
             gc.freeze()
             gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+    def _lost_lease(self, line: str) -> None:
+        """Another process serves these shards now: stop, rather than serve them twice."""
+        self.lease_lost = line
+        background.spawn(self.shutdown(), name="bondbot-lease-lost")
 
     async def admit(self, interaction: discord.Interaction) -> bool:
         """Count this interaction as in flight, or, while shutting down, say so and drop it."""
@@ -257,6 +274,9 @@ class BondBot(commands.AutoShardedBot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
             self._heartbeat = None
+        if self.leases is not None:  # given back: a restart takes the shards at once
+            await self.leases.release()
+            self.leases = None
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -10,7 +10,9 @@ long page never holds up a commit.
 
 Another process holding SQLite's write lock never blocks the loop either: a write waits
 for it in short slices on the writer's thread until its deadline, then is refused
-(`Busy`: "busy, try again"), and a write refused is never applied afterwards.
+(`Busy`: "busy, try again"), and a write refused is never applied afterwards. A lost
+connection (a server restarted, a file gone) is `Unreachable` until new connections open
+(`storage.link`); nothing refused meanwhile is applied afterwards either.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, closing
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -29,18 +31,18 @@ from datetime import UTC, datetime
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bondbot.storage import characters, pgurl
 from bondbot.storage.conn import Connection
+from bondbot.storage.link import Link
 from bondbot.storage.writer import (
-    BUSY_SLICE_MS,
     Busy,
     Job,
-    Reader,
     Writer,
-    connect,
     deadline_after,
+    open_sqlite,
+    sqlite_lost,
 )
 
 log = logging.getLogger(__name__)
@@ -166,22 +168,27 @@ class Database:
             from bondbot.storage.postgres import PgDatabase
 
             return await PgDatabase.open(str(path))
-        conn = await connect(os.fspath(path), isolation_level=None)
-        reader: Reader | None = None
-        try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_SLICE_MS}")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            for name, (arity, function) in characters.SQL_FUNCTIONS.items():
-                await conn.create_function(name, arity, function, deterministic=True)
-            reader = await Reader.open(path)
-            reader.connection.row_factory = sqlite3.Row
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(Writer(conn, reader), Path(path))
+        options: dict[str, Any] = {
+            "synchronous": "NORMAL",
+            "functions": characters.SQL_FUNCTIONS,
+            "rows": True,
+        }
+        conn, reader = await open_sqlite(path, **options)
+
+        def reopen() -> Awaitable[tuple[Any, Any]]:  # never creates: the file must be there
+            return open_sqlite(path, create=False, **options)
+
+        return cls(Writer(conn, reader, opener=reopen, name=str(path)), Path(path))
+
+    @property
+    def link(self) -> Link:
+        """Whether the database answers (`storage.link`)."""
+        return self.writer.link
+
+    def watch(self) -> None:
+        """Check the connections every few seconds, so an outage is noticed without a
+        request (a running bot does; a command-line tool does not need to)."""
+        self.link.watch()
 
     async def close(self) -> None:
         """Answer every write already submitted, then close both connections."""
@@ -216,16 +223,47 @@ class Database:
         if the block raises. Refused with `Busy` if the connection or the lock is not had
         by `deadline`, and never committed after it."""
         deadline = deadline or write_deadline()
+        link = self.link
         async with self._held(), self.writer.exclusive(deadline=deadline) as conn:
-            await self._begin(conn, deadline)
+            try:
+                await self._begin(conn, deadline)
+            except Exception as exc:  # a connection lost before: once more on a new one
+                if not link.is_lost(exc):
+                    raise
+                link.lost(exc)
+                await link.check(deadline)
+                conn = self.writer.connection
+                await self._refused_if_lost(self._begin(conn, deadline))
             try:
                 yield conn
                 if time.monotonic() >= deadline:
                     raise Busy("the database is busy: try again")
                 await conn.execute("COMMIT")
-            except BaseException:
-                await self._rollback(conn)
+            except BaseException as exc:
+                await self._quiet_rollback(conn)
+                if link.is_lost(exc):
+                    link.lost(exc)
+                    raise link.refuse(exc) from exc
                 raise
+
+    async def _refused_if_lost(self, step: Awaitable[None]) -> None:
+        """`step`, its lost connection refused as `Unreachable`."""
+        try:
+            await step
+        except Exception as exc:
+            if not self.link.is_lost(exc):
+                raise
+            self.link.lost(exc)
+            raise self.link.refuse(exc) from exc
+
+    async def _quiet_rollback(self, conn: Connection) -> None:
+        """ROLLBACK, unless the connection is gone (then nothing is left to roll back)."""
+        try:
+            await self._rollback(conn)
+        except Exception as exc:
+            if not self.link.is_lost(exc):
+                raise
+            self.link.lost(exc)
 
     async def _begin(self, conn: Connection, deadline: float) -> None:
         await _begin_immediate(conn, deadline)
@@ -249,13 +287,29 @@ class Database:
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
         """A consistent snapshot for several SELECTs, on the read-only connection."""
+        link = self.link
         async with self._held(), self._read_lock:
+            if link.down:
+                await link.check(write_deadline())
             conn = self.writer.reader.connection
-            await self._begin_read(conn)
+            try:
+                await self._begin_read(conn)
+            except Exception as exc:  # a connection lost before: once more on a new one
+                if not link.is_lost(exc):
+                    raise
+                link.lost(exc)
+                await link.check(write_deadline())
+                conn = self.writer.reader.connection
+                await self._refused_if_lost(self._begin_read(conn))
             try:
                 yield conn
+            except Exception as exc:
+                if link.is_lost(exc):
+                    link.lost(exc)
+                    raise link.refuse(exc) from exc
+                raise
             finally:
-                await self._rollback(conn)
+                await self._quiet_rollback(conn)
 
     async def schema_versions(self) -> list[int]:
         """The migrations applied to this database, in order."""
@@ -334,8 +388,11 @@ async def _rollback(conn: Connection) -> None:
     try:
         await conn.execute("ROLLBACK")
     except sqlite3.OperationalError as exc:  # already ended, e.g. a failed COMMIT
-        if "no transaction is active" not in str(exc):
-            log.exception("ROLLBACK failed")
+        if "no transaction is active" in str(exc):
+            return
+        if sqlite_lost(exc):
+            raise  # the connection is gone: the caller marks the database down
+        log.exception("ROLLBACK failed")
 
 
 def _copy(source: Path, target: Path) -> None:

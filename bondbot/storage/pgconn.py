@@ -80,25 +80,39 @@ def _row_factory(cursor: Any) -> Callable[[Sequence[Any]], Row]:
     return lambda values: Row(values, index)
 
 
+# PostgreSQL's errors as the DB-API classes the storage catches (`sqlite3`'s, which every
+# storage module names), under names of their own: a log on PostgreSQL never says sqlite3.
+class DatabaseError(sqlite3.DatabaseError):
+    """An error PostgreSQL reported."""
+
+
+class IntegrityError(sqlite3.IntegrityError):
+    """A constraint PostgreSQL refused (worded as SQLite words it)."""
+
+
+class OperationalError(sqlite3.OperationalError):
+    """PostgreSQL could not run the statement (a lock, a lost connection, bad SQL)."""
+
+
 def as_dbapi(exc: psycopg.Error) -> sqlite3.Error:
     """The DB-API error of the same meaning, worded as SQLite words its constraints."""
     constraint = getattr(exc.diag, "constraint_name", None) or ""
     message = (exc.diag.message_primary or str(exc)).strip()
     if isinstance(exc, pg_errors.CheckViolation):
-        return sqlite3.IntegrityError(f"CHECK constraint failed: {constraint} ({message})")
+        return IntegrityError(f"CHECK constraint failed: {constraint} ({message})")
     if isinstance(exc, pg_errors.UniqueViolation):
-        return sqlite3.IntegrityError(f"UNIQUE constraint failed: {constraint} ({message})")
+        return IntegrityError(f"UNIQUE constraint failed: {constraint} ({message})")
     if isinstance(exc, pg_errors.NotNullViolation):
-        return sqlite3.IntegrityError(f"NOT NULL constraint failed: {message}")
+        return IntegrityError(f"NOT NULL constraint failed: {message}")
     if isinstance(exc, pg_errors.ForeignKeyViolation):
-        return sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: {message}")
+        return IntegrityError(f"FOREIGN KEY constraint failed: {message}")
     if isinstance(exc, psycopg.IntegrityError | pg_errors.RaiseException):
-        return sqlite3.IntegrityError(message)  # a trigger's RAISE, as SQLite's RAISE(ABORT)
+        return IntegrityError(message)  # a trigger's RAISE, as SQLite's RAISE(ABORT)
     if isinstance(exc, psycopg.OperationalError | pg_errors.InsufficientResources):
-        return sqlite3.OperationalError(message)
+        return OperationalError(message)
     if isinstance(exc, psycopg.ProgrammingError | psycopg.DataError):
-        return sqlite3.OperationalError(message)
-    return sqlite3.DatabaseError(message)
+        return OperationalError(message)
+    return DatabaseError(message)
 
 
 def pg_cause(exc: BaseException) -> psycopg.Error | None:

@@ -38,7 +38,7 @@ from bondbot.storage import pgurl
 from bondbot.storage.conn import Connection
 from bondbot.storage.db import Database, shown
 from bondbot.storage.pgconn import AsyncConnection, SyncConnection, pg_cause
-from bondbot.storage.writer import MAX_BATCH, Busy, Writer, _Job, _refuse
+from bondbot.storage.writer import MAX_BATCH, Busy, Writer, _Job, _Lost, _refuse
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -57,6 +57,24 @@ class BackupUnavailable(RuntimeError):
 
 def _is_busy(exc: BaseException) -> bool:
     return isinstance(pg_cause(exc), _BUSY)
+
+
+# The server's words for "this connection is over": it shut down or crashed, or is starting.
+_GONE_STATES = ("57P01", "57P02", "57P03")
+
+
+def pg_lost(exc: BaseException) -> bool:
+    """Whether an error means the connection to the server is gone (a restart, a network
+    cut), rather than a statement refused or a lock not had in time."""
+    if isinstance(exc, _Lost):
+        return True
+    cause = pg_cause(exc)
+    if cause is None:  # a connection's thread shut down after it was replaced
+        return isinstance(exc, RuntimeError) and "shutdown" in str(exc)
+    if not isinstance(cause, psycopg.OperationalError):
+        return False
+    state = cause.sqlstate
+    return state is None or state.startswith("08") or state in _GONE_STATES
 
 
 def _lock_wait_ms(deadline: float) -> int:
@@ -101,19 +119,24 @@ class PgWriter(Writer):
     """The group-commit writer on a psycopg connection (see `storage.writer`)."""
 
     def __init__(
-        self, conn: AsyncConnection, reader: PgReader, *, max_batch: int = MAX_BATCH
+        self, conn: AsyncConnection, reader: PgReader, *, max_batch: int = MAX_BATCH, url: str = ""
     ) -> None:
-        super().__init__(conn, reader, max_batch=max_batch)  # type: ignore[arg-type]
+        super().__init__(  # type: ignore[arg-type]
+            conn, reader, max_batch=max_batch, opener=lambda: _connect(url), name=shown(url)
+        )
 
     @classmethod
     async def open(cls, url: str, *, max_batch: int = MAX_BATCH) -> PgWriter:  # type: ignore[override]
-        conn = await AsyncConnection.connect(url)
-        try:
-            reader = await PgReader.open(url)
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, reader, max_batch=max_batch)
+        conn, reader = await _connect(url)
+        return cls(conn, reader, max_batch=max_batch, url=url)
+
+    def _is_lost(self, exc: BaseException) -> bool:
+        return pg_lost(exc)
+
+    @staticmethod
+    async def _check(conn: Any, reader: Any) -> None:
+        await conn.execute_fetchall("SELECT 1")
+        await reader.fetchall("SELECT 1")
 
     async def _run_on_thread(self, batch: list[_Job]) -> int:
         conn: AsyncConnection = self._conn  # type: ignore[assignment]
@@ -129,8 +152,10 @@ class PgWriter(Writer):
             pending = [job for job in pending if self._still_wanted(job)]
             if not pending:
                 return 0
+            began = False
             try:
                 raw.execute("BEGIN")
+                began = True
                 wait = _lock_wait_ms(max(job.deadline for job in pending))
                 raw.execute(f"SET LOCAL lock_timeout = {wait}")
                 for job in pending:
@@ -144,6 +169,8 @@ class PgWriter(Writer):
                 if _is_busy(exc) and not conn.broken:
                     time.sleep(0.001)
                     continue  # without the jobs refused meanwhile
+                if conn.broken or pg_lost(exc):
+                    raise _Lost(exc, untouched=not began) from exc
                 _refuse(pending, exc)
                 return 0
             return len(pending)
@@ -171,8 +198,20 @@ def _end(conn: SyncConnection) -> None:
     if conn.in_transaction and not conn.broken:
         try:
             conn.raw.execute("ROLLBACK")
-        except psycopg.Error:
-            log.exception("ROLLBACK failed")
+        except psycopg.Error as exc:
+            if not pg_lost(exc):
+                log.exception("ROLLBACK failed")
+
+
+async def _connect(url: str) -> tuple[AsyncConnection, PgReader]:
+    """The write connection and the read-only one."""
+    conn = await AsyncConnection.connect(url)
+    try:
+        reader = await PgReader.open(url)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn, reader
 
 
 class PgDatabase(Database):
@@ -212,7 +251,9 @@ class PgDatabase(Database):
             return
         try:
             await conn.execute("ROLLBACK")
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
+            if pg_lost(exc):
+                raise  # the connection is gone: the caller marks the database down
             log.exception("ROLLBACK failed")
 
     async def _lock_migrations(self, conn: Connection) -> None:

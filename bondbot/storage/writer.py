@@ -45,17 +45,23 @@ The contract a job relies on:
   were submitted; a caller that wants two writes ordered awaits the first.
 - **Cancelling** `submit` withdraws a job not yet committing; once its batch is
   committing, the job commits (its result is dropped).
+- **A lost connection refuses, never defers.** A batch whose connection went away raises
+  `Unreachable` to every job of it, and marks the database down (`storage.link`): jobs
+  submitted until it is back are refused at once, so nothing refused is applied later.
+  A batch that failed at BEGIN (nothing of it ran) runs once more if new connections open
+  in time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +70,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bondbot import background
+from bondbot.storage.link import Link, Unreachable
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +106,19 @@ class WriteFailed(Exception):
 
 class Busy(WriteFailed):
     """The write lock was not free before the job's deadline: nothing applied; try again."""
+
+
+class _Lost(Exception):
+    """The connection went away under a batch (raised on the writer's thread). `untouched`:
+    it failed at BEGIN, before any job ran, so the batch may run again on a new one."""
+
+    def __init__(self, cause: BaseException, *, untouched: bool) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+        self.untouched = untouched
+
+
+Opener = Callable[[], Awaitable[tuple[Any, Any]]]
 
 
 def deadline_after(seconds: float) -> float:
@@ -158,6 +178,57 @@ async def connect(database: str, **options: Any) -> aiosqlite.Connection:
         raise
 
 
+async def open_sqlite(
+    path: str | os.PathLike[str],
+    *,
+    synchronous: str = "FULL",
+    create: bool = True,
+    functions: dict[str, tuple[int, Callable[..., Any]]] | None = None,
+    rows: bool = False,
+) -> tuple[aiosqlite.Connection, Reader]:
+    """The write connection (WAL, foreign keys on, a short busy timeout) and the read-only
+    one. Unless `create`, a missing file is an error rather than a new, empty database (a
+    reconnection must never start an empty one where the file went away)."""
+    if synchronous not in ("NORMAL", "FULL"):
+        raise ValueError("synchronous must be NORMAL or FULL")
+    if create:
+        conn = await connect(os.fspath(path), isolation_level=None)
+    else:
+        uri = f"{Path(path).resolve().as_uri()}?mode=rw"
+        conn = await connect(uri, uri=True, isolation_level=None)
+    try:
+        if rows:
+            conn.row_factory = sqlite3.Row
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_SLICE_MS}")
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute(f"PRAGMA synchronous = {synchronous}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        for name, (arity, function) in (functions or {}).items():
+            await conn.create_function(name, arity, function, deterministic=True)
+        reader = await Reader.open(path)
+        if rows:
+            reader.connection.row_factory = sqlite3.Row
+    except BaseException:
+        await conn.close()
+        raise
+    return conn, reader
+
+
+def sqlite_lost(exc: BaseException) -> bool:
+    """Whether an error means the SQLite connection is gone (closed under us, its file
+    unreadable or missing) rather than a job's own failure or a lock held elsewhere."""
+    if isinstance(exc, _Lost):
+        return True
+    if isinstance(exc, sqlite3.ProgrammingError):
+        return "closed" in str(exc)
+    if isinstance(exc, sqlite3.Error):
+        return _code(exc) in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_NOTADB)
+    # aiosqlite's own, once its thread has stopped
+    return isinstance(exc, ValueError) and (
+        "Connection closed" in str(exc) or "no active" in str(exc)
+    )
+
+
 class Reader:
     """A read-only connection (its own aiosqlite thread) for pages and lists: in WAL mode
     it reads the last commit and never waits for, nor holds up, the writer."""
@@ -201,10 +272,18 @@ class Writer:
     """Owns the write connection; `submit` jobs, `close` when done."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, reader: Reader, *, max_batch: int = MAX_BATCH
+        self,
+        conn: aiosqlite.Connection,
+        reader: Reader,
+        *,
+        max_batch: int = MAX_BATCH,
+        opener: Opener | None = None,
+        name: str = "",
     ) -> None:
         self._conn = conn
         self.reader = reader
+        self._opener = opener  # new connections after the old ones were lost (None: none)
+        self.link = Link(name, self._reopen, self._probe, self._is_lost)
         self.stats = WriterStats()
         self._max_batch = max_batch
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
@@ -227,25 +306,20 @@ class Writer:
     ) -> Writer:
         """Open the write connection (WAL, foreign keys on, a short busy timeout) and the
         read-only one. The database must exist and be migrated."""
-        if synchronous not in ("NORMAL", "FULL"):
-            raise ValueError("synchronous must be NORMAL or FULL")
-        conn = await connect(os.fspath(path), isolation_level=None)
-        try:
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_SLICE_MS}")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute(f"PRAGMA synchronous = {synchronous}")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            reader = await Reader.open(path)
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, reader, max_batch=max_batch)
+        conn, reader = await open_sqlite(path, synchronous=synchronous)
+
+        def reopen() -> Awaitable[tuple[Any, Any]]:
+            return open_sqlite(path, synchronous=synchronous, create=False)
+
+        return cls(conn, reader, max_batch=max_batch, opener=reopen, name=str(path))
 
     async def submit(self, job: Job[T], *, deadline: float) -> T:
         """Run `job` in the next batch; its result once committed. Raises what the job
         raised (it alone rolled back), `WriteFailed` (its batch failed) or `Busy`."""
         if self._closing:
             raise WriteFailed("the writer is closed")
+        if self.link.down:
+            await self.link.check(deadline)
         entry = _Job(job, deadline, asyncio.get_running_loop().create_future())
         self._queue.put_nowait(entry)
         self._pending.add(entry)
@@ -270,7 +344,10 @@ class Writer:
     ) -> AsyncIterator[aiosqlite.Connection]:
         """The write connection to oneself between two batches (a transaction whose reads
         decide its writes, a migration, a backup): batches wait until it is given back.
-        Refused with `Busy` if the batch or user before it still has it at `deadline`."""
+        Refused with `Busy` if the batch or user before it still has it at `deadline`, and
+        with `Unreachable` while the database is (see `storage.link`)."""
+        if self.link.down:
+            await self.link.check(deadline)
         if not await acquire_by(self._turn, deadline):
             raise Busy("the database is busy: try again")
         try:
@@ -295,8 +372,40 @@ class Writer:
         await self._task
         if self._watchdog is not None:
             self._watchdog.cancel()
-        await self.reader.close()
-        await self._conn.close()
+        await self.link.close()
+        await _quietly_close(self.reader)
+        await _quietly_close(self._conn)
+
+    # -- the connection lost and found -----------------------------------------------------
+
+    def _is_lost(self, exc: BaseException) -> bool:
+        return sqlite_lost(exc)
+
+    async def _reopen(self) -> None:
+        """New connections in place of the lost ones; the old ones closed. Nothing can be
+        using the old ones to any effect: they are dead."""
+        if self._opener is None or self._closing:
+            raise WriteFailed("this writer cannot reconnect")
+        conn, reader = await self._opener()
+        try:
+            await self._check(conn, reader)
+        except BaseException:
+            await _quietly_close(reader)
+            await _quietly_close(conn)
+            raise
+        old = (self._conn, self.reader)
+        self._conn, self.reader = conn, reader
+        for gone in old:
+            await _quietly_close(gone)
+
+    async def _probe(self) -> None:
+        await self._check(self._conn, self.reader)
+
+    @staticmethod
+    async def _check(conn: Any, reader: Any) -> None:
+        """A query on each connection that reads the database (not a constant)."""
+        await conn.execute_fetchall("SELECT count(*) FROM sqlite_master")
+        await reader.fetchall("SELECT count(*) FROM sqlite_master")
 
     async def __aenter__(self) -> Writer:
         return self
@@ -363,14 +472,30 @@ class Writer:
                 async with self._turn:
                     await self._commit(live)
 
-    async def _commit(self, batch: list[_Job]) -> None:
+    async def _commit(self, batch: list[_Job], *, again: bool = False) -> None:
         self.stats.batches += 1
         try:
             committed = await self._run_on_thread(batch)
-        except Exception as exc:  # the hop itself failed (connection gone)
-            log.exception("writer batch failed")
-            for job in batch:
-                job.outcome = (False, WriteFailed(str(exc)))
+        except Exception as exc:
+            lost = exc if isinstance(exc, _Lost) else None
+            if lost is None and self._is_lost(exc):  # the hop itself: its thread is gone
+                lost = _Lost(exc, untouched=True)
+            if lost is None:
+                log.exception("writer batch failed")
+                for job in batch:
+                    job.outcome = (False, WriteFailed(str(exc)))
+            else:
+                self.link.lost(lost.cause)
+                live = [job for job in batch if not job.future.done() and not job.withdrawn]
+                if lost.untouched and not again and live:
+                    latest = max(job.deadline for job in live)
+                    if await self.link.available(latest):  # back at once: run it there
+                        for job in live:
+                            job.outcome = None
+                        await self._commit(live, again=True)
+                        return
+                for job in batch:  # nothing of the batch was committed
+                    job.outcome = (False, self.link.refuse(lost.cause))
             committed = 0
         if committed:
             self.stats.commits += 1
@@ -383,7 +508,7 @@ class Writer:
                 self.stats.committed += 1
                 job.future.set_result(value)
             else:
-                if isinstance(value, WriteFailed):
+                if isinstance(value, WriteFailed | Unreachable):
                     self.stats.refused += 1
                 else:
                     self.stats.failed += 1
@@ -410,6 +535,8 @@ class Writer:
                 if _code(exc) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                     time.sleep(0.001)  # the busy handler waited its slice; never a spin
                     continue  # another process holds the lock: retry until the deadlines
+                if sqlite_lost(exc):
+                    raise _Lost(exc, untouched=True) from exc
                 _refuse(pending, exc)
                 return 0
             try:
@@ -420,6 +547,10 @@ class Writer:
                     continue
                 conn.execute("COMMIT")
             except Exception as exc:
+                if sqlite_lost(exc):
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                    raise _Lost(exc, untouched=False) from exc
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 _refuse(pending, exc)
@@ -503,6 +634,12 @@ def _code(exc: sqlite3.Error) -> int:
 def _undo(conn: sqlite3.Connection) -> None:
     conn.execute("ROLLBACK TO job")
     conn.execute("RELEASE job")
+
+
+async def _quietly_close(conn: Any) -> None:
+    """Close a connection that may be dead already: its error says nothing new."""
+    with contextlib.suppress(Exception):
+        await conn.close()
 
 
 def _refuse(jobs: list[_Job], exc: BaseException) -> None:

@@ -39,6 +39,7 @@ from bondbot.storage import ledger
 from bondbot.storage import tables as stored
 from bondbot.storage.conn import Connection, JobConnection
 from bondbot.storage.db import Database, answer_by
+from bondbot.storage.link import Unreachable
 from bondbot.storage.writer import Busy, WriteFailed, acquire_by
 from bondbot.tables import accounts, pot
 from bondbot.tables import contest as rulebook_contest
@@ -162,6 +163,8 @@ class TableService:
         # and two actions must never race to be the next one.
         self._locks: dict[int, asyncio.Lock] = {}
         self._queued: Counter[int] = Counter()  # per table: the actions holding or awaiting it
+        # A timed move refused while the database was unreachable is made once it is back.
+        db.link.listeners.append(self._database_changed)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -909,6 +912,8 @@ class TableService:
 
             try:
                 await self._commit(job)
+            except Unreachable:  # nothing written: the table stands as it was
+                raise
             except Refusal:  # the database disagreed (a balance, the version): read it again
                 self._latest.pop(table_id, None)
                 raise
@@ -1026,6 +1031,10 @@ class TableService:
             deadline = snapshot.state.deadline
             if deadline is not None and deadline <= now:
                 await self.run_timer(snapshot.id, deadline)
+
+    def _database_changed(self) -> None:
+        if not self.db.link.down:
+            background.spawn(self.run_due(), name="bondbot-timers-after-outage")
 
     def stop_timers(self) -> None:
         self.scheduler.cancel_all()

@@ -209,8 +209,10 @@ async def open_table(fake: FakeDiscord, st: Station) -> None:
     st.note(opened)
     await fake.wait_for_message(at, lambda m: bool(m.embeds) and m.ephemeral_for is None)
     modal = await fake.click(st.player, st.table_message(fake), st.button(fake, "seat"))
-    joined = st.note(await fake.submit_modal(st.player, modal, {"amount": "200"}))
-    assert joined.content.startswith("You sit down with $200 in chips.")
+    # All his cash: the other table plays $10 coups for as long as the first's restart
+    # takes, which on a loaded machine can be a hundred of them.
+    joined = st.note(await fake.submit_modal(st.player, modal, {"amount": "1000"}))
+    assert joined.content.startswith("You sit down with $1,000 in chips."), joined.content
     simulate = next(cid for cid in joined.custom_ids() if cid.endswith(":choose:simulate"))
     chose = await fake.click(st.player, joined, simulate)  # the choice comes with the seat
     assert st.note(chose).content.startswith("You simulate the game")
