@@ -175,6 +175,7 @@ class Route:
     handler: ActionHandler
     types: tuple[type, ...]  # each argument's type: int or str
     optional: int = 0  # the last arguments an older id may lack (the handler's defaults)
+    form: bool = False  # its submit is a form's (it opens one): only then one may come back
 
     def arguments(self, raw: Sequence[str]) -> list[Any]:
         """The custom id's arguments, typed; a malformed one is refused, never guessed."""
@@ -194,15 +195,16 @@ class Actions:
         self._routes: dict[str, Route] = {}
 
     def on(
-        self, name: str, *types: type, optional: int = 0
+        self, name: str, *types: type, optional: int = 0, form: bool = False
     ) -> Callable[[ActionHandler], ActionHandler]:
         """Register `handler(click, *args)` for the action `name` and its argument types;
-        the last `optional` ones may be missing (ids drawn before they were added)."""
+        the last `optional` ones may be missing (ids drawn before they were added); `form`:
+        the action opens a form and reads its submit (any other action refuses one)."""
 
         def register(handler: ActionHandler) -> ActionHandler:
             if name in self._routes:
                 raise ValueError(f"action {name} registered twice")
-            self._routes[name] = Route(handler, types, optional)
+            self._routes[name] = Route(handler, types, optional, form)
             return handler
 
         return register
@@ -215,4 +217,8 @@ class Actions:
         route = self.route(name)
         if route is None:
             raise Refusal("errors.unknown_action")
+        interaction = getattr(click, "interaction", click)  # a table's Click, or the interaction
+        submitted = getattr(interaction, "type", None) is discord.InteractionType.modal_submit
+        if submitted and not route.form:  # a form forged under a button's id
+            raise BadForm()
         await route.handler(click, *route.arguments(raw))

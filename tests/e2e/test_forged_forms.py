@@ -7,6 +7,9 @@ Every form the bot opens (each game's, every table's, the GM's, the sheet's edit
 and changes nothing: no row, no saved table, nothing logged as an error. The same payload
 whole and honest is read (answered otherwise).
 
+A form forged under the id of a button that opens none (My seat, Close the table) is
+refused the same way, rather than answered as a click it cannot be.
+
 And closing a table: only the confirmation the GM's panel drew closes it, not any
 `gclose:<something>`.
 """
@@ -18,7 +21,7 @@ from typing import Any
 
 import pytest
 from e2e_env import BotEnv
-from forms import AMOUNT_ONLY, COMMON, FIELDS, GAME, GM_FORMS
+from forms import AMOUNT_ONLY, COMMON, FIELDS, GAME, GM_FORMS, form_name, known
 from sheet_helpers import dump, query
 from table_flow import create_cast, join, le_chiffre, press, table_message
 
@@ -131,6 +134,22 @@ async def test_every_table_form_refuses_what_it_did_not_draw(
             user = world.player_fr if action == "join" else world.player
             user = world.gm if action in GM_FORMS else user
             await refused_everywhere(bot_env, bot, user, custom, FIELDS.get(action, AMOUNT_ONLY))
+        # A form forged under a button's id (one that opens no form): refused alike.
+        table_buttons = table_message(fake)
+        seat = await fake.click(world.player, table_buttons, f"bb:tbl:{table}:seat")
+        gm = await fake.click(world.gm, table_buttons, f"bb:tbl:{table}:gm")
+        shown = [
+            *((world.player, c) for c in table_buttons.custom_ids()),
+            *((world.player, c) for c in seat.custom_ids()),
+            *((world.gm, c) for c in gm.custom_ids()),
+        ]
+        buttons = [(user, c) for user, c in shown if form_name(c) not in known()]
+        assert any(c.endswith(":seat") for _, c in buttons) and len(buttons) >= 6, buttons
+        before = await everything(bot)
+        for user, custom in buttons:
+            answer = await fake.submit_forged_modal(user, custom, [], _locale="fr")
+            assert answer.content == t("errors.bad_form", "fr"), (custom, answer.content)
+        assert await everything(bot) == before
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, errors
 
@@ -150,6 +169,12 @@ async def test_the_sheet_edit_form_refuses_what_it_did_not_draw(
     async with bot_env.run() as bot:
         custom = f"bb:sheet:edit:{ids['bond']}"
         await refused_everywhere(bot_env, bot, world.player, custom, fields)
+        before = await everything(bot)
+        for button in ("del", "keep"):  # the delete question's buttons, forged as forms
+            forged = f"bb:sheet:{button}:{ids['bond']}"
+            answer = await bot_env.fake.submit_forged_modal(world.player, forged, [])
+            assert answer.content == t("errors.bad_form", "en"), (forged, answer.content)
+        assert await everything(bot) == before
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, errors
 

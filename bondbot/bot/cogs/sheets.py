@@ -82,7 +82,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         self.service: SheetService = bot.services.sheets
         bot.router.register(AREA, self.on_component)
         self.actions = Actions()
-        self.actions.on("edit", int)(self._edited)
+        self.actions.on("edit", int, form=True)(self._edited)
         self.actions.on("del", int)(self._delete)
         self.actions.on("keep", int)(self._keep)
 

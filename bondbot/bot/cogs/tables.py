@@ -326,7 +326,7 @@ def _service(click: Click) -> TableService:
     return bot_of(click.interaction).services.tables
 
 
-@common.on("join")
+@common.on("join", form=True)
 async def _join(click: Click) -> None:
     if not click.submitted:  # the Join of a table message drawn before My seat
         snapshot = await _service(click).snapshot(click.table)
@@ -468,7 +468,7 @@ async def _verify(reply: Reply, table: int) -> None:
     await reply.send(embed=embed, files=files)
 
 
-@common.on("contest")
+@common.on("contest", form=True)
 async def _contest_button(click: Click) -> None:
     if not click.submitted:
         if await _show_pending(click.reply, click.table):

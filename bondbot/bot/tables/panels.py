@@ -293,7 +293,7 @@ async def _gm_answer(click: Click, snapshot: TableSnapshot, key: str, **params: 
         await click.reply.send(**panel)
 
 
-@actions.on("gpot")
+@actions.on("gpot", form=True)
 async def _gm_pot(click: Click) -> None:
     """Start a rulebook contest for a pot (the GM's `/table pot`, at the Ease Factor 5)."""
     await require_gm(click.interaction)
@@ -325,7 +325,7 @@ def _name_input(lang: Lang) -> discord.ui.TextInput:  # type: ignore[type-arg]
     )
 
 
-@actions.on("gseat")
+@actions.on("gseat", form=True)
 async def _gm_seat(click: Click) -> None:
     """Seat a PC with a buy-in from his cash (the GM's `/table seat`)."""
     await require_gm(click.interaction)

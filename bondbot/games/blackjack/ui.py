@@ -178,7 +178,7 @@ async def open_command(
 actions = TableActions()
 
 
-@actions.on("bet")
+@actions.on("bet", form=True)
 async def _bet(click: Click) -> None:
     if not click.submitted:  # refused before the form when he cannot bet at all
         snapshot = await may_play(click)

@@ -185,7 +185,7 @@ async def start(reply: Reply, table: int) -> None:
     await reply.say("chemin_de_fer.started_reply", name=name_of(snapshot, banker))
 
 
-@actions.on("bank", int)
+@actions.on("bank", int, form=True)
 async def _bank(click: Click, moves: int) -> None:
     typed = amount_of(click) if click.submitted else None  # a form read first, whole
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
@@ -204,7 +204,7 @@ async def _bank(click: Click, moves: int) -> None:
         await _played(click, await act(click, "bank", amount=typed, moves=moves))
 
 
-@actions.on("stake", int)
+@actions.on("stake", int, form=True)
 async def _stake(click: Click, hand: int) -> None:
     if not click.submitted:
         await may_act(click, hand=hand)

@@ -180,7 +180,7 @@ async def _close(click: Click) -> None:
         await click.reply.say("deux_tableaux.auction_won", name=name, amount=amount)
 
 
-@actions.on("bid", int)
+@actions.on("bid", int, form=True)
 async def _bid(click: Click, hand: int) -> None:
     if not click.submitted:
         await may_act(click, hand=hand)
@@ -195,7 +195,7 @@ async def _bid(click: Click, hand: int) -> None:
         await _played(click, await act(click, "bid", amount=amount, hand=hand))
 
 
-@actions.on("stake", str, int)
+@actions.on("stake", str, int, form=True)
 async def _stake(click: Click, on: str, hand: int) -> None:
     if on not in TARGETS:
         raise Refusal("table.unknown_action")

@@ -254,7 +254,7 @@ async def _bet_to(click: Click, moves: int, amount: int, size: str) -> None:
     await play(click, "raise", moves, amount)
 
 
-@actions.on("raise", int)
+@actions.on("raise", int, form=True)
 async def _raise(click: Click, moves: int) -> None:
     """The Bet/Raise modal: its bounds in its label; the submit plays the amount."""
     if click.submitted:

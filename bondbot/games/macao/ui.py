@@ -162,7 +162,7 @@ def percent(value: Fraction, lang: Lang) -> str:
 actions = TableActions()
 
 
-@actions.on("wager", str)
+@actions.on("wager", str, form=True)
 async def _wager(click: Click, target: str) -> None:
     """The amount form, its limits in its placeholder; refused at the click, before the
     form, when the clicker cannot wager on `target` now (and told why)."""

@@ -101,7 +101,7 @@ def limits_hint(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
     return t("table.hint_between", lang, min=low, max=high)
 
 
-@actions.on("bets")
+@actions.on("bets", form=True)
 async def _bets(click: Click) -> None:
     """The table's one Bet button: a form asking on what and how much (a rulebook player,
     or one without a seat, is refused before it opens)."""
@@ -123,7 +123,7 @@ async def _bets(click: Click) -> None:
     await click.interaction.response.send_modal(modal)
 
 
-@actions.on("bet", str)
+@actions.on("bet", str, form=True)
 async def _bet(click: Click, on: str) -> None:
     """A bet on one thing (the player's panel; the table's buttons before the Bet form)."""
     if not click.submitted:
