@@ -1,14 +1,17 @@
 """Twenty identical clicks of any table button are one click (issue 29, item 1).
 
 The button walk (`tests/tables/test_table_buttons.py`: a table played by random legal
-moves) is run through the fake Discord in every game. At each step the table message, each
-player's seat panel (My seat) and the GM's panel are drawn, and one button id they show is
-clicked twenty times at once by whoever may click it (one not yet tried first, so the walk
-tries every kind of button it meets). Each burst must have one effect at most: the table
-saved at most once, at most one answer that is not a refusal (a read-only answer, a panel
-or a form, may be given to all twenty), no answer that something went wrong and nothing
-logged as an error. The walk then goes on with a random legal move, as the button walk
-does.
+moves, `table_helpers.random_move`) is run through the fake Discord in every game. At each
+step the table message, each player's seat panel (My seat) and the GM's panel are drawn,
+and a button id they show is clicked twenty times by whoever may click it: ten at once,
+and ten more at once as soon as the first is answered, so that clicks come both before and
+after the first one's effect (twenty that all arrive before any effect cannot show a
+toggle). Buttons not yet tried go first (a button of one moment, the first bank's Start,
+before the others, then the rarest met), so the walk tries every kind of button it meets;
+it goes on past STEPS while one met is untried. Each burst must have one effect at most:
+the table saved at most once, at most one answer that is not a refusal (a read-only
+answer, a panel or a form, may be given to all twenty), no answer that something went
+wrong and nothing logged as an error. The walk then goes on with a random legal move.
 """
 
 from __future__ import annotations
