@@ -79,16 +79,59 @@ def modal_view(title: str, custom: str, fields: Sequence[discord.ui.TextInput]) 
     return modal
 
 
-def modal_values(interaction: discord.Interaction) -> dict[str, str]:
-    """The submitted text of each input of a modal (a menu's choice), by its custom id."""
-    values: dict[str, str] = {}
-    for row in (interaction.data or {}).get("components", []):
-        for component in row.get("components", [row.get("component", {})]):
-            if "custom_id" in component:  # a text input's value, a menu's one choice
-                picked = component.get("values")
-                value = picked[0] if picked else component.get("value", "")
-                values[component["custom_id"]] = value or ""
-    return values
+@dataclass(frozen=True, slots=True)
+class FormField:
+    """One input of a form the bot draws, as its submit must carry it back."""
+
+    name: str  # the input's custom id
+    max_length: int  # as the form drew it (Discord enforces it on an honest client)
+    required: bool = True  # False: may come back empty (never missing)
+    choices: frozenset[str] | None = None  # a menu: the values it offered
+
+
+class BadForm(Refusal):
+    """A form's submit that does not match the form drawn: refused, nothing changed."""
+
+    def __init__(self) -> None:
+        super().__init__("errors.bad_form")
+
+
+def form_values(interaction: discord.Interaction, fields: Sequence[FormField]) -> dict[str, str]:
+    """The fields of a submitted form, each as the form drew it: the one way every form
+    handler reads what came back. A client can send any payload, so a field missing, one
+    the form does not have, a value over its length, a required one empty, or a menu's
+    value it did not offer is refused (`errors.bad_form`) before anything is read or
+    changed."""
+    wanted = {field.name: field for field in fields}
+    got: dict[str, str] = {}
+    data = interaction.data if isinstance(interaction.data, dict) else {}
+    rows = data.get("components", [])
+    for row in rows if isinstance(rows, list) else []:
+        if not isinstance(row, dict):
+            raise BadForm()
+        inner = row.get("components", [row.get("component")])
+        for component in inner if isinstance(inner, list) else []:
+            if not isinstance(component, dict) or "custom_id" not in component:
+                continue  # layout (a text display) carries nothing back
+            name = component["custom_id"]
+            picked = component.get("values")
+            value = component.get("value") if picked is None else picked
+            if isinstance(value, list):  # a menu: one choice
+                if len(value) > 1:
+                    raise BadForm()
+                value = value[0] if value else ""
+            if name not in wanted or name in got or not isinstance(value, str | None):
+                raise BadForm()
+            got[name] = value or ""
+    for name, field in wanted.items():
+        value = got.get(name)
+        if value is None or len(value) > field.max_length:
+            raise BadForm()
+        if field.required and not value.strip():
+            raise BadForm()
+        if field.choices is not None and value and value not in field.choices:
+            raise BadForm()
+    return got
 
 
 _ROUTED = (discord.InteractionType.component, discord.InteractionType.modal_submit)
@@ -131,13 +174,15 @@ ActionHandler = Callable[..., Awaitable[None]]
 class Route:
     handler: ActionHandler
     types: tuple[type, ...]  # each argument's type: int or str
+    optional: int = 0  # the last arguments an older id may lack (the handler's defaults)
+    form: bool = False  # its submit is a form's (it opens one): only then one may come back
 
     def arguments(self, raw: Sequence[str]) -> list[Any]:
         """The custom id's arguments, typed; a malformed one is refused, never guessed."""
-        if len(raw) != len(self.types):
+        if not len(self.types) - self.optional <= len(raw) <= len(self.types):
             raise Refusal("errors.unknown_action")
         try:
-            return [kind(value) for kind, value in zip(self.types, raw, strict=True)]
+            return [kind(value) for kind, value in zip(self.types, raw, strict=False)]
         except ValueError:
             raise Refusal("errors.unknown_action") from None
 
@@ -149,13 +194,17 @@ class Actions:
     def __init__(self) -> None:
         self._routes: dict[str, Route] = {}
 
-    def on(self, name: str, *types: type) -> Callable[[ActionHandler], ActionHandler]:
-        """Register `handler(click, *args)` for the action `name` and its argument types."""
+    def on(
+        self, name: str, *types: type, optional: int = 0, form: bool = False
+    ) -> Callable[[ActionHandler], ActionHandler]:
+        """Register `handler(click, *args)` for the action `name` and its argument types;
+        the last `optional` ones may be missing (ids drawn before they were added); `form`:
+        the action opens a form and reads its submit (any other action refuses one)."""
 
         def register(handler: ActionHandler) -> ActionHandler:
             if name in self._routes:
                 raise ValueError(f"action {name} registered twice")
-            self._routes[name] = Route(handler, types)
+            self._routes[name] = Route(handler, types, optional, form)
             return handler
 
         return register
@@ -168,4 +217,8 @@ class Actions:
         route = self.route(name)
         if route is None:
             raise Refusal("errors.unknown_action")
+        interaction = getattr(click, "interaction", click)  # a table's Click, or the interaction
+        submitted = getattr(interaction, "type", None) is discord.InteractionType.modal_submit
+        if submitted and not route.form:  # a form forged under a button's id
+            raise BadForm()
         await route.handler(click, *route.arguments(raw))

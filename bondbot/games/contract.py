@@ -188,6 +188,13 @@ class Engine(BaseModel):
     hand: int = 0  # hands started so far
     history: list[Move] = Field(default_factory=list)  # the moves of the current (or last) hand
 
+    @property
+    def answer_round(self) -> int:
+        """What a button several seats answer at once carries (a stake, a pass), so that it
+        is refused once the round of answers it was drawn for is over: the hand's number. A
+        game whose round can end with no hand dealt (everyone passed) counts those too."""
+        return self.hand
+
     # -- what is legal -------------------------------------------------------------------
 
     def options(self) -> list[Option]:

@@ -968,6 +968,47 @@ class ScriptingMixin:
         inter = self._base_payload(MODAL_SUBMIT, member, guild, channel, data, _locale, message)
         return await self._run(inter, "modal", modal.custom_id, _timeout, _wait)
 
+    async def click_forged(
+        self,
+        user: UserLike,
+        message: FakeMessage | InteractionResult | int,
+        custom_id: str,
+        /,
+        *,
+        _locale: str | None = None,
+        _timeout: float = 5.0,
+    ) -> InteractionResult:
+        """Send a button click with ``custom_id`` from ``message`` as a client could forge
+        it (or replay it after the message changed): the id need not be on the message."""
+        msg = self._target_message(message)
+        channel = self.channels[msg.channel_id]
+        guild = self.guilds[channel.guild_id]
+        member = self._member_of(user, guild)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        inter = self._base_payload(MESSAGE_COMPONENT, member, guild, channel, data, _locale, msg)
+        return await self._run(inter, "component", custom_id, _timeout, True)
+
+    async def submit_forged_modal(
+        self,
+        user: UserLike,
+        custom_id: str,
+        components: list[dict[str, Any]],
+        /,
+        *,
+        message: FakeMessage | InteractionResult | int | None = None,
+        _locale: str | None = None,
+        _timeout: float = 5.0,
+    ) -> InteractionResult:
+        """Submit a modal payload as a client could forge it: any custom id, any components
+        (missing, unknown or over-long fields), unchecked against a modal the bot opened."""
+        msg = None if message is None else self._target_message(message)
+        channel = self.channels[msg.channel_id] if msg is not None else self.channel
+        guild = self.guilds[channel.guild_id]
+        member = self._member_of(user, guild)
+        data: dict[str, Any] = {"custom_id": custom_id, "components": components}
+        inter = self._base_payload(MODAL_SUBMIT, member, guild, channel, data, _locale, msg)
+        return await self._run(inter, "modal", custom_id, _timeout, True)
+
     async def send_user_message(
         self,
         user: UserLike,

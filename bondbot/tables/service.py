@@ -617,8 +617,9 @@ class TableService:
 
         `moves` is the move count the clicked button was drawn with: a button drawn
         before the last move is stale and refused, so a double click plays once. Buttons
-        that several seats answer at once (stakes) carry `hand` instead, the engine's hand
-        number: refused once another hand has been dealt.
+        that several seats answer at once (stakes) carry `hand` instead, the engine's
+        `answer_round`: refused once that round of answers is over (a hand dealt, or one
+        nobody played).
         """
 
         async def run(ctx: TableContext) -> Event:
@@ -629,7 +630,7 @@ class TableService:
                 raise Refusal("table.rulebook_only")
             if moves is not None and moves != state.moves:
                 raise Refusal("table.stale_button")
-            if hand is not None and hand != state.engine.hand:
+            if hand is not None and hand != state.engine.answer_round:
                 raise Refusal("table.stale_button")
             seat: str | None = state.npc_key if for_npc else None
             if not as_gm:

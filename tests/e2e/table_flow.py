@@ -106,13 +106,20 @@ def by_action(result: InteractionResult, action: str) -> str:
     return next(c for c in result.custom_ids() if c.split(":", 3)[3] == action)
 
 
-def _find(components: list[dict[str, Any]], wanted: list[str]) -> str | None:
+def find_button(components: list[dict[str, Any]], wanted: list[str]) -> str | None:
+    """The button for `wanted`: exactly, else one that adds only the number of the state it
+    was drawn in (Deal's hand: `deal:3` for `deal`)."""
+    ids = [c.get("custom_id", "") for row in components for c in row.get("components", [])]
+    exact = next((c for c in ids if c.split(":")[3:] == wanted), None)
+    if exact is not None:
+        return exact
     return next(
         (
-            c["custom_id"]
-            for row in components
-            for c in row.get("components", [])
-            if c.get("custom_id", "").split(":")[3:] == wanted
+            c
+            for c in ids
+            if c.split(":")[3 : 3 + len(wanted)] == wanted
+            and len(c.split(":")) == 4 + len(wanted)
+            and c.split(":")[-1].isdigit()
         ),
         None,
     )
@@ -125,47 +132,42 @@ async def press(fake: FakeDiscord, user: FakeUser, action: str, *args: object) -
     one Spend button, and the pick among his lost hands when he has several."""
     wanted = [action, *map(str, args)]
     table = table_message(fake)
-    found = _find(table.components, wanted)
+    found = find_button(table.components, wanted)
     if found is not None:
         return await fake.click(user, table, found)
     if action == "spend":
         picked = await fake.click(user, table, button_id(fake, "hp"))
-        found = _find(picked.components, wanted)
+        found = find_button(picked.components, wanted)
         return picked if found is None else await fake.click(user, picked, found)
     panel = await fake.click(user, table, button_id(fake, "seat"))
-    found = None if panel.modal is not None else _find(panel.components, wanted)
+    found = None if panel.modal is not None else find_button(panel.components, wanted)
     if found is not None:
         return await fake.click(user, panel, found)
     panel = await fake.click(user, table, button_id(fake, "gm"))
-    found = _find(panel.components, wanted)
+    found = find_button(panel.components, wanted)
     if found is not None:
         return await fake.click(user, panel, found)
     try:  # nowhere yet: the table message may still be redrawn with it
         await fake.wait_until(
-            lambda: _find(table_message(fake).components, wanted) is not None, timeout=3
+            lambda: find_button(table_message(fake).components, wanted) is not None, timeout=3
         )
     except TimeoutError:
         assert not panel.components, f"no {wanted} button for {user} anywhere"
         return panel  # the GM panel's refusal: the button is the GM's
     table = table_message(fake)
-    return await fake.click(user, table, _find(table.components, wanted))
+    return await fake.click(user, table, find_button(table.components, wanted))
 
 
 def button_id(fake: FakeDiscord, action: str, *args: object) -> str:
-    ids = [
-        c["custom_id"]
-        for row in table_message(fake).components
-        for c in row["components"]
-        if c["custom_id"].split(":")[3:] == [action, *map(str, args)]
-    ]
-    assert ids, f"no {action} button"
-    return ids[0]
+    found = find_button(table_message(fake).components, [action, *map(str, args)])
+    assert found, f"no {action} button"
+    return found
 
 
 async def bet(fake: FakeDiscord, user: FakeUser, on: str, amount: str) -> InteractionResult:
     """A punto banco wager: the table's one Bet button, its form's menu and amount (the
     button is drawn once someone may wager: wait for the redraw after his choice)."""
-    await fake.wait_until(lambda: _find(table_message(fake).components, ["bets"]) is not None)
+    await fake.wait_until(lambda: find_button(table_message(fake).components, ["bets"]) is not None)
     modal = await fake.click(user, table_message(fake), button_id(fake, "bets"))
     assert modal.modal is not None, modal.content
     return await fake.submit_modal(user, modal, {"on": [on], "amount": amount})

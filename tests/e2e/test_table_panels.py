@@ -85,12 +85,12 @@ async def test_the_gm_panel_is_the_gms_alone_and_answers_in_place(bot_env: BotEn
         assert all("(GM)" not in label for label in labels)
 
         # Pause: the panel is drawn again in place, and the table says so.
-        paused = await fake.click(world.gm, panel, by_action(panel, "gpause"))
+        paused = await fake.click(world.gm, panel, by_action(panel, "gpause:1"))
         assert paused.response_type == 7 and paused.embed is not None
         assert paused.embed["description"].startswith("Table paused.")
         assert "Resume" in [b["label"] for b in paused.buttons()]
         await wait_table(fake, "Paused by the GM.")
-        resumed = await fake.click(world.gm, paused, by_action(paused, "gpause"))
+        resumed = await fake.click(world.gm, paused, by_action(paused, "gpause:0"))
         assert resumed.embed["description"].startswith("Table resumed.")
         await fake.wait_until(lambda: "Paused by the GM." not in str(table_message(fake).embeds))
 
@@ -123,7 +123,8 @@ async def test_the_gm_panel_is_the_gms_alone_and_answers_in_place(bot_env: BotEn
         assert kept.response_type == 7 and kept.embed["title"] == "GM controls" and not kept.content
         assert "This table is closed." not in str(table_message(fake).embeds)
         ask = await fake.click(world.gm, kept, by_action(kept, "gclose:0"))
-        closed = await fake.click(world.gm, ask, by_action(ask, "gclose:1"))
+        (sure,) = [c for c in ask.custom_ids() if ":gclose:" in c]  # the question's token
+        closed = await fake.click(world.gm, ask, sure)
         assert closed.followups or closed.content
         await wait_table(fake, "Final scores")
 

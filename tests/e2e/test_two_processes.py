@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_flow import redrawn_with
+from table_flow import find_button, redrawn_with
 
 from bondbot.i18n import LANGS, t
 from bondbot.local import FakeDiscord
@@ -91,14 +91,9 @@ class Station:
         return found[0]
 
     def button(self, fake: FakeDiscord, action: str, *args: object) -> str:
-        ids = [
-            c["custom_id"]
-            for row in self.table_message(fake).components
-            for c in row["components"]
-            if c["custom_id"].split(":")[3:] == [action, *map(str, args)]
-        ]
-        assert ids, f"no {action} button"
-        return ids[0]
+        found = find_button(self.table_message(fake).components, [action, *map(str, args)])
+        assert found, f"no {action} button"
+        return found
 
     def note(self, result: InteractionResult) -> InteractionResult:
         assert result.interaction.acknowledged
@@ -229,7 +224,7 @@ async def bet(fake: FakeDiscord, st: Station) -> None:
 async def shows(fake: FakeDiscord, st: Station, action: str) -> None:
     """Wait for the table message drawn with `action`'s button (Deal once a wager is in)."""
     await fake.wait_until(
-        lambda: any(c.endswith(f":{action}") for c in st.table_message(fake).custom_ids())
+        lambda: find_button(st.table_message(fake).components, [action]) is not None
     )
 
 

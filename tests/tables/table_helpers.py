@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bondbot.games.contract import Event
+from bondbot.bot.tables.acting import options_now
+from bondbot.games.contract import Event, Option
 from bondbot.rules import baccarat
 from bondbot.shards import Shards
 from bondbot.sheets import validate_sheet
@@ -169,3 +170,30 @@ def event_of(snapshot: TableSnapshot, kind: str) -> Any:
     found: list[Event] = [e for r in snapshot.records for e in r.events if e.kind == kind]
     assert found, f"no {kind} event in {snapshot.records}"
     return found[-1]
+
+
+def random_move(
+    snapshot: TableSnapshot, rng: random.Random
+) -> tuple[Option, int | None, str | None] | None:
+    """One legal move drawn at random (the button walk's step): its option, an amount
+    (the least, the most or between) and a target; None when nothing is legal now.
+
+    Ending the evening would end a walk (Michigan and Makao offer it at every turn): it is
+    drawn only when nothing else is left. A game lists Deal only once its shoe serves the
+    table, and the table replaces a shoe that does not at the deal.
+    """
+    engine = snapshot.state.engine
+    every = options_now(snapshot)  # with the chips as the table holds them
+    options = [option for option in every if option.kind != "end"] or every
+    if not engine.in_hand() and engine.needs_new_shoe and "deal" in engine.moves:
+        options.append(Option(kind="deal"))
+    if not options:
+        return None
+    option = rng.choice(options)
+    amount = None
+    if option.min is not None or option.max is not None:
+        low = option.min if option.min is not None else 1
+        high = option.max if option.max is not None else low
+        amount = rng.choice([low, high, (low + high) // 2])
+    target = rng.choice(option.targets) if option.targets else None
+    return option, amount, target

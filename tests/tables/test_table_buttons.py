@@ -20,13 +20,11 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from table_helpers import GM, Clock, make_character, service
+from table_helpers import GM, Clock, make_character, random_move, service
 
-from bondbot.bot.tables.acting import options_now
 from bondbot.bot.tables.games import optional, ui_for
 from bondbot.bot.tables.message import table_view
 from bondbot.errors import Refusal
-from bondbot.games.contract import Option
 from bondbot.games.registry import all_games
 from bondbot.storage.db import Database
 from bondbot.tables.service import TableSnapshot
@@ -95,25 +93,12 @@ async def walk(db: Database, game: str, seed: int) -> dict[str, list[list[str]]]
             if lang == "en":
                 seen[phase_of(snapshot)].append(labels)
             assert len(labels) <= MOST, (game, phase_of(snapshot), lang, labels)
-        engine = snapshot.state.engine
-        # Ending the evening would end the walk (Michigan and Makao offer it at every
-        # turn): it ends only when nothing else is left. A game lists Deal only once its
-        # shoe serves the table, and the table replaces a shoe that does not at the deal.
-        every = options_now(snapshot)  # with the chips as the table holds them
-        options = [option for option in every if option.kind != "end"] or every
-        if not engine.in_hand() and engine.needs_new_shoe and "deal" in engine.moves:
-            options.append(Option(kind="deal"))
-        if not options:
+        move = random_move(snapshot, rng)
+        if move is None:
             clock.advance(30)
             await tables.run_due()
             continue
-        option = rng.choice(options)
-        amount = None
-        if option.min is not None or option.max is not None:
-            low = option.min if option.min is not None else 1
-            high = option.max if option.max is not None else low
-            amount = rng.choice([low, high, (low + high) // 2])
-        target = rng.choice(option.targets) if option.targets else None
+        option, amount, target = move
         user = owners.get(option.seat or "")
         try:
             await tables.act(

@@ -15,7 +15,15 @@ from discord.ext import commands
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import currency_for, lang_for, require_gm, send
-from bondbot.bot.router import Actions, ButtonSpec, custom_id, modal_values, modal_view, view_of
+from bondbot.bot.router import (
+    Actions,
+    ButtonSpec,
+    FormField,
+    custom_id,
+    form_values,
+    modal_view,
+    view_of,
+)
 from bondbot.bot.sheet_views import actor_of, refuse_invalid, sheet_embed, skill_choices
 from bondbot.errors import Refusal
 from bondbot.i18n import t
@@ -43,6 +51,8 @@ MODAL_FIELDS: tuple[tuple[str, int, bool], ...] = (
     ("fields_of_experience", 1000, True),
     ("notes", 1000, True),
 )
+# What the edit form must bring back: each field (empty clears it), none missing or longer.
+EDIT_FORM = tuple(FormField(name, limit, required=False) for name, limit, _ in MODAL_FIELDS)
 
 
 def split_height_weight(text: str) -> tuple[str, str]:
@@ -72,7 +82,7 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
         self.service: SheetService = bot.services.sheets
         bot.router.register(AREA, self.on_component)
         self.actions = Actions()
-        self.actions.on("edit", int)(self._edited)
+        self.actions.on("edit", int, form=True)(self._edited)
         self.actions.on("del", int)(self._delete)
         self.actions.on("keep", int)(self._keep)
 
@@ -411,12 +421,12 @@ class Sheets(commands.GroupCog, group_name="sheet", group_description="Character
     async def _edited(self, interaction: discord.Interaction, character_id: int) -> None:
         """The edit form's submit."""
         lang = await lang_for(interaction)
-        values = modal_values(interaction)
-        height, weight = split_height_weight(values.get("height_weight", ""))
+        values = form_values(interaction, EDIT_FORM)  # every field, or nothing changes
+        height, weight = split_height_weight(values["height_weight"])
         changes = {
             "height": height,
             "weight": weight,
-            **{name: values.get(name, "") for name, _, long in MODAL_FIELDS if long},
+            **{name: values[name] for name, _, long in MODAL_FIELDS if long},
         }
         with refuse_invalid(lang):
             updated = await self.service.update(await actor_of(interaction), character_id, changes)

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
-from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
+from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables import panels
 from bondbot.bot.tables.actions import Click, TableActions
@@ -22,7 +22,7 @@ from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.message import level_band
 from bondbot.bot.tables.messages import TableMessages, table_messages
-from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import AMOUNT, amount_modal, amount_of, parse_amount_or_refuse
 from bondbot.bot.tables.story import (
     CHART,
     SHOES_IN_HISTORY,
@@ -316,13 +316,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             raise Refusal("table.not_this_table")
         registries = (common, panels.actions, ui_for(snapshot.game).actions)
         actions = next((found for found in registries if found.route(name)), registries[-1])
-        submitted = interaction.type is discord.InteractionType.modal_submit
-        click = Click(
-            interaction,
-            await reply_to(interaction),
-            table,
-            modal_values(interaction) if submitted else {},
-        )
+        click = Click(interaction, await reply_to(interaction), table)
         await actions.dispatch(click, name, raw)
 
 
@@ -333,7 +327,7 @@ def _service(click: Click) -> TableService:
     return bot_of(click.interaction).services.tables
 
 
-@common.on("join")
+@common.on("join", form=True)
 async def _join(click: Click) -> None:
     if not click.submitted:  # the Join of a table message drawn before My seat
         snapshot = await _service(click).snapshot(click.table)
@@ -341,11 +335,11 @@ async def _join(click: Click) -> None:
         modal = amount_modal(click.reply.lang, "table.modal_join", click.table, "join", hint=hint)
         await click.interaction.response.send_modal(modal)
         return
+    amount = amount_of(click)
     services = bot_of(click.interaction).services
     character = await services.sheets.active(click.interaction.guild_id, click.user_id)
     if character is None:
         raise Refusal("table.no_active_character")
-    amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
     await _joined(
         click.reply, await services.tables.join(click.table, click.user_id, character, amount)
     )
@@ -356,10 +350,13 @@ async def _leave(click: Click) -> None:
     await _left(click.reply, await _service(click).leave(click.table, click.user_id))
 
 
-@common.on("deal")
-async def _deal(click: Click) -> None:
+@common.on("deal", int, optional=1)
+async def _deal(click: Click, hand: int | None = None) -> None:
+    """Deal the hand after `hand` (the button's `answer_round`): a second click is refused
+    once it is dealt, even when that hand is already over (everyone all-in, a coup settled
+    at once). A game's button without it (drawn by an older or outside game) still deals."""
     await require_gm(click.interaction)
-    snapshot = await _service(click).act(click.table, click.user_id, "deal", as_gm=True)
+    snapshot = await _service(click).act(click.table, click.user_id, "deal", hand=hand, as_gm=True)
     await table_messages(click.interaction).answer(click.interaction, snapshot)
 
 
@@ -472,7 +469,7 @@ async def _verify(reply: Reply, table: int) -> None:
     await reply.send(embed=embed, files=files)
 
 
-@common.on("contest")
+@common.on("contest", form=True)
 async def _contest_button(click: Click) -> None:
     if not click.submitted:
         if await _show_pending(click.reply, click.table):
@@ -485,7 +482,7 @@ async def _contest_button(click: Click) -> None:
         modal = amount_modal(click.reply.lang, title, click.table, "contest", hint=hint)
         await click.interaction.response.send_modal(modal)
     else:
-        await _contest(click.reply, click.table, click.values.get("amount", ""))
+        await _contest(click.reply, click.table, click.form(AMOUNT)["amount"])
 
 
 @common.on("cstep", int, int)

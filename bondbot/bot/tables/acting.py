@@ -27,7 +27,7 @@ async def may_act(
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
     state = snapshot.state
     stale_moves = moves is not None and moves != state.moves
-    if stale_moves or (hand is not None and hand != state.engine.hand):
+    if stale_moves or (hand is not None and hand != state.engine.answer_round):
         raise Refusal("table.stale_button")
     if not on_turn:  # a move out of turn (a PC banker withdrawing his bank)
         return False

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import discord
 
 from bondbot.bot.reply import Reply
-from bondbot.bot.router import Actions
+from bondbot.bot.router import Actions, FormField, form_values
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,6 @@ class Click:
     interaction: discord.Interaction
     reply: Reply
     table: int
-    values: dict[str, str]  # a modal's inputs by custom id; empty for a click
 
     @property
     def user_id(self) -> int:
@@ -33,6 +32,11 @@ class Click:
     @property
     def submitted(self) -> bool:
         return self.interaction.type is discord.InteractionType.modal_submit
+
+    def form(self, *fields: FormField) -> dict[str, str]:
+        """A submitted form's fields, each as the form drew it (`router.form_values`: what
+        is missing, unknown or malformed is refused and changes nothing)."""
+        return form_values(self.interaction, fields)
 
 
 # The registry of a table's actions: the common ones (bot/cogs/tables.py) and each game's.

@@ -7,10 +7,24 @@ from typing import Any
 
 import discord
 
-from bondbot.bot.router import custom_id, modal_view
+from bondbot.bot.router import FormField, custom_id, modal_view
+from bondbot.bot.tables.actions import Click
 from bondbot.bot.tables.common import AREA
 from bondbot.i18n import Lang, t
 from bondbot.money import amount_or_refuse
+
+AMOUNT_LENGTH = 16
+AMOUNT = FormField("amount", AMOUNT_LENGTH)  # the amount every table form asks
+
+
+def on_field(choices: Sequence[str]) -> FormField:
+    """The menu of a choice-and-amount form (`choice_amount_modal`): the values it offers."""
+    return FormField("on", max(map(len, choices), default=1), choices=frozenset(choices))
+
+
+def amount_of(click: Click) -> int:
+    """The amount of a submitted one-field form, read as the clicker's language writes it."""
+    return parse_amount_or_refuse(click.form(AMOUNT)["amount"], click.reply.lang)
 
 
 def amount_modal(
@@ -24,8 +38,8 @@ def amount_modal(
         [
             discord.ui.TextInput(
                 label=t("table.modal_amount", lang),
-                custom_id="amount",
-                max_length=16,
+                custom_id=AMOUNT.name,
+                max_length=AMOUNT_LENGTH,
                 placeholder=None if hint is None else hint[:100],
             )
         ],
@@ -53,7 +67,9 @@ def choice_amount_modal(
     )
     modal.add_item(discord.ui.Label(text=t("table.modal_on", lang), component=menu))
     amount = discord.ui.TextInput(  # type: ignore[var-annotated]
-        custom_id="amount", max_length=16, placeholder=None if hint is None else hint[:100]
+        custom_id=AMOUNT.name,
+        max_length=AMOUNT_LENGTH,
+        placeholder=None if hint is None else hint[:100],
     )
     modal.add_item(discord.ui.Label(text=t("table.modal_amount", lang), component=amount))
     modal.stop()

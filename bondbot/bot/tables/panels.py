@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -29,11 +30,17 @@ import discord
 
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply
-from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
+from bondbot.bot.router import ButtonSpec, FormField, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, names, short, table_button
 from bondbot.bot.tables.games import optional, ui_for
-from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import (
+    AMOUNT,
+    AMOUNT_LENGTH,
+    amount_modal,
+    amount_of,
+    parse_amount_or_refuse,
+)
 from bondbot.errors import Refusal
 from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang, t
@@ -53,6 +60,7 @@ GREEN, BLUE, RED = (
     discord.ButtonStyle.danger,
 )
 NAME_FIELD = 64  # a character's name, as a sheet allows it
+CHARACTER = FormField("character", NAME_FIELD)  # the GM's seating form: who, and AMOUNT
 
 
 def _service(click: Click) -> TableService:
@@ -266,10 +274,12 @@ def gm_panel(snapshot: TableSnapshot, reply: Reply, note: str | None = None) -> 
         specs.append(table_button(lang, table, "table.btn_pot_settle", "psettle", style=BLUE))
     elif state.rulebook_only:  # the GM starts each round of the contest
         specs.append(table_button(lang, table, "table.btn_pot_start", "gpot", style=BLUE))
-    paused = state.paused
-    specs.append(
-        table_button(lang, table, "table.btn_resume" if paused else "table.btn_pause", "gpause")
-    )
+    # Pause and Resume say which way they go (`gpause:1`, `gpause:0`): clicks repeated or
+    # crossing each other are one click, never a flip back.
+    if state.paused:
+        specs.append(table_button(lang, table, "table.btn_resume", "gpause", 0))
+    else:
+        specs.append(table_button(lang, table, "table.btn_pause", "gpause", 1))
     specs.append(table_button(lang, table, "table.btn_gm_seat", "gseat"))
     if state.seats:
         specs.append(table_button(lang, table, "table.btn_gm_unseat", "gunseat"))
@@ -287,7 +297,7 @@ async def _gm_answer(click: Click, snapshot: TableSnapshot, key: str, **params: 
         await click.reply.send(**panel)
 
 
-@actions.on("gpot")
+@actions.on("gpot", form=True)
 async def _gm_pot(click: Click) -> None:
     """Start a rulebook contest for a pot (the GM's `/table pot`, at the Ease Factor 5)."""
     await require_gm(click.interaction)
@@ -296,28 +306,30 @@ async def _gm_pot(click: Click) -> None:
         modal = amount_modal(lang, "table.modal_pot", click.table, "gpot")
         await click.interaction.response.send_modal(modal)
         return
-    stake = parse_amount_or_refuse(click.values.get("amount", ""), lang)
+    stake = amount_of(click)
     snapshot = await _service(click).pot_start(click.table, click.user_id, stake, 5)
     assert isinstance(snapshot.event, PotOpened)
     await _gm_answer(click, snapshot, "table.pot_started", players=snapshot.event.players)
 
 
-@actions.on("gpause")
-async def _pause(click: Click) -> None:
+@actions.on("gpause", int)
+async def _pause(click: Click, pause: int) -> None:
+    """Pause (1) or resume (0): the direction is the button's, decided under the table's
+    lock by the service; one already in force is answered as such and changes nothing."""
     await require_gm(click.interaction)
-    service = _service(click)
-    paused = (await service.snapshot(click.table)).state.paused
-    snapshot = await service.pause(click.table, click.user_id, not paused)
-    await _gm_answer(click, snapshot, "table.resumed" if paused else "table.paused_reply")
+    if pause not in (0, 1):
+        raise Refusal("table.unknown_action")
+    snapshot = await _service(click).pause(click.table, click.user_id, bool(pause))
+    await _gm_answer(click, snapshot, "table.paused_reply" if pause else "table.resumed")
 
 
 def _name_input(lang: Lang) -> discord.ui.TextInput:  # type: ignore[type-arg]
     return discord.ui.TextInput(
-        label=t("table.modal_character", lang), custom_id="character", max_length=NAME_FIELD
+        label=t("table.modal_character", lang), custom_id=CHARACTER.name, max_length=NAME_FIELD
     )
 
 
-@actions.on("gseat")
+@actions.on("gseat", form=True)
 async def _gm_seat(click: Click) -> None:
     """Seat a PC with a buy-in from his cash (the GM's `/table seat`)."""
     await require_gm(click.interaction)
@@ -327,8 +339,8 @@ async def _gm_seat(click: Click) -> None:
         snapshot = await service.snapshot(click.table)
         amount = discord.ui.TextInput(
             label=t("table.modal_amount", lang),
-            custom_id="amount",
-            max_length=16,
+            custom_id=AMOUNT.name,
+            max_length=AMOUNT_LENGTH,
             placeholder=buy_in_hint(snapshot, lang, click.reply.currency),
         )
         modal = modal_view(
@@ -338,10 +350,11 @@ async def _gm_seat(click: Click) -> None:
         )
         await click.interaction.response.send_modal(modal)
         return
-    name = click.values.get("character", "").strip()
+    values = click.form(CHARACTER, AMOUNT)
+    amount = parse_amount_or_refuse(values["amount"], lang)
     sheets = bot_of(click.interaction).services.sheets
+    name = values["character"].strip()
     character = await sheets.find_id(click.interaction.guild_id, name, kind="PC")
-    amount = parse_amount_or_refuse(click.values.get("amount", ""), lang)
     snapshot = await service.join(click.table, click.user_id, character, amount, by_gm=True)
     await _gm_answer(click, snapshot, "table.seated", name=_seated_name(snapshot, character))
 
@@ -372,15 +385,26 @@ async def _gm_out(click: Click, character: int) -> None:
     await click.reply.say("table.unseated", name=name)
 
 
-@actions.on("gclose", int)
-async def _gm_close(click: Click, sure: int) -> None:
-    """Closing cashes everyone out: the panel asks once more before it does."""
+# The confirmation each GM's question to close a table drew: (table, GM) → its token, the
+# same for his questions until it is used (clicks crossing each other draw one). Only that
+# exact id closes the table (`gclose:<token>`); any other (an old `gclose:1`, a forged or
+# guessed one, one drawn before a restart) is refused, and the panel asks again.
+_CLOSE_ASKED: dict[tuple[int, int], str] = {}
+ASK = "0"  # `gclose:0`, the panel's Close: the question
+
+
+@actions.on("gclose", str)
+async def _gm_close(click: Click, token: str) -> None:
+    """Closing cashes everyone out: the panel asks once more before it does, and only the
+    confirmation it drew for this GM closes."""
     await require_gm(click.interaction)
-    if not sure:
+    asked = (click.table, click.user_id)
+    if token == ASK:
+        drawn = _CLOSE_ASKED.setdefault(asked, secrets.token_hex(8))
         lang, table = click.reply.lang, click.table
         view = view_of(
             [
-                table_button(lang, table, "table.btn_close_sure", "gclose", 1, style=RED),
+                table_button(lang, table, "table.btn_close_sure", "gclose", drawn, style=RED),
                 table_button(lang, table, "table.btn_close_keep", "gm"),
             ]
         )
@@ -388,5 +412,9 @@ async def _gm_close(click: Click, sure: int) -> None:
             content=click.reply.t("table.close_ask"), embed=None, view=view
         )
         return
+    expected = _CLOSE_ASKED.get(asked)
+    if expected is None or not secrets.compare_digest(expected, token):
+        raise Refusal("table.close_not_asked")
     cog = bot_of(click.interaction).get_cog("Tables")
     await cog.close_table(click.reply, click.table)  # type: ignore[union-attr]
+    _CLOSE_ASKED.pop(asked, None)

@@ -20,7 +20,7 @@ from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.messages import table_messages
-from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import AMOUNT, amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -178,7 +178,7 @@ async def open_command(
 actions = TableActions()
 
 
-@actions.on("bet")
+@actions.on("bet", form=True)
 async def _bet(click: Click) -> None:
     if not click.submitted:  # refused before the form when he cannot bet at all
         snapshot = await may_play(click)
@@ -192,7 +192,7 @@ async def _bet(click: Click) -> None:
         modal = amount_modal(lang, "blackjack.modal_bet", click.table, "bet", hint=hint)
         await click.interaction.response.send_modal(modal)
     else:
-        await wager(click.reply, click.table, click.values.get("amount", ""))
+        await wager(click.reply, click.table, click.form(AMOUNT)["amount"])
 
 
 @actions.on("insure")

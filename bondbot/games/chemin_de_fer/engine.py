@@ -192,6 +192,14 @@ class ChemindeFer(Engine):
     between_hands: bool = True
     last: CoupSettled | None = None
     last_shown: bool = False  # the hand over last was `last` (not a coup nobody played)
+    # Rounds of the pontes' calls that are over: a round nobody played ends without a hand
+    # dealt, so the hand's number alone cannot tell a stake or pass button drawn for it
+    # from one drawn for the next (`answer_round`).
+    rounds_over: int = 0
+
+    @property
+    def answer_round(self) -> int:
+        return self.rounds_over
 
     @classmethod
     def new(
@@ -618,6 +626,7 @@ class ChemindeFer(Engine):
         )
 
     def _end_hand(self) -> None:
+        self.rounds_over += 1  # the pontes' calls are over, dealt or not
         self.coup = None
         self.calls = {}
         self.phase = "bank"

@@ -25,7 +25,7 @@ from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
-from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import amount_modal, amount_of, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -185,13 +185,14 @@ async def start(reply: Reply, table: int) -> None:
     await reply.say("chemin_de_fer.started_reply", name=name_of(snapshot, banker))
 
 
-@actions.on("bank", int)
+@actions.on("bank", int, form=True)
 async def _bank(click: Click, moves: int) -> None:
+    typed = amount_of(click) if click.submitted else None  # a form read first, whole
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
     required = engine_of(snapshot).required
     if required is not None:  # a withdrawn bank is taken at its amount: nothing to ask
         await _played(click, await act(click, "bank", amount=required, moves=moves))
-    elif not click.submitted:
+    elif typed is None:
         await may_act(click, moves=moves)
         hint = await limits_hint(click, "bank")
         modal = amount_modal(
@@ -199,12 +200,11 @@ async def _bank(click: Click, moves: int) -> None:
         )
         await click.interaction.response.send_modal(modal)
     else:
-        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
-        await check_amount(click, "bank", amount)
-        await _played(click, await act(click, "bank", amount=amount, moves=moves))
+        await check_amount(click, "bank", typed)
+        await _played(click, await act(click, "bank", amount=typed, moves=moves))
 
 
-@actions.on("stake", int)
+@actions.on("stake", int, form=True)
 async def _stake(click: Click, hand: int) -> None:
     if not click.submitted:
         await may_act(click, hand=hand)
@@ -214,7 +214,7 @@ async def _stake(click: Click, hand: int) -> None:
         )
         await click.interaction.response.send_modal(modal)
     else:
-        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        amount = amount_of(click)
         await check_amount(click, "stake", amount)
         await _played(click, await act(click, "stake", amount=amount, hand=hand))
 
@@ -563,7 +563,7 @@ HAND_BOUND = ("stake", "banco", "pass")  # the pontes answer together: the coup'
 def _move_button(snapshot: TableSnapshot, kind: str, lang: Lang, money: str) -> ButtonSpec:
     """The button of one move, with its amount where it has one (Take $N, Banco $N)."""
     engine = engine_of(snapshot)
-    number = engine.hand if kind in HAND_BOUND else snapshot.state.moves
+    number = engine.answer_round if kind in HAND_BOUND else snapshot.state.moves
     key, params = f"chemin_de_fer.btn_{kind}", {}
     if kind == "bank" and engine.required is not None:  # a withdrawn bank: taken at its amount
         key, params = "chemin_de_fer.btn_take", {"amount": format_amount(engine.required, money)}

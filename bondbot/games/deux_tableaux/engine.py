@@ -220,6 +220,14 @@ class DeuxTableaux(Engine):
     # Each table's hand-holder in `last`, while `last` is the hand over last (empty after a
     # hand without cards: a no-play, a withdrawal).
     last_holders: dict[Table, SeatKey] = Field(default_factory=dict)
+    # Rounds of the pontes' calls that are over: a round nobody played (or a bank withdrawn
+    # or auctioned) ends without a hand dealt, so the hand's number alone cannot tell a
+    # stake or pass button drawn for it from one drawn for the next (`answer_round`).
+    rounds_over: int = 0
+
+    @property
+    def answer_round(self) -> int:
+        return self.rounds_over
 
     @classmethod
     def new(
@@ -465,6 +473,7 @@ class DeuxTableaux(Engine):
         return ended
 
     def _clear_stakes(self) -> None:
+        self.rounds_over += 1  # the pontes' calls are over, dealt or not
         self.stakes = {"right": {}, "left": {}}
         self.calls = {}
 

@@ -22,7 +22,7 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, table_button
-from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import amount_modal, amount_of, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -155,11 +155,13 @@ async def start(reply: Reply, table: int) -> None:
     )
 
 
-@actions.on("auction")
-async def _auction(click: Click) -> None:
+@actions.on("auction", int)
+async def _auction(click: Click, moves: int) -> None:
+    """Auction the bank: the button carries the move count it was drawn at, so a second
+    click does not open the auction again over the offers made since."""
     await require_gm(click.interaction)
     tables = bot_of(click.interaction).services.tables
-    await tables.act(click.table, click.user_id, "open_auction", as_gm=True)
+    await tables.act(click.table, click.user_id, "open_auction", moves=moves, as_gm=True)
     await click.reply.say("deux_tableaux.auction_opened")
 
 
@@ -178,7 +180,7 @@ async def _close(click: Click) -> None:
         await click.reply.say("deux_tableaux.auction_won", name=name, amount=amount)
 
 
-@actions.on("bid", int)
+@actions.on("bid", int, form=True)
 async def _bid(click: Click, hand: int) -> None:
     if not click.submitted:
         await may_act(click, hand=hand)
@@ -188,12 +190,12 @@ async def _bid(click: Click, hand: int) -> None:
         )
         await click.interaction.response.send_modal(modal)
     else:
-        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        amount = amount_of(click)
         await check_amount(click, "bid", amount)
         await _played(click, await act(click, "bid", amount=amount, hand=hand))
 
 
-@actions.on("stake", str, int)
+@actions.on("stake", str, int, form=True)
 async def _stake(click: Click, on: str, hand: int) -> None:
     if on not in TARGETS:
         raise Refusal("table.unknown_action")
@@ -205,7 +207,7 @@ async def _stake(click: Click, on: str, hand: int) -> None:
         modal = amount_modal(click.reply.lang, title, click.table, "stake", on, hand, hint=hint)
         await click.interaction.response.send_modal(modal)
     else:
-        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        amount = amount_of(click)
         await check_amount(click, "stake", amount, on)
         await _played(click, await act(click, "stake", amount=amount, target=on, hand=hand))
 
@@ -567,7 +569,8 @@ class DeuxTableauxUI:
             # waits for it (a redraw may be on its way); refused with the reason if alone
             specs.append(table_button(lang, table, "deux_tableaux.btn_start", "start"))
         if "open_auction" in kinds:
-            specs.append(table_button(lang, table, "deux_tableaux.btn_auction", "auction"))
+            moves = snapshot.state.moves
+            specs.append(table_button(lang, table, "deux_tableaux.btn_auction", "auction", moves))
         if "close_auction" in kinds and waits is None:
             specs.append(table_button(lang, table, "deux_tableaux.btn_close", "close"))
         if not snapshot.state.npc_auto:
@@ -640,9 +643,15 @@ def _move_button(snapshot: TableSnapshot, kind: str, lang: Lang, money: str) -> 
     engine = engine_of(snapshot)
     if kind == "stake":
         return table_button(
-            lang, snapshot.id, "deux_tableaux.btn_stake", "stake", "both", engine.hand, style=BLUE
+            lang,
+            snapshot.id,
+            "deux_tableaux.btn_stake",
+            "stake",
+            "both",
+            engine.answer_round,
+            style=BLUE,
         )
-    number = engine.hand if kind in HAND_BOUND else snapshot.state.moves
+    number = engine.answer_round if kind in HAND_BOUND else snapshot.state.moves
     params = {"amount": format_amount(engine.bank, money)} if kind == "banco" else {}
     style = STYLES.get(kind, discord.ButtonStyle.secondary)
     return table_button(
@@ -652,7 +661,8 @@ def _move_button(snapshot: TableSnapshot, kind: str, lang: Lang, money: str) -> 
 
 def _stake_button(snapshot: TableSnapshot, on: str, lang: Lang) -> ButtonSpec:
     key = f"deux_tableaux.btn_stake_{on}"
-    return table_button(lang, snapshot.id, key, "stake", on, engine_of(snapshot).hand, style=BLUE)
+    round_ = engine_of(snapshot).answer_round
+    return table_button(lang, snapshot.id, key, "stake", on, round_, style=BLUE)
 
 
 def _banker_advice(engine: DeuxTableaux, advised: BankerAdvice, lang: Lang) -> list[str]:

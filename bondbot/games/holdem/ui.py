@@ -30,7 +30,7 @@ from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
 from bondbot.bot.tables.messages import table_messages
-from bondbot.bot.tables.modals import parse_amount_or_refuse
+from bondbot.bot.tables.modals import amount_of, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -254,11 +254,11 @@ async def _bet_to(click: Click, moves: int, amount: int, size: str) -> None:
     await play(click, "raise", moves, amount)
 
 
-@actions.on("raise", int)
+@actions.on("raise", int, form=True)
 async def _raise(click: Click, moves: int) -> None:
     """The Bet/Raise modal: its bounds in its label; the submit plays the amount."""
     if click.submitted:
-        amount = parse_amount_or_refuse(click.values.get("amount", ""), click.reply.lang)
+        amount = amount_of(click)
         await play(click, "raise", moves, amount)
         return
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
@@ -383,7 +383,12 @@ class HoldemUI:
         if not engine_of(snapshot).over or len(_ready(snapshot)) < 2:
             return None
         return table_button(
-            lang, snapshot.id, "table.btn_deal", "deal", style=discord.ButtonStyle.primary
+            lang,
+            snapshot.id,
+            "table.btn_deal",
+            "deal",
+            snapshot.state.engine.answer_round,
+            style=discord.ButtonStyle.primary,
         )
 
     def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
@@ -392,7 +397,11 @@ class HoldemUI:
         does not wait for it (fewer than two players ready: the click says so)."""
         state, engine = snapshot.state, engine_of(snapshot)
         if engine.over and self.gm_waits(snapshot, lang, money) is None:
-            return [table_button(lang, snapshot.id, "holdem.btn_deal", "deal")]
+            return [
+                table_button(
+                    lang, snapshot.id, "holdem.btn_deal", "deal", snapshot.state.engine.answer_round
+                )
+            ]
         if state.npc_auto or engine.turn() != (state.npc_key,):
             return []
         return _size_buttons(snapshot, state.npc_key, lang, money)

@@ -27,7 +27,7 @@ from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import table_button
-from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import AMOUNT, amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -162,14 +162,14 @@ def percent(value: Fraction, lang: Lang) -> str:
 actions = TableActions()
 
 
-@actions.on("wager", str)
+@actions.on("wager", str, form=True)
 async def _wager(click: Click, target: str) -> None:
     """The amount form, its limits in its placeholder; refused at the click, before the
     form, when the clicker cannot wager on `target` now (and told why)."""
     if target not in TARGETS:
         raise Refusal("table.unknown_action")
     if click.submitted:
-        await wager(click.reply, click.table, target, click.values.get("amount", ""))
+        await wager(click.reply, click.table, target, click.form(AMOUNT)["amount"])
         return
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
     seat = snapshot.state.seat_of_user(click.user_id)

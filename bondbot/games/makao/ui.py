@@ -32,6 +32,7 @@ from bondbot.bot.tables.opening import (
 )
 from bondbot.bot.tables.panels import show_seat_panel
 from bondbot.bot.tables.turns import Turn
+from bondbot.errors import Refusal
 from bondbot.games.contract import Record
 from bondbot.games.makao.engine import (
     MAX_PLAYERS,
@@ -318,6 +319,8 @@ async def _hand(click: Click, moves: int) -> None:
     played at once; otherwise the seat panel with the legal bids or cards (the NPC's hand
     to the GM)."""
     snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
+    if moves != snapshot.state.moves:  # drawn before the last move: its play may be done
+        raise Refusal("table.stale_button")
     turn = await turns.whose_turn(click.reply, snapshot)
     game = engine_of(snapshot)
     legal = game.legal(turn.seat) if game.phase == "playing" else []

@@ -35,6 +35,7 @@ from bondbot.bot.tables.opening import (
 )
 from bondbot.bot.tables.panels import show_seat_panel
 from bondbot.bot.tables.turns import Turn
+from bondbot.errors import Refusal
 from bondbot.games.contract import Record
 from bondbot.games.michigan.engine import (
     MAX_PLAYERS,
@@ -363,6 +364,8 @@ async def _hand(click: Click, moves: int) -> None:
     at once; otherwise his seat panel, with a button per suit (the NPC's hand to the GM)."""
     tables = bot_of(click.interaction).services.tables
     snapshot = await tables.snapshot(click.table)
+    if moves != snapshot.state.moves:  # drawn before the last move: its lead may be done
+        raise Refusal("table.stale_button")
     turn = await turns.whose_turn(click.reply, snapshot)
     buttons = _lead_buttons(snapshot, turn.seat, click.reply.lang)
     if len(buttons) == 1:  # one suit: nothing to choose

@@ -115,6 +115,9 @@ class PuntoBanco(Engine):
             previous = self.previous(move.seat)
             if previous is None:
                 raise IllegalAction("baccarat.no_previous_wager")
+            # Already placed: Same again clicked twice is one wager, not a second save.
+            if self.wagers.get(move.seat) == Wager(bet=previous.bet, amount=previous.amount):
+                raise IllegalAction("baccarat.again_placed")
             self._check_stake(move.seat, previous.amount)
             self._check_cover(move.seat, Wager(bet=previous.bet, amount=previous.amount))
         elif move.kind == "deal" and not self.wagers:

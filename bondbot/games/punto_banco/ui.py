@@ -14,7 +14,13 @@ from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, result_line, table_button
 from bondbot.bot.tables.messages import table_messages
-from bondbot.bot.tables.modals import amount_modal, choice_amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import (
+    AMOUNT,
+    amount_modal,
+    choice_amount_modal,
+    on_field,
+    parse_amount_or_refuse,
+)
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -95,12 +101,13 @@ def limits_hint(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
     return t("table.hint_between", lang, min=low, max=high)
 
 
-@actions.on("bets")
+@actions.on("bets", form=True)
 async def _bets(click: Click) -> None:
     """The table's one Bet button: a form asking on what and how much (a rulebook player,
     or one without a seat, is refused before it opens)."""
     if click.submitted:
-        await wager(click.reply, click.table, click.values.get("on", ""), click.values["amount"])
+        values = click.form(on_field(BETS), AMOUNT)
+        await wager(click.reply, click.table, values["on"], values["amount"])
         return
     snapshot = await may_play(click)
     lang = click.reply.lang
@@ -116,7 +123,7 @@ async def _bets(click: Click) -> None:
     await click.interaction.response.send_modal(modal)
 
 
-@actions.on("bet", str)
+@actions.on("bet", str, form=True)
 async def _bet(click: Click, on: str) -> None:
     """A bet on one thing (the player's panel; the table's buttons before the Bet form)."""
     if not click.submitted:
@@ -126,7 +133,7 @@ async def _bet(click: Click, on: str) -> None:
         modal = amount_modal(click.reply.lang, title, click.table, "bet", on, hint=hint)
         await click.interaction.response.send_modal(modal)
     else:
-        await wager(click.reply, click.table, on, click.values.get("amount", ""))
+        await wager(click.reply, click.table, on, click.form(AMOUNT)["amount"])
 
 
 @actions.on("again")
