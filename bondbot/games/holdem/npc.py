@@ -181,10 +181,7 @@ def loose(situation: Situation) -> str:
     ranges.WILD when each is wild by the notes or overbet this hand (he bets, raises and
     folds whatever he holds), ranges.STICKY when each is that or sticky (he calls
     whatever he holds), "" when any one is neither."""
-    reads = [
-        ranges.WILD if ranges.marked_weak(i, situation.history) else read(situation, i)
-        for i in situation.live
-    ]
+    reads = [read(situation, i) for i in situation.live]
     if not reads or not all(r in (ranges.WILD, ranges.STICKY) for r in reads):
         return ""
     return ranges.WILD if all(r == ranges.WILD for r in reads) else ranges.STICKY
@@ -237,7 +234,7 @@ def strong(situation: Situation, rng: random.Random) -> Move:
             bluff *= OUT_OF_POSITION
         calls = any(  # he does not fold as a sane player would
             read(situation, i) in (ranges.WILD, ranges.STICKY)
-            or ranges.marked_weak(i, situation.history)
+            or ranges.overbet_this_hand(i, situation.history)
             for i in situation.live
         )
         if heads_up and candidate and not calls and rng.random() < bluff:
@@ -309,10 +306,9 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
     odds = situation.to_call / (situation.pot + situation.to_call)
     deep = _behind(situation) - situation.to_call >= 10 * situation.to_call
     implied = PREFLOP_IMPLIED if deep and raises == 1 else 0.0
-    weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
     if _behind(situation) <= situation.to_call:  # all in: no streets to play, no more to win
         realized, implied = share, 0.0
-    elif weak or loose(situation):  # he will misplay the streets to come
+    elif loose(situation):  # he will misplay the streets to come
         realized, implied = share * REALIZED_AGAINST_WEAK, PREFLOP_IMPLIED
     else:
         realized = share * (REALIZED if situation.in_position else REALIZED_OUT_OF_POSITION)
