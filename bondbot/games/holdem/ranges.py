@@ -10,18 +10,21 @@ player took narrows it:
   the range as it then stood: a bet keeps the upper half, a raise the top quarter, a call
   drops the bottom third, a check makes the very top (slow plays) less likely.
 No cut is ever total: a floor keeps every combination possible (bluffs, draws, players who
-play badly). A bet or raise of three times the pot or more (four before the flop) is read
-as a weak player's, not a strong range: it narrows far less, so a maniac's shove does not
-read as the nuts (before the flop, a third raise or more keeps its meaning); and once a
-player overbet, his later bets and raises in the hand read the same way. The cuts are
-smooth (a logistic in the percentile) and come from tables computed at import.
+play badly). A bet or raise of three times the pot or more (four before the flop), an
+overbet, a shove mostly, reads as a strong hand unless the notes read the player wild:
+before the flop a shover's range (nines or better and ace-king, a 1% floor for the
+rest), after it the top fifth of his range; his later bets and raises in the hand read
+the same way. The cuts are smooth (a logistic in the percentile) and come from tables
+computed at import.
 
-Across hands, only from public actions: `hand_note` says what a finished hand said of a
-player ("w" he overbet, "f" he folded to a bet or raise, "c" he faced one and never
-folded); the engine keeps each player's last NOTES notes, and `read_of` reads him WILD
-(overbets in 2: his actions say nothing, his range is every hand), STICKY (faced bets in
-3, never folded: his calls and checks say nothing, his raises still do) or TIGHT (folded
-to bets in 2: his re-raises before the flop read as four-bets).
+Across hands, from public actions and the cards shown at showdown: `hand_note` says what
+a finished hand said of a player ("w" he overbet, "f" he folded to a bet or raise, "c" he
+faced one and never folded; after an overbet, "x" he showed a wild hand, "s" a strong
+one); the engine keeps each player's last NOTES notes, and `read_of` reads him WILD (a
+wild hand shown as often as a strong one, or overbets in 4 and no strong hand shown: his
+actions say nothing, his range is every hand), STICKY (faced bets in 3, never folded: his
+calls and checks say nothing, his raises still do) or TIGHT (folded to bets in 2: his
+re-raises before the flop read as four-bets).
 
 Hands are evaluated only through `names` (`eval7_cards`, `evaluate`). Caches, all pure: a
 board's ranking of the combinations (a few boards per hand), the ranges of pre-flop action
@@ -297,7 +300,9 @@ def range_of(
 # seat, read by `read_of`.
 NOTES = 8
 WILD, STICKY, TIGHT = "wild", "sticky", "tight"
-WILD_HANDS = 3  # hands with an overbet, of his last NOTES, that make a player wild...
+WILD_HANDS = 4  # hands with an overbet, of his last NOTES, that make a player wild (half:
+# no strong range is that wide; at 3, a player who overbets his top 10% read wild one hand
+# in 25, and level 15 called him with ace-high)...
 # ...unless he showed a strong hand after one; shown after an overbet, a hand outside the
 # top quarter before the flop (or below the median of all hands on that street's board)
 # is a wild one, a better one a strong one.

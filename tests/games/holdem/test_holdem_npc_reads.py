@@ -38,11 +38,12 @@ def test_a_hand_note_says_what_the_public_actions_said() -> None:
 
 
 def test_reads_from_the_last_hands() -> None:
-    assert read_of(["", "w", "", "w"]) == ""  # two overbets: a shover with cards, maybe
-    assert read_of(["", "w", "", "w", "w"]) == WILD  # three: he cannot hold them all
-    assert read_of(["w", "", "", "", "", "", "", "w", "w"]) == ""  # the first is forgotten
+    assert read_of(["", "w", "", "w", "w"]) == ""  # three overbets: a shover with cards, maybe
+    assert read_of(["", "w", "", "w", "w", "w"]) == WILD  # four: he cannot hold them all
+    assert read_of(["w", "", "", "", "", "w", "w", "w"]) == WILD
+    assert read_of(["w", "", "", "", "", "", "w", "w", "w"]) == ""  # the first is forgotten
     assert read_of(["wx"]) == WILD  # he showed a wild hand after an overbet
-    assert read_of(["ws", "w", "w"]) == ""  # he showed a strong one
+    assert read_of(["ws", "w", "w", "w"]) == ""  # he showed a strong one
     assert read_of(["wx", "ws"]) == WILD
     assert read_of(["wx", "ws", "wcs"]) == ""
     assert read_of(["c", "", "c", "c"]) == STICKY
@@ -55,7 +56,7 @@ def test_reads_from_the_last_hands() -> None:
 def test_the_table_takes_notes_from_each_hand_on_the_others_only() -> None:
     """Two hands where Bond shoves 250 big blinds whenever he acts and the others fold:
     Felix (who folded to him twice) reads tight, Bond not yet wild (two shoves may be two
-    big hands; a third, or a wild hand shown, would make him so), the NPC keeps no notes
+    big hands; four, or a wild hand shown, would make him so), the NPC keeps no notes
     on itself, and the notes are the same whatever cards were dealt."""
     notes = []
     for holes in (["Ks Kd", "2c 7d", "9h 9s"], ["2s 3d", "Ac Ad", "Th Jh"]):
@@ -68,7 +69,7 @@ def test_the_table_takes_notes_from_each_hand_on_the_others_only() -> None:
         notes.append(game.notes)
     assert notes[0] == notes[1] == {"bond": ["w", "w"], "felix": ["f", "f"]}
     assert (read_of(notes[0]["bond"]), read_of(notes[0]["felix"])) == ("", TIGHT)
-    game.notes["bond"].append("w")
+    game.notes["bond"] += ["w", "w"]  # two more shoves: four in his last hands
     # The next hand's situation carries the reads, by the order of play.
     deal(game, ["4c 4d", "5c 5d", "6c 6d"], "2h 8h 9d Td Qd")
     situation = game._situation("npc")
@@ -90,8 +91,8 @@ def test_level_15_calls_a_wild_players_shove_with_what_beats_random_hands() -> N
     a player whose notes show he overbets: his line says nothing, and top pair beats 85%
     of random hands."""
     assert shoved_into({}, "Ad 2c") == "fold"
-    assert shoved_into({"bond": ["w", "", "w", "w"]}, "Ad 2c") == "call"
-    assert shoved_into({"bond": ["w", "", "w", "w"]}, "3d 2c") == "fold"  # no pair: still not
+    assert shoved_into({"bond": ["w", "", "w", "w", "w"]}, "Ad 2c") == "call"
+    assert shoved_into({"bond": ["w", "", "w", "w", "w"]}, "3d 2c") == "fold"  # no pair: still not
 
 
 def test_loose_is_every_opponent_in() -> None:
