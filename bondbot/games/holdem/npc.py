@@ -21,7 +21,7 @@ Notes and reads (`ranges.hand_note`, `ranges.read_of`): as each hand ends the en
 what it said of every other player (he overbet; he folded to a bet or raise; he faced one
 and never folded; after an overbet, the hand he showed at showdown, wild or strong) and
 keeps his last 8 hands. A player who showed a wild hand after an overbet (as often as a
-strong one), or overbet in 4 of them and showed no strong hand, reads WILD (his bets,
+strong one), or overbet in 4 of them (too many for strong hands), reads WILD (his bets,
 raises and folds are not his cards': any hand), one who faced a bet in 3 and never
 folded STICKY (his calls and checks mean nothing), one who folded to a bet in 2 TIGHT (he
 folds too much). The exploits, when every opponent still in is wild or wild/sticky

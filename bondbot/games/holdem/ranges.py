@@ -21,7 +21,7 @@ Across hands, from public actions and the cards shown at showdown: `hand_note` s
 a finished hand said of a player ("w" he overbet, "f" he folded to a bet or raise, "c" he
 faced one and never folded; after an overbet, "x" he showed a wild hand, "s" a strong
 one); the engine keeps each player's last NOTES notes, and `read_of` reads him WILD (a
-wild hand shown as often as a strong one, or overbets in 4 and no strong hand shown: his
+wild hand shown as often as a strong one, or overbets in 4: his
 actions say nothing, his range is every hand), STICKY (faced bets in 3, never folded: his
 calls and checks say nothing, his raises still do) or TIGHT (folded to bets in 2: his
 re-raises before the flop read as four-bets).
@@ -302,10 +302,9 @@ NOTES = 8
 WILD, STICKY, TIGHT = "wild", "sticky", "tight"
 WILD_HANDS = 4  # hands with an overbet, of his last NOTES, that make a player wild (half:
 # no strong range is that wide; at 3, a player who overbets his top 10% read wild one hand
-# in 25, and level 15 called him with ace-high)...
-# ...unless he showed a strong hand after one; shown after an overbet, a hand outside the
-# top quarter before the flop (or below the median of all hands on that street's board)
-# is a wild one, a better one a strong one.
+# in 25, and level 15 called him with ace-high). So does a wild hand shown after an
+# overbet, unless he showed as many strong ones: a hand outside the top quarter before
+# the flop (or below the median of all hands on that street's board) is a wild one.
 SHOWN_STRONG_PREFLOP, SHOWN_STRONG_POSTFLOP = 0.25, 0.5
 STICKY_HANDS = 3  # hands where he faced a bet and never folded (and none where he did)
 TIGHT_HANDS = 2  # hands where he folded to a bet or raise
@@ -359,15 +358,15 @@ def _shown_strong(hole: Sequence[Card], board: Sequence[Card], street: int) -> b
 
 def read_of(notes: Sequence[str]) -> str:
     """A player read from his last hands' notes: WILD (he overbets with any hand: he
-    showed a wild hand after an overbet, as often as a strong one, or overbet in
-    WILD_HANDS hands and showed no strong one), STICKY (he calls bets and never folds to
+    showed a wild hand after an overbet, more often than not, or overbet in WILD_HANDS
+    hands, too many for strong hands), STICKY (he calls bets and never folds to
     one: his calls mean nothing), TIGHT (he folds to bets and raises: steal his blinds),
     or "". Without such notes his overbets read as strong hands (`preflop_codes`)."""
     recent = notes[-NOTES:]
     wild = sum("x" in note for note in recent)
     strong = sum("s" in note for note in recent)
     overbets = sum("w" in note for note in recent)
-    if (wild and wild >= strong) or (overbets >= WILD_HANDS and not strong):
+    if (wild and wild >= strong) or overbets >= WILD_HANDS:
         return WILD
     folds = sum("f" in note for note in recent)
     if sum("c" in note for note in recent) >= STICKY_HANDS and not folds:

@@ -43,7 +43,8 @@ def test_reads_from_the_last_hands() -> None:
     assert read_of(["w", "", "", "", "", "w", "w", "w"]) == WILD
     assert read_of(["w", "", "", "", "", "", "w", "w", "w"]) == ""  # the first is forgotten
     assert read_of(["wx"]) == WILD  # he showed a wild hand after an overbet
-    assert read_of(["ws", "w", "w", "w"]) == ""  # he showed a strong one
+    assert read_of(["ws", "w", "w", "w"]) == WILD  # one strong hand: not all of them
+    assert read_of(["ws", "w", "w"]) == ""
     assert read_of(["wx", "ws"]) == WILD
     assert read_of(["wx", "ws", "wcs"]) == ""
     assert read_of(["c", "", "c", "c"]) == STICKY
