@@ -1,4 +1,4 @@
-"""The hold'em NPC at Gambling 0, 5, 10 and 15 (and today's policy) against three baselines.
+"""The hold'em NPC at Gambling 0, 5, 10 and 15 (and today's policy) against five baselines.
 
     python bench/holdem_npc.py [--scale 1] [--workers 1] [--seed 1] [--only tag]
                                [--npcs 0,5,10,15,today] [--seats 2,4]
@@ -18,7 +18,12 @@ a table, so after a few hands it reads them (wild, sticky, tight). The baselines
   players behind), re-raises the top 5%, calls a raise with the top 15% (6% when it costs
   a tenth of his chips), the top 4% against a re-raise; after the flop bets two thirds of
   the pot with 1.3 fair shares of equity against random hands, raises with 1.7, calls
-  with the pot odds plus 10% and at least his fair share.
+  with the pot odds plus 10% and at least his fair share;
+- shover: moves all-in with nines or better and ace-king whenever he acts before the
+  flop, else checks when he can and folds (after the flop too);
+- overbet: the TAG, but his strong hands overbet: before the flop the top 10% raise by
+  five times the pot, after it 1.5 fair shares of equity bet (or raise) three times the
+  pot; the rest he plays as the TAG.
 "today" is the policy before the Gambling levels (equity against random hands), kept
 here for comparison. Prints the NPC's big blinds per 100 hands with a 95% interval (1.96
 standard errors of the per-deal means), and the p50 and p99 of its decision times (CPU).
@@ -102,6 +107,31 @@ def tag(game: Holdem, seat: str, rng: random.Random) -> Move:
     return npc._pick(spot, "call" if share >= odds + 0.1 and strength >= 1 else "fold")
 
 
+SHOVES = frozenset({"AA", "KK", "QQ", "JJ", "TT", "99", "AK"})
+
+
+def shover(game: Holdem, seat: str, rng: random.Random) -> Move:
+    """All-in with nines or better and ace-king before the flop, else check or fold."""
+    spot = game._situation(seat)
+    ranks = "".join(sorted((card.rank for card in spot.hole), key=ranges.ORDER.index))
+    if not spot.board and ranks in SHOVES:
+        return npc._pick(spot, "all_in")
+    return npc._pick(spot, "check" if spot.to_call == 0 else "fold")
+
+
+def overbettor(game: Holdem, seat: str, rng: random.Random) -> Move:
+    """The TAG whose strong hands overbet (the module's docstring)."""
+    spot = game._situation(seat)
+    if not spot.board:
+        if ranges.percentile(spot.hole) <= 0.10:
+            return npc._bet(spot, spot.to_call + 5 * (spot.pot + spot.to_call))
+        return tag(game, seat, rng)
+    share = npc.equity(spot.hole, spot.board, spot.opponents, 300, rng)
+    if share * (spot.opponents + 1) >= 1.5:
+        return npc._bet(spot, spot.to_call + 3 * (spot.pot + spot.to_call))
+    return tag(game, seat, rng)
+
+
 def _to(spot: Situation, target: int) -> Move:
     return npc._raise_to(spot, target)
 
@@ -130,7 +160,13 @@ def today(spot: Situation, rng: random.Random) -> Move:
     return npc._pick(spot, "fold")
 
 
-BASELINES: dict[str, Policy] = {"station": station, "random": random_player, "tag": tag}
+BASELINES: dict[str, Policy] = {
+    "station": station,
+    "random": random_player,
+    "tag": tag,
+    "shover": shover,
+    "overbet": overbettor,
+}
 
 
 def hand(
@@ -201,8 +237,8 @@ def play(job: tuple[int, str, str, int, int, bytes]) -> tuple[list[float], list[
 # Duplicate deals per table size and baseline: the random player's all-ins make his
 # results the widest, the station's and the TAG's hands are the slowest to play.
 DEALS = {
-    2: {"station": 200, "random": 3000, "tag": 1500},
-    4: {"station": 250, "random": 2000, "tag": 800},
+    2: {"station": 200, "random": 3000, "tag": 1500, "shover": 1500, "overbet": 1500},
+    4: {"station": 250, "random": 2000, "tag": 800, "shover": 800, "overbet": 800},
 }
 SEQUENCE = 100  # deals per job, played in one sequence (the notes carried), any workers
 TODAY_SHARE = 1.0  # the share of the deals today's policy plays (the first ones)
@@ -297,7 +333,8 @@ def paired(per_deal: dict[str, list[float]], whos: list[str]) -> None:
 
 def targets(found: dict[tuple[int, str, str], tuple[float, float]]) -> bool:
     """PASS/FAIL per target: bb/100 rises with the level against each baseline; level 15
-    beats the TAG player (interval above 0), level 0 loses to him (interval below 0)."""
+    beats the TAG player, the shover and the overbettor (interval above 0), level 0 loses
+    to the TAG (interval below 0)."""
     passed = True
     for seats, baseline in sorted({(seats, baseline) for seats, baseline, _ in found}):
         levels = [
@@ -309,14 +346,16 @@ def targets(found: dict[tuple[int, str, str], tuple[float, float]]) -> bool:
             ok = all(low < high for low, high in pairwise(levels))
             passed &= ok
             print(f"{'PASS' if ok else 'FAIL'}: {seats} seats, {baseline}: rises with the level")
-        if baseline != "tag":
+        if baseline not in ("tag", "shover", "overbet"):
             continue
-        for who, sign, verb in (("15", 1, "beats"), ("0", -1, "loses to")):
+        checks = (("15", 1, "beats"), ("0", -1, "loses to"))[: 2 if baseline == "tag" else 1]
+        for who, sign, verb in checks:
             if (seats, baseline, who) in found:
                 mean, half = found[seats, baseline, who]
                 ok = sign * mean - half > 0
                 passed &= ok
-                print(f"{'PASS' if ok else 'FAIL'}: {seats} seats, level {who} {verb} the TAG")
+                name = {"tag": "the TAG", "shover": "the shover"}.get(baseline, "the overbettor")
+                print(f"{'PASS' if ok else 'FAIL'}: {seats} seats, level {who} {verb} {name}")
     return passed
 
 

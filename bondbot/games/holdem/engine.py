@@ -878,13 +878,17 @@ class Holdem(Engine):
         )
 
     def _take_notes(self) -> None:
-        """The NPC's notes on each other player from the hand just over (public actions)."""
+        """The NPC's notes on each other player from the hand just over: its public actions,
+        and the cards he turned face up at the showdown (`shown`, public)."""
         if self.npc is None:
             return
         history = self._history()
+        board = parse_cards(" ".join(self.board))
         for index, seat in enumerate(self.players):
             if seat != self.npc:
-                kept = [*self.notes.get(seat, []), ranges.hand_note(index, history)]
+                shown = parse_cards(" ".join(self.holes[seat])) if seat in self.shown else []
+                note = ranges.hand_note(index, history, shown, board)
+                kept = [*self.notes.get(seat, []), note]
                 self.notes[seat] = kept[-ranges.NOTES :]
 
     def _showdown_hands(self, live: list[SeatKey]) -> list[ShowdownHand]:

@@ -10,13 +10,22 @@ else the novice's (`skill.strong_by_draw`: always strong at 15, always the novic
 no draw at either). So a Gambling 10 NPC plays two hands in three as Gambling 15 and one
 as Gambling 0, each line played through by one player, and a replay decides the same.
 
+Overbets and shoves: a bet or raise of three times the pot or more (four before the
+flop) from a player its notes do not read wild is a strong hand: before the flop a
+shover's range (nines or better and ace-king, a floor of 1% for the rest), after it his
+best hands on the board. So facing a 100-big-blind shove over its open, with no notes, it
+calls with queens or better and jacks (what has the price against that range), not with
+king-deuce.
+
 Notes and reads (`ranges.hand_note`, `ranges.read_of`): as each hand ends the engine notes
 what it said of every other player (he overbet; he folded to a bet or raise; he faced one
-and never folded) and keeps his last 8 hands. A player who overbet in 2 of them reads
-WILD (his bets, raises and folds are not his cards': any hand), one who faced a bet in 3
-and never folded STICKY (his calls and checks mean nothing), one who folded to a bet in 2
-TIGHT (he folds too much). The exploits, when every opponent still in is wild (or overbet
-this hand) or wild/sticky ("loose"):
+and never folded; after an overbet, the hand he showed at showdown, wild or strong) and
+keeps his last 8 hands. A player who showed a wild hand after an overbet (as often as a
+strong one), or overbet in 4 of them (too many for strong hands), reads WILD (his bets,
+raises and folds are not his cards': any hand), one who faced a bet in 3 and never
+folded STICKY (his calls and checks mean nothing), one who folded to a bet in 2 TIGHT (he
+folds too much). The exploits, when every opponent still in is wild or wild/sticky
+("loose"):
 - his range is every hand (a sticky one's raises still narrow it);
 - first in before the flop: raise with 1.3 fair shares of equity against random hands
   (a wild player re-raises at random, so it limps the middle hands) or 1.1 (a sticky one
@@ -38,17 +47,17 @@ The strong policy (Gambling 15):
   with 1.25 fair shares of equity against the ranges of the players who have acted (the
   others may still fold), or heads-up as a bluff
   12% of the time with the hands ranked 15% to 35%; call when the equity it will
-  realize (95% of it in position after the flop, 85% out of position, 115% when an
-  opponent still in overbet this hand: a weak player misplays the streets to come) beats
-  the pot odds (4% less against a single raise when deep, or a weak player: the implied
-  odds); else fold;
+  realize (95% of it in position after the flop, 85% out of position, 115% against loose
+  players: they misplay the streets to come) beats the pot odds (4% less against a single
+  raise when deep, or loose players: the implied odds); else fold;
 - after the flop, nothing to call: bet two thirds of the pot with 1.25 fair shares of
   equity, the pot with 1.7; heads-up, bluff a hand without showdown value (under 30%) or a
   draw (flop and turn) at the balanced frequency of the size: a bet of s times the pot
   needs s / (1 + s) bluffs per value bet, and its value bets are taken as 0.6 of its hands
   without value, so it bluffs with probability 0.6 · s / (1 + s) (24% at two thirds of
   the pot), two thirds of that out of position, never against a player who overbet this
-  hand or reads wild or sticky (he does not fold as a sane player would); else check;
+  hand (he is committed) or reads wild or sticky (he does not fold as a sane player
+  would); else check;
 - facing a bet: raise by three quarters of the pot with 1.5 fair shares; call when its
   equity beats the pot odds (less 3% on the flop, 2% on the turn when deep: the streets
   to come); heads-up with a draw, semi-bluff raise 10% of the time; else fold.
@@ -178,13 +187,10 @@ def read(situation: Situation, player: int) -> str:
 
 def loose(situation: Situation) -> str:
     """How every opponent still in plays outside a sane range, the exploits' trigger:
-    ranges.WILD when each is wild by the notes or overbet this hand (he bets, raises and
-    folds whatever he holds), ranges.STICKY when each is that or sticky (he calls
-    whatever he holds), "" when any one is neither."""
-    reads = [
-        ranges.WILD if ranges.marked_weak(i, situation.history) else read(situation, i)
-        for i in situation.live
-    ]
+    ranges.WILD when the notes read each wild (he bets, raises and folds whatever he
+    holds; an overbet this hand alone is a strong hand, not a mark), ranges.STICKY when
+    each is that or sticky (he calls whatever he holds), "" when any one is neither."""
+    reads = [read(situation, i) for i in situation.live]
     if not reads or not all(r in (ranges.WILD, ranges.STICKY) for r in reads):
         return ""
     return ranges.WILD if all(r == ranges.WILD for r in reads) else ranges.STICKY
@@ -237,7 +243,7 @@ def strong(situation: Situation, rng: random.Random) -> Move:
             bluff *= OUT_OF_POSITION
         calls = any(  # he does not fold as a sane player would
             read(situation, i) in (ranges.WILD, ranges.STICKY)
-            or ranges.marked_weak(i, situation.history)
+            or ranges.overbet_this_hand(i, situation.history)
             for i in situation.live
         )
         if heads_up and candidate and not calls and rng.random() < bluff:
@@ -309,10 +315,9 @@ def _strong_preflop(situation: Situation, rng: random.Random) -> Move:
     odds = situation.to_call / (situation.pot + situation.to_call)
     deep = _behind(situation) - situation.to_call >= 10 * situation.to_call
     implied = PREFLOP_IMPLIED if deep and raises == 1 else 0.0
-    weak = any(ranges.marked_weak(i, situation.history) for i in situation.live)
     if _behind(situation) <= situation.to_call:  # all in: no streets to play, no more to win
         realized, implied = share, 0.0
-    elif weak or loose(situation):  # he will misplay the streets to come
+    elif loose(situation):  # he will misplay the streets to come
         realized, implied = share * REALIZED_AGAINST_WEAK, PREFLOP_IMPLIED
     else:
         realized = share * (REALIZED if situation.in_position else REALIZED_OUT_OF_POSITION)

@@ -10,18 +10,21 @@ player took narrows it:
   the range as it then stood: a bet keeps the upper half, a raise the top quarter, a call
   drops the bottom third, a check makes the very top (slow plays) less likely.
 No cut is ever total: a floor keeps every combination possible (bluffs, draws, players who
-play badly). A bet or raise of three times the pot or more (four before the flop) is read
-as a weak player's, not a strong range: it narrows far less, so a maniac's shove does not
-read as the nuts (before the flop, a third raise or more keeps its meaning); and once a
-player overbet, his later bets and raises in the hand read the same way. The cuts are
-smooth (a logistic in the percentile) and come from tables computed at import.
+play badly). A bet or raise of three times the pot or more (four before the flop), an
+overbet, a shove mostly, reads as a strong hand unless the notes read the player wild:
+before the flop a shover's range (nines or better and ace-king, a 1% floor for the
+rest), after it the top fifth of his range; his later bets and raises in the hand read
+the same way. The cuts are smooth (a logistic in the percentile) and come from tables
+computed at import.
 
-Across hands, only from public actions: `hand_note` says what a finished hand said of a
-player ("w" he overbet, "f" he folded to a bet or raise, "c" he faced one and never
-folded); the engine keeps each player's last NOTES notes, and `read_of` reads him WILD
-(overbets in 2: his actions say nothing, his range is every hand), STICKY (faced bets in
-3, never folded: his calls and checks say nothing, his raises still do) or TIGHT (folded
-to bets in 2: his re-raises before the flop read as four-bets).
+Across hands, from public actions and the cards shown at showdown: `hand_note` says what
+a finished hand said of a player ("w" he overbet, "f" he folded to a bet or raise, "c" he
+faced one and never folded; after an overbet, "x" he showed a wild hand, "s" a strong
+one); the engine keeps each player's last NOTES notes, and `read_of` reads him WILD (a
+wild hand shown as often as a strong one, or overbets in 4: his
+actions say nothing, his range is every hand), STICKY (faced bets in 3, never folded: his
+calls and checks say nothing, his raises still do) or TIGHT (folded to bets in 2: his
+re-raises before the flop read as four-bets).
 
 Hands are evaluated only through `names` (`eval7_cards`, `evaluate`). Caches, all pure: a
 board's ranking of the combinations (a few boards per hand), the ranges of pre-flop action
@@ -113,8 +116,23 @@ PREFLOP_CUTS = {
     "call1": (0.40, 0.10, 0.04, 0.5),
     "call2": (0.14, 0.08, 0.03, 0.5),
     "check": (1.0, 1.0, 0.10, 0.5),
-    "overbet": (0.70, 0.50, 0.0, 1.0),
 }
+
+# An overbet before the flop ("overbet", a shove mostly) from a player the notes do not
+# read wild: a shover's range, nines or better and ace-king, and a floor for the rest
+# (bluffs, players who shove worse). Not a share of the percentiles: those rank by equity
+# against one random hand (ace-queen suited and king-queen suited above nines), where a
+# shover holds pairs.
+SHOVER = frozenset({"AA", "KK", "QQ", "JJ", "TT", "99", "AK"})
+SHOVE_FLOOR = 0.01
+
+
+def _shoves(a: int, b: int) -> bool:
+    ranks = "".join(sorted((CARDS[a].rank, CARDS[b].rank), key=ORDER.index))
+    return ranks in SHOVER
+
+
+COMBO_SHOVE = tuple(1.0 if _shoves(a, b) else SHOVE_FLOOR for a, b in COMBOS)
 
 
 def _preflop_factor(code: str, pct: float) -> float:
@@ -127,9 +145,13 @@ def _preflop_factor(code: str, pct: float) -> float:
 
 @lru_cache(maxsize=256)
 def preflop_weights(codes: tuple[str, ...]) -> tuple[float, ...]:
-    """A player's range after his pre-flop actions (codes of PREFLOP_CUTS, in order)."""
+    """A player's range after his pre-flop actions (codes of PREFLOP_CUTS or "overbet",
+    in order)."""
     weights = [1.0] * len(COMBOS)
     for code in codes:
+        if code == "overbet":
+            weights = [w * shove for w, shove in zip(weights, COMBO_SHOVE, strict=True)]
+            continue
         pairs = zip(weights, COMBO_PCT, strict=True)
         weights = [w * _preflop_factor(code, pct) for w, pct in pairs]
     return tuple(weights)
@@ -142,7 +164,7 @@ POSTFLOP_CUTS = {
     "raise": lambda q: 0.12 + 0.88 * _logistic((q - 0.75) / 0.06),
     "call": lambda q: 0.35 + 0.65 * _logistic((q - 0.35) / 0.10),
     "check": lambda q: 1 - 0.6 * _logistic((q - 0.88) / 0.04),
-    "overbet": lambda q: 0.6 + 0.4 * _logistic((q - 0.4) / 0.10),
+    "overbet": lambda q: 0.05 + 0.95 * _logistic((q - 0.8) / 0.06),  # a shove: his best
 }
 _FACTORS = {
     code: tuple(cut((step + 0.5) / STEPS) for step in range(STEPS))
@@ -198,8 +220,8 @@ class Seen:
     @property
     def overbet(self) -> bool:
         """A bet or raise of OVERBET times the pot or more (4 before the flop, where the
-        blinds make a small pot): a weak player's mark, except as a third serious raise
-        or more before the flop (a four-bet shove means it)."""
+        blinds make a small pot): a shove mostly. From a player the notes do not read
+        wild, a strong hand (a shover's range); from a wild one, any hand."""
         times = OVERBET + (self.street == 0)
         return self.kind == "raise" and self.pot > 0 and self.added >= times * self.pot
 
@@ -209,21 +231,21 @@ OVERBET = 3
 
 def preflop_codes(player: int, history: Sequence[Seen], read: str = "") -> tuple[str, ...]:
     """`player`'s pre-flop actions as PREFLOP_CUTS codes (open, 3bet, call1...). A raise
-    is an open, a re-raise or more by the serious raises before it (overbets not counted:
-    a maniac's shove does not make the next raise a four-bet); a call by all of them. A
-    WILD player's actions give no code (any hand), a STICKY one's calls and checks none."""
+    is an open, a re-raise or more by the raises before it, a call likewise; an overbet
+    (a shove) is "overbet", a shover's range, whatever came before. A WILD player's
+    actions give no code (any hand), a STICKY one's calls and checks none."""
     if read == WILD:
         return ()
     codes: list[str] = []
-    raises = serious = 0
+    raises = 0
     for seen in history:
         if seen.street != 0:
             continue
         if seen.player == player and seen.kind != "fold":
-            if seen.overbet and serious < 2:
+            if seen.overbet:
                 codes.append("overbet")
             elif seen.kind == "raise":
-                codes.append(("open", "3bet", "4bet")[min(serious, 2)])
+                codes.append(("open", "3bet", "4bet")[min(raises, 2)])
             elif seen.kind == "call":
                 codes.append(("limp", "call1", "call2")[min(raises, 2)])
             else:
@@ -233,12 +255,11 @@ def preflop_codes(player: int, history: Sequence[Seen], read: str = "") -> tuple
             elif read == TIGHT and codes[-1] == "3bet":  # his re-raises hold fewer hands
                 codes[-1] = "4bet"
         raises += seen.kind == "raise"
-        serious += seen.kind == "raise" and not seen.overbet
     return tuple(codes)
 
 
-def marked_weak(player: int, history: Sequence[Seen]) -> bool:
-    """Whether `player` overbet this hand (his overbets read as a weak player's)."""
+def overbet_this_hand(player: int, history: Sequence[Seen]) -> bool:
+    """Whether `player` overbet this hand (he is committed: no bluffing him)."""
     return any(seen.player == player and seen.overbet for seen in history)
 
 
@@ -256,9 +277,9 @@ def range_of(
         return UNIFORM
     postflop: list[tuple[int, str]] = []
     aggression: dict[int, int] = {}
-    weak = False  # once he overbet, his bets and raises say little
+    overbet = False  # once he overbet, his bets and raises read as overbets
     for seen in history:
-        weak |= seen.player == player and seen.overbet
+        overbet |= seen.player == player and seen.overbet
         if seen.street == 0 or seen.kind == "fold":
             continue
         raised = aggression.get(seen.street, 0)
@@ -266,7 +287,7 @@ def range_of(
         if seen.player != player:
             continue
         code = seen.kind if seen.kind != "raise" else ("bet" if raised == 0 else "raise")
-        code = "overbet" if weak and seen.kind == "raise" else code
+        code = "overbet" if overbet and seen.kind == "raise" else code
         if read == STICKY and code in PASSIVE:
             continue
         postflop.append((seen.street, code))
@@ -274,40 +295,78 @@ def range_of(
     return _range(preflop_codes(player, history, read), tuple(postflop), cards)
 
 
-# Notes across hands, from public actions only: what each hand said of a player (letters
-# of `hand_note`), the last NOTES hands kept by the engine per seat, read by `read_of`.
+# Notes across hands, from public actions and the cards shown at showdown: what each hand
+# said of a player (letters of `hand_note`), the last NOTES hands kept by the engine per
+# seat, read by `read_of`.
 NOTES = 8
 WILD, STICKY, TIGHT = "wild", "sticky", "tight"
-WILD_HANDS = 2  # hands with an overbet, of his last NOTES, that make a player wild
+WILD_HANDS = 4  # hands with an overbet, of his last NOTES, that make a player wild (half:
+# no strong range is that wide; at 3, a player who overbets his top 10% read wild one hand
+# in 25, and level 15 called him with ace-high). So does a wild hand shown after an
+# overbet, unless he showed as many strong ones: a hand outside the top quarter before
+# the flop (or below the median of all hands on that street's board) is a wild one.
+SHOWN_STRONG_PREFLOP, SHOWN_STRONG_POSTFLOP = 0.25, 0.5
 STICKY_HANDS = 3  # hands where he faced a bet and never folded (and none where he did)
 TIGHT_HANDS = 2  # hands where he folded to a bet or raise
 
 
-def hand_note(player: int, history: Sequence[Seen]) -> str:
-    """What a hand's public actions said of `player`: "w" he overbet, "f" he folded to a
-    bet or raise, "c" he faced one and never folded (letters in that order, "" if none)."""
+def hand_note(
+    player: int,
+    history: Sequence[Seen],
+    shown: Sequence[Card] = (),
+    board: Sequence[Card] = (),
+) -> str:
+    """What a hand said of `player`: "w" he overbet, "f" he folded to a bet or raise, "c"
+    he faced one and never folded; and when he overbet and showed his cards at showdown
+    (`shown`, with the `board`), "x" if they were a wild hand on the street of his last
+    overbet, "s" if a strong one (letters in that order, "" if none)."""
     overbet = faced = folded = False
+    street = -1  # of his last overbet
     bets: dict[int, int] = {}  # the highest bet of each street
     mine: dict[int, int] = {}
     for seen in history:
         if seen.player == player:
             facing = bets.get(seen.street, 0) > mine.get(seen.street, 0)
             overbet |= seen.overbet
+            street = seen.street if seen.overbet else street
             faced |= facing and seen.kind != "fold"
             folded |= facing and seen.kind == "fold"
             if seen.kind == "raise":
                 mine[seen.street] = seen.to
         if seen.kind == "raise":
             bets[seen.street] = max(bets.get(seen.street, 0), seen.to)
-    return "w" * overbet + "f" * folded + "c" * (faced and not folded)
+    note = "w" * overbet + "f" * folded + "c" * (faced and not folded)
+    if overbet and len(shown) == 2:
+        note += "s" if _shown_strong(shown, board, street) else "x"
+    return note
+
+
+def _shown_strong(hole: Sequence[Card], board: Sequence[Card], street: int) -> bool:
+    """Whether a hand shown at showdown was a strong one on `street` (0 before the flop):
+    in the top quarter of hands before the flop, above the median of every hand after it."""
+    if street == 0:
+        return percentile(hole) <= SHOWN_STRONG_PREFLOP
+    cards = tuple(INDEX[card] for card in board[: street + 2])
+    mine = COMBOS.index(tuple(sorted((INDEX[hole[0]], INDEX[hole[1]]))))
+    below = total = 0
+    for group in ranking(cards):
+        if mine in group:
+            below = total + len(group) / 2
+        total += len(group)
+    return below / total >= SHOWN_STRONG_POSTFLOP
 
 
 def read_of(notes: Sequence[str]) -> str:
-    """A player read from his last hands' notes: WILD (he overbets: any hand, whatever he
-    does), STICKY (he calls bets and never folds to one: his calls mean nothing), TIGHT
-    (he folds to bets and raises: steal his blinds), or ""."""
+    """A player read from his last hands' notes: WILD (he overbets with any hand: he
+    showed a wild hand after an overbet, more often than not, or overbet in WILD_HANDS
+    hands, too many for strong hands), STICKY (he calls bets and never folds to
+    one: his calls mean nothing), TIGHT (he folds to bets and raises: steal his blinds),
+    or "". Without such notes his overbets read as strong hands (`preflop_codes`)."""
     recent = notes[-NOTES:]
-    if sum("w" in note for note in recent) >= WILD_HANDS:
+    wild = sum("x" in note for note in recent)
+    strong = sum("s" in note for note in recent)
+    overbets = sum("w" in note for note in recent)
+    if (wild and wild >= strong) or overbets >= WILD_HANDS:
         return WILD
     folds = sum("f" in note for note in recent)
     if sum("c" in note for note in recent) >= STICKY_HANDS and not folds:

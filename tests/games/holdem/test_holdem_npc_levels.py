@@ -263,21 +263,24 @@ def test_every_level_stays_legal_in_random_play(
 KINDS = {"fold", "check", "call", "bet", "raise", "all_in"}
 
 
-def test_an_overbet_reads_as_a_weak_players_range() -> None:
+def test_an_overbet_reads_as_a_shovers_range_unless_his_notes_read_him_wild() -> None:
     """An open to 3 big blinds keeps mostly good hands; an open shove of 100 big blinds
-    (twenty pots) says little: aces hardly likelier than seven-deuce."""
+    (twenty pots) from a player without notes keeps a shover's hands (aces a hundred
+    times likelier than seven-deuce); from a player the notes read wild, any hand."""
 
-    def aces_to_junk(seen: Seen) -> float:
-        weights = range_of(1, (seen,), ())
+    def aces_to_junk(seen: Seen, read: str = "") -> float:
+        weights = range_of(1, (seen,), (), read)
         pairs = list(zip(weights, COMBOS, strict=True))
         aces = max(w for w, (a, b) in pairs if _ranks(a, b) == "AA")
         junk = max(w for w, (a, b) in pairs if _ranks(a, b) == "72")
         return aces / junk
 
     assert not Seen(1, 0, "raise", 300, 150, 250).overbet
-    assert Seen(1, 0, "raise", 10_000, 150, 9_950).overbet
+    shove = Seen(1, 0, "raise", 10_000, 150, 9_950)
+    assert shove.overbet
     assert aces_to_junk(Seen(1, 0, "raise", 300, 150, 250)) > 5
-    assert aces_to_junk(Seen(1, 0, "raise", 10_000, 150, 9_950)) < 3
+    assert aces_to_junk(shove) >= 50
+    assert aces_to_junk(shove, ranges.WILD) == 1
 
 
 def test_it_never_bluffs_a_player_who_overbet_this_hand() -> None:

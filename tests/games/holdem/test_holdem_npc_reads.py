@@ -38,8 +38,15 @@ def test_a_hand_note_says_what_the_public_actions_said() -> None:
 
 
 def test_reads_from_the_last_hands() -> None:
-    assert read_of(["", "w", "", "w"]) == WILD
-    assert read_of(["w", "", "", "", "", "", "", "", "w"]) == ""  # the first is forgotten
+    assert read_of(["", "w", "", "w", "w"]) == ""  # three overbets: a shover with cards, maybe
+    assert read_of(["", "w", "", "w", "w", "w"]) == WILD  # four: he cannot hold them all
+    assert read_of(["w", "", "", "", "", "w", "w", "w"]) == WILD
+    assert read_of(["w", "", "", "", "", "", "w", "w", "w"]) == ""  # the first is forgotten
+    assert read_of(["wx"]) == WILD  # he showed a wild hand after an overbet
+    assert read_of(["ws", "w", "w", "w"]) == WILD  # one strong hand: not all of them
+    assert read_of(["ws", "w", "w"]) == ""
+    assert read_of(["wx", "ws"]) == WILD
+    assert read_of(["wx", "ws", "wcs"]) == ""
     assert read_of(["c", "", "c", "c"]) == STICKY
     assert read_of(["c", "c", "c", "f"]) == ""  # one fold: not sticky, not yet tight
     assert read_of(["c", "c", "f", "", "f"]) == TIGHT  # two folds to bets
@@ -49,8 +56,9 @@ def test_reads_from_the_last_hands() -> None:
 
 def test_the_table_takes_notes_from_each_hand_on_the_others_only() -> None:
     """Two hands where Bond shoves 250 big blinds whenever he acts and the others fold:
-    Bond reads wild, Felix (who folded to him twice) tight, the NPC keeps no notes on
-    itself, and the notes are the same whatever cards were dealt."""
+    Felix (who folded to him twice) reads tight, Bond not yet wild (two shoves may be two
+    big hands; four, or a wild hand shown, would make him so), the NPC keeps no notes
+    on itself, and the notes are the same whatever cards were dealt."""
     notes = []
     for holes in (["Ks Kd", "2c 7d", "9h 9s"], ["2s 3d", "Ac Ad", "Th Jh"]):
         game = table({"npc": 50_000, "bond": 50_000, "felix": 50_000}, npc="npc")
@@ -61,7 +69,8 @@ def test_the_table_takes_notes_from_each_hand_on_the_others_only() -> None:
                 act(game, seat, "all_in" if seat == "bond" else "fold")
         notes.append(game.notes)
     assert notes[0] == notes[1] == {"bond": ["w", "w"], "felix": ["f", "f"]}
-    assert (read_of(notes[0]["bond"]), read_of(notes[0]["felix"])) == (WILD, TIGHT)
+    assert (read_of(notes[0]["bond"]), read_of(notes[0]["felix"])) == ("", TIGHT)
+    game.notes["bond"] += ["w", "w"]  # two more shoves: four in his last hands
     # The next hand's situation carries the reads, by the order of play.
     deal(game, ["4c 4d", "5c 5d", "6c 6d"], "2h 8h 9d Td Qd")
     situation = game._situation("npc")
@@ -83,8 +92,8 @@ def test_level_15_calls_a_wild_players_shove_with_what_beats_random_hands() -> N
     a player whose notes show he overbets: his line says nothing, and top pair beats 85%
     of random hands."""
     assert shoved_into({}, "Ad 2c") == "fold"
-    assert shoved_into({"bond": ["w", "", "w"]}, "Ad 2c") == "call"
-    assert shoved_into({"bond": ["w", "", "w"]}, "3d 2c") == "fold"  # no pair: still not
+    assert shoved_into({"bond": ["w", "", "w", "w", "w"]}, "Ad 2c") == "call"
+    assert shoved_into({"bond": ["w", "", "w", "w", "w"]}, "3d 2c") == "fold"  # no pair: still not
 
 
 def test_loose_is_every_opponent_in() -> None:
@@ -93,8 +102,8 @@ def test_loose_is_every_opponent_in() -> None:
     assert loose(dataclasses.replace(base, reads=(WILD, STICKY, ""))) == STICKY
     assert loose(dataclasses.replace(base, reads=(WILD, "", ""))) == ""
     assert loose(dataclasses.replace(base, reads=(TIGHT, TIGHT, ""))) == ""
-    overbet = (Seen(1, 0, "raise", 10_000, 150, 9_950),)  # this hand: wild
-    assert loose(dataclasses.replace(base, reads=(WILD, "", ""), history=overbet)) == WILD
+    overbet = (Seen(1, 0, "raise", 10_000, 150, 9_950),)  # a shove without notes: strong
+    assert loose(dataclasses.replace(base, reads=(WILD, "", ""), history=overbet)) == ""
 
 
 def test_level_15_bets_thin_for_value_into_a_sticky_player_and_never_bluffs_him() -> None:
