@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bondbot.bot.tables.common import names, short
+from bondbot.bot.tables.glance import latest
 from bondbot.games.contract import Move
 from bondbot.games.macao.counting import card_value, hand_total, is_bust, natural_of
 from bondbot.games.macao.drawing import allowing_third
@@ -121,7 +122,11 @@ class TableText:
         found = [(self.t("field"), "\n".join(self.header()))]
         engine = self.engine
         if engine.hand:
-            story = [*self.story(), *self.results()]  # the table message splits it if long
+            # The coup's latest moves (each seat's line holds his wager and hand), then
+            # once settled its results.
+            story = latest(self.story(), self.lang)
+            if not engine.in_hand():
+                story += self.results()
             found.append((self.t("this_coup", coup=engine.hand), "\n".join(story)))
         if engine.phase is Phase.OVER:
             found.append((self.t("evening"), "\n".join(self.standings())))
@@ -142,8 +147,8 @@ class TableText:
         elif (upcoming := engine.next_banker()) is not None:
             lines.append(self.t("bank_rotate_next", banker=self.name(upcoming)))
         coup = engine.hand
-        if coup:
-            lines.append(
+        if coup:  # on the bank's line: one line for who banks which coup
+            lines[-1] += " · " + (
                 self.t("coup_open", coup=coup)
                 if rules.coups is None
                 else self.t("coup_of", coup=coup, coups=rules.coups)

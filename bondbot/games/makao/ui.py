@@ -134,12 +134,13 @@ def _deal_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[s
         lines.append(line)
     if game.phase == "bidding":
         total = sum(deal.bids.values())
-        lines.append(t("makao.bids_total", lang, total=total, tricks=deal.number))
+        lines[0] += " · " + t("makao.bids_total", lang, total=total, tricks=deal.number)
     if turn:
         (seat,) = turn
         gm = seat == state.npc_key and not state.npc_auto
         key = f"makao.to_{'bid' if game.phase == 'bidding' else 'play'}{'_gm' if gm else ''}"
-        lines.append(t(key, lang, name=_name(snapshot, seat), when=_when(state.deadline)))
+        # Beside the trump: what the table waits for, at the top.
+        lines[0] += " · " + t(key, lang, name=_name(snapshot, seat), when=_when(state.deadline))
     if game.phase == "done" and state.deadline_action == "offers":
         lines.append(t("makao.cycle_ends", lang, when=_when(state.deadline)))
     return lines
@@ -158,11 +159,16 @@ def _trick_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[
     return lines
 
 
-def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str, whole: bool = True) -> str:
+    """Every player's scores deal by deal (`whole`), or only what the deal's lines do not
+    say: those out of the deal, and the pot."""
     game = engine_of(snapshot)
     totals = game.totals()
     lines = []
+    dealt = set(game.deals[-1].players) if game.deals and not whole else set()
     for seat in game.seats:
+        if seat in dealt:
+            continue
         scores = []
         for deal in game.deals:
             if not deal.complete or seat not in deal.players:
@@ -178,7 +184,7 @@ def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
                 total=totals.get(seat, 0),
             )
         )
-    if any(deal.won_back for deal in game.deals):
+    if whole and any(deal.won_back for deal in game.deals):
         lines.append(t("makao.sheet_star", lang))
     pot = snapshot.held.get(POT_NAME, 0)
     if pot:
