@@ -117,6 +117,7 @@ def _deal_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[s
     state, game = snapshot.state, engine_of(snapshot)
     turn = game.turn()
     lines = [_trump(deal, lang)]
+    players = []
     for seat in deal.players:
         bid = deal.bids.get(seat)
         line = t(
@@ -131,7 +132,9 @@ def _deal_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[s
             score = deal.score(seat) or 0
             key = "makao.won_back_score" if seat in deal.won_back else "makao.deal_score"
             line += " → " + t(key, lang, score=score)
-        lines.append(line)
+        players.append(line)
+    # A deal played: its result on one line (the score sheet below adds up the cycle).
+    lines += ["; ".join(players)] if deal.complete and players else players
     if game.phase == "bidding":
         total = sum(deal.bids.values())
         lines[0] += " · " + t("makao.bids_total", lang, total=total, tricks=deal.number)
@@ -438,7 +441,9 @@ class MakaoUI:
         else:
             waiting = t("makao.waiting", lang, cycle=game.cycle, players=len(game.seats))
             fields.append((t("makao.cycle", lang), waiting))
-        fields.append((t("makao.score_sheet", lang), _score_sheet(snapshot, lang, money)))
+        if game.phase not in ("bidding", "playing"):  # in a deal, its lines say the deal;
+            # between deals the sheet adds up the cycle
+            fields.append((t("makao.score_sheet", lang), _score_sheet(snapshot, lang, money)))
         if game.phase == "over":
             fields.append((t("makao.game_over", lang), _game_over(snapshot, lang, money)))
         return fields
