@@ -284,7 +284,8 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         spent = await fake.click(world.player, table, button_id(fake, "hp"))
         assert (
             spent.content
-            == f"You spend a Hero Point and win the hand: the bank pays you ${pay // 100}."
+            # Issue 34: no bank at Michigan; its word for a hand.
+            == f"You spend a Hero Point and win the round: Le Chiffre pays you ${pay // 100}."
         )
         await wait_table(
             fake, f"James Bond spends a Hero Point: pays nothing and is paid ${pay // 100}."

@@ -18,3 +18,11 @@ def latest(lines: list[str], lang: Lang, keep: int = LOG_LINES) -> list[str]:
         return lines
     earlier = len(lines) - keep
     return [i18n.plural("table.earlier_moves", lang, earlier), *lines[-keep:]]
+
+
+def by_hand_word(key: str, game: str, lang: Lang) -> str:
+    """`table.<key>.<word>`: the phrase naming a hand as the game does ("Coup 3" at
+    baccarat, "Main 3" at a French hold'em table; `games.hand_word.<game>`)."""
+    from bondbot.tables.summary import hand_word
+
+    return f"table.{key}.{hand_word(game, lang)}"

@@ -91,6 +91,19 @@ def npc_level_line(state: TableState, lang: Lang) -> str:
     return t("table.npc_level", lang, npc=state.npc_name, level=state.npc_level, band=band)
 
 
+def _game_limits(state: TableState, lang: Lang, money: str) -> dict[str, str]:
+    """What a game without a bank says of its limits instead (issue 34): Michigan's chip,
+    Makao's stake into the pot."""
+    settings = getattr(state.engine, "settings", None)
+    chip, stake = getattr(settings, "chip", None), getattr(settings, "stake", None)
+    found = {}
+    if isinstance(chip, int):
+        found["chip"] = format_amount(chip, money)
+    if isinstance(stake, int):
+        found["stake"] = format_amount(stake, money) if stake else t("table.nothing", lang)
+    return found
+
+
 def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) -> discord.Embed:
     state = snapshot.state
     config = state.config
@@ -119,6 +132,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         max=format_amount(config.max_bet, money),
         packs=t("table.packs_one" if packs == 1 else "table.packs_many", lang, count=packs),
         bank=bank,
+        **_game_limits(state, lang, money),
     )
     if not state.rulebook_only:  # a rulebook table's NPCs roll the contest, they play no cards
         limits += " · " + npc_level_line(state, lang)  # one line: read at a glance

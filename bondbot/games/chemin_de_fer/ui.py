@@ -315,6 +315,17 @@ def net_of(settled: CoupSettled, seat: str) -> int | None:
     return next((result.net for result in settled.results if result.seat == seat), None)
 
 
+def _answering(engine: object) -> bool:
+    """Whether the pontes are answering: the table's wait is said in the coup's field."""
+    return getattr(engine, "coup", None) is None and getattr(engine, "phase", None) == "stakes"
+
+
+def _waiting(snapshot: TableSnapshot, lang: Lang) -> str:
+    """The table waits for these players, until when."""
+    waiting = ", ".join(name_of(snapshot, seat) for seat in engine_of(snapshot).turn())
+    return t("chemin_de_fer.waiting", lang, names=waiting, when=when(snapshot.state.deadline))
+
+
 # -- the table message -------------------------------------------------------------------
 
 
@@ -399,9 +410,8 @@ class CheminDeFerUI:
             who = ", ".join(name_of(snapshot, seat) for seat in order)
             key = "chemin_de_fer.order" if engine.banker is not None else "chemin_de_fer.seats"
             lines.append(t(key, lang, names=who))
-        if engine.turn():
-            waiting = ", ".join(name_of(snapshot, seat) for seat in engine.turn())
-            lines.append(t("chemin_de_fer.waiting", lang, names=waiting, when=when(state.deadline)))
+        if engine.turn() and not _answering(engine):  # else said first in the coup's field
+            lines.append(_waiting(snapshot, lang))
         if not state.npc_auto:
             lines.append(t("chemin_de_fer.gm_plays", lang, name=state.npc_name))
         rules = t(
@@ -417,6 +427,8 @@ class CheminDeFerUI:
         coup = engine.coup
         lines = []
         if coup is None:  # the pontes are answering
+            if engine.turn():
+                lines.append(_waiting(snapshot, lang))
             covered = {item.seat: item for item in engine.coverage()}
             for seat in engine.pontes():  # those still to answer: "The table waits for"
                 line = _call_line(snapshot, engine, seat, covered.get(seat), lang, money)
@@ -459,7 +471,11 @@ class CheminDeFerUI:
             )
         ]
         # The coup in three lines: the hands and who won, each result, the bank after.
-        lines[0] += " — " + t(f"chemin_de_fer.winner_{last.winner}", lang)
+        if last.natural:
+            side = "ponte" if len(last.ponte) == 2 and last.ponte_total >= 8 else "banker"
+            natural = last.ponte_total if side == "ponte" else last.banker_total
+            lines[0] += " — " + t(f"chemin_de_fer.abattage_{side}", lang, total=natural)
+        lines[0] += " " + t(f"chemin_de_fer.winner_{last.winner}", lang)
         offers = {(o.character_id, o.label): o for o in snapshot.state.offers if o.hand == number}
         results = [
             _result_line(snapshot, result, last, offers, lang, money) for result in last.results

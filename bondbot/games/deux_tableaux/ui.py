@@ -292,6 +292,17 @@ def net_of(settled: CoupSettled, seat: str) -> int | None:
     return sum(mine) if mine else None
 
 
+def _answering(engine: object) -> bool:
+    """Whether the pontes are answering: the table's wait is said in the coup's field."""
+    return getattr(engine, "coup", None) is None and getattr(engine, "phase", None) == "stakes"
+
+
+def _waiting(snapshot: TableSnapshot, lang: Lang) -> str:
+    """The table waits for these players, until when."""
+    waiting = ", ".join(name_of(snapshot, seat) for seat in engine_of(snapshot).turn())
+    return t("deux_tableaux.waiting", lang, names=waiting, when=when(snapshot.state.deadline))
+
+
 # -- the table message -------------------------------------------------------------------
 
 
@@ -410,9 +421,8 @@ class DeuxTableauxUI:
                 order = ", ".join(name_of(snapshot, seat) for seat in engine.table_order(name))
                 where = table_name(name, lang)
                 lines.append(t("deux_tableaux.order", lang, table=where, names=order))
-        if engine.turn():
-            waiting = ", ".join(name_of(snapshot, seat) for seat in engine.turn())
-            lines.append(t("deux_tableaux.waiting", lang, names=waiting, when=when(state.deadline)))
+        if engine.turn() and not _answering(engine):  # else said first in the coup's field
+            lines.append(_waiting(snapshot, lang))
         if not state.npc_auto:
             lines.append(t("deux_tableaux.gm_plays", lang, name=state.npc_name))
         return "\n".join(lines)
@@ -422,6 +432,8 @@ class DeuxTableauxUI:
         coup = engine.coup
         lines = []
         if coup is None:  # the pontes are answering
+            if engine.turn():
+                lines.append(_waiting(snapshot, lang))
             half = halves(engine.bank)
             for name in TABLES:
                 covered = engine.coverage(name)

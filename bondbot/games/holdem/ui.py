@@ -29,7 +29,7 @@ from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
-from bondbot.bot.tables.glance import latest
+from bondbot.bot.tables.glance import by_hand_word, latest
 from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
@@ -432,7 +432,8 @@ class HoldemUI:
         snapshot = await bot_of(reply.interaction).services.tables.act(
             table, reply.interaction.user.id, "deal", as_gm=True
         )
-        await reply.say("table.dealt", hand=snapshot.state.hand_no)
+        key = by_hand_word("dealt_by", snapshot.state.config.game, reply.lang)
+        await reply.say(key, hand=snapshot.state.hand_no)
 
 
 def _in_hand(

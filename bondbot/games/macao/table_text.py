@@ -123,10 +123,8 @@ class TableText:
         engine = self.engine
         if engine.hand:
             # The coup's latest moves (each seat's line holds his wager and hand), then
-            # once settled its results.
-            story = latest(self.story(), self.lang)
-            if not engine.in_hand():
-                story += self.results()
+            # the results settled so far.
+            story = [*latest(self.story(), self.lang), *self.results()]
             found.append((self.t("this_coup", coup=engine.hand), "\n".join(story)))
         if engine.phase is Phase.OVER:
             found.append((self.t("evening"), "\n".join(self.standings())))

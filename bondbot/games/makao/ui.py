@@ -111,7 +111,9 @@ def _timeouts(snapshot: TableSnapshot, lang: Lang) -> str | None:
     return t("makao.log_timeouts", lang, names=who)
 
 
-def _deal_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[str]:
+def _deal_lines(
+    snapshot: TableSnapshot, deal: DealRecord, lang: Lang, money: str = "$"
+) -> list[str]:
     """The trump, every player's bid and tricks (and score once the deal is over), whose
     turn it is."""
     state, game = snapshot.state, engine_of(snapshot)
@@ -144,6 +146,9 @@ def _deal_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[s
         key = f"makao.to_{'bid' if game.phase == 'bidding' else 'play'}{'_gm' if gm else ''}"
         # Beside the trump: what the table waits for, at the top.
         lines[0] += " · " + t(key, lang, name=_name(snapshot, seat), when=_when(state.deadline))
+    pot = snapshot.held.get(POT_NAME, 0)
+    if pot and game.phase in ("bidding", "playing"):  # the score sheet says it between deals
+        lines[0] += " · " + t("makao.pot", lang, pot=format_amount(pot, money))
     if game.phase == "done" and state.deadline_action == "offers":
         lines.append(t("makao.cycle_ends", lang, when=_when(state.deadline)))
     return lines
@@ -435,7 +440,7 @@ class MakaoUI:
                 cycle=game.cycle,
                 dealer=_name(snapshot, deal.dealer),
             )
-            fields.append((title, "\n".join(_deal_lines(snapshot, deal, lang))))
+            fields.append((title, "\n".join(_deal_lines(snapshot, deal, lang, money))))
             if tricks := _trick_lines(snapshot, deal, lang):
                 fields.append((t("makao.tricks", lang), "\n".join(tricks)))
         else:
