@@ -361,7 +361,7 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         assert decided.content.startswith("For Le Chiffre: ")
         await wait_table(fake, "Coup 1: result")
         handed = await fake.slash(world.gm, "table npc", auto=True)
-        assert handed.content == "Le Chiffre now plays by itself."
+        assert handed.content == "Le Chiffre now plays by himself."  # issue 34: as the panel says
         await wait_table(fake, "Coup 2")  # the NPC kept its bank by itself at once
 
 

@@ -277,7 +277,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
 
         # -- hand 2: Le Chiffre plays by itself; Bond's timer runs out -------------------
         on = await fake.slash(world.gm, "table npc", auto=True)
-        assert on.content == "Le Chiffre now plays by itself."
+        assert on.content == "Le Chiffre now plays by himself."  # issue 34: as the panel says
         await press(fake, world.gm, "deal")
         table = await wait_table(fake, "To act: **James Bond**")
         # The table shows the new pack's seal in one short line, no hash in full; the

@@ -263,7 +263,9 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         assert gm.content.startswith("You play Le Chiffre now")
         panel = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
         assert panel.ephemeral and "Automatic NPC" in panel.button_labels()
-        assert "End the game" in panel.button_labels()  # the game's control, without "(GM)"
+        assert (
+            "End the game, keep the table open" in panel.button_labels()
+        )  # the game's control, without "(GM)"
         while turn < len(leads):
             await lead(bot, leads[turn][0], turn)
             await check_privacy(bot)

@@ -57,7 +57,9 @@ async def test_each_phase_shows_its_moves_and_the_panels_the_rest(db: Database) 
     idle = await tables.snapshot(table)
     assert UI.phase(idle) == "between coups"
     assert table_labels(idle, clock) == ["Deal (GM)", "My seat", "GM"]
-    assert labels(UI.gm_buttons(idle, "en", "$")) == ["End the evening"]
+    assert labels(UI.gm_buttons(idle, "en", "$")) == [
+        "End the game, keep the table open"
+    ]  # issue 34: one name
     assert UI.panel_buttons(idle, BOND, "en", "$") == []
 
     dealt = await tables.act(table, GM, "deal", as_gm=True)

@@ -256,11 +256,14 @@ async def test_each_phase_shows_its_move_on_the_table_and_the_rest_in_the_panels
     # Two in the game: the table does not wait for a deal; the GM's panel has it.
     assert (UI.phase(snapshot), UI.buttons(snapshot, "en", "$")) == ("between rounds", [])
     assert UI.gm_waits(snapshot, "en", "$") is None
-    assert ui_labels(UI.gm_buttons(snapshot, "en", "$")) == ["Deal", "End the game"]
+    assert ui_labels(UI.gm_buttons(snapshot, "en", "$")) == [
+        "Deal",
+        "End the game, keep the table open",
+    ]  # issue 34: said apart from Close
     await tables.join(table, VESPER_OWNER, ids["vesper"], BUY_IN)
     snapshot = await tables.choose(table, VESPER_OWNER, "simulate")
     assert ui_labels(UI.gm_waits(snapshot, "en", "$")) == ["Deal (GM)"]
-    assert ui_labels(UI.gm_buttons(snapshot, "fr", "$")) == ["Finir la partie"]
+    assert ui_labels(UI.gm_buttons(snapshot, "fr", "$")) == ["Finir la partie, garder la table"]
     snapshot = await tables.act(table, GM, "deal", target=npc, as_gm=True)  # Bond leads
     assert UI.phase(snapshot) == "lead"
     assert ui_labels(UI.buttons(snapshot, "en", "$")) == ["Lead"]

@@ -84,7 +84,7 @@ class TableText:
         hand = hand_of(engine, seat)
         if hand is not None:
             if engine.actor == seat:
-                parts.append(self.t("seat_to_draw"))
+                parts.append(self.to_act(seat))
             if not hand.decided:
                 parts.append(self.t("seat_deciding"))
             elif hand.wager is None:
@@ -98,8 +98,13 @@ class TableText:
             if hand.net is not None:
                 parts.append(self.outcome(hand.net))
         elif seat == engine.banker and engine.actor == seat:
-            parts.append(self.t("seat_to_draw"))
+            parts.append(self.to_act(seat))
         return " · ".join(parts) or None
+
+    def to_act(self, seat: str) -> str:
+        """His turn: to draw, or to stand when standing is all he may do (issue 34)."""
+        kinds = {option.kind for option in self.engine.options() if option.seat == seat}
+        return self.t("seat_to_draw" if "draw" in kinds or not kinds else "seat_to_stand")
 
     def wager_text(self, hand: PlayerHand) -> str:
         assert hand.wager is not None
