@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 import statistics
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,8 +74,22 @@ def count(snapshot: TableSnapshot, clock: Clock, counts: dict[str, Counts]) -> N
         counts.setdefault(lang, Counts()).add(lines_read(embed.to_dict()))  # type: ignore[arg-type]
 
 
-async def evening(db: Database, game: str, seats: int, seed: int, steps: int = 160) -> Counts:
-    """The counts of an evening of `game` at `seats` PCs (the worse of the two languages)."""
+Seen = Callable[[TableSnapshot, Clock], None]
+Closed = Callable[[TableSnapshot], Awaitable[None]]
+
+
+async def evening(
+    db: Database,
+    game: str,
+    seats: int,
+    seed: int,
+    steps: int = 160,
+    *,
+    seen: Seen | None = None,
+    closed: Closed | None = None,
+) -> Counts:
+    """The counts of an evening of `game` at `seats` PCs (the worse of the two languages);
+    `seen` is shown every snapshot, `closed` the closed table's."""
     clock = Clock()
     shoes = [hashlib.sha256(f"lines {game} {seed} {n}".encode()).digest() for n in range(64)]
     tables = service(db, clock, shoes)
@@ -108,6 +123,8 @@ async def evening(db: Database, game: str, seats: int, seed: int, steps: int = 1
     for _ in range(steps):
         snapshot = await tables.snapshot(table)
         count(snapshot, clock, counts)
+        if seen is not None:
+            seen(snapshot, clock)
         engine = snapshot.state.engine
         every = options_now(snapshot)
         options = [option for option in every if option.kind != "end"] or every
@@ -141,4 +158,6 @@ async def evening(db: Database, game: str, seats: int, seed: int, steps: int = 1
             clock.advance(120)
             await tables.run_due()
     await tables.close(table, GM)
+    if closed is not None:
+        await closed(await tables.snapshot(table))
     return max(counts.values(), key=lambda c: (c.most, c.median))

@@ -238,7 +238,7 @@ async def test_each_phase_shows_its_move_on_the_table_and_the_rest_in_the_panels
     assert ui_labels(UI.panel_buttons(snapshot, bond, "fr", "$")) == ["Annoncer 0", "Annoncer 1"]
     assert UI.panel_buttons(snapshot, vesper, "en", "$") == []  # not his turn
     note = UI.hand_note(snapshot, bond, "en") or ""
-    assert "Your bid: how many of the 1 tricks will you take exactly?" in note
+    assert "Your bid: how many tricks will you take exactly, out of 1?" in note  # issue 34
     assert "Your bid" not in (UI.hand_note(snapshot, vesper, "en") or "")
     await tables.act(table, BOND_OWNER, "bid", amount=1)
     snapshot = await tables.act(table, VESPER_OWNER, "bid", amount=0)
