@@ -195,7 +195,9 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
             "Sit out",
         ]
         allin = await fake.click(world.player, mine, panel_id(mine, "allin"))
-        assert allin.ephemeral and allin.content == "Done."
+        # Issue 34: his panel drawn again in place, saying it was done, no stale moves.
+        assert allin.response_type == 7 and allin.content == "Done."
+        assert "Fold" not in labels(allin)
         await wait_table(fake, "James Bond goes all-in.")
         called = await fake.click(world.player_fr, table_message(fake), play_id(fake, "call"))
         assert called.response_type == 7
