@@ -174,3 +174,18 @@ def test_holdem_names_its_board_with_one_word() -> None:
     for lang in ("en", "fr"):
         board = t("table.shown_board", lang)  # type: ignore[arg-type]
         assert t("holdem.board", lang, cards="").startswith(board), lang  # type: ignore[arg-type]
+
+
+def test_a_holdem_seat_line_gives_one_chip_figure(readings: dict[str, Reading]) -> None:
+    """His chips once on his seat line (his bet besides), not his chips and what is behind."""
+    amount = re.compile(r"(?<!bet )\$[\d,.]+")
+    seat_lines = [
+        line
+        for text in readings["holdem"].texts[("table", "en")]
+        for line in text.split("\n")
+        if line.startswith("**") and "(<@" in line
+    ]
+    assert seat_lines
+    assert all(len(amount.findall(line)) <= 1 for line in seat_lines), next(
+        line for line in seat_lines if len(amount.findall(line)) > 1
+    )

@@ -340,7 +340,8 @@ class HoldemUI:
             if away:
                 return t("holdem.seat_sitting_out", lang)
             return None if engine.over else t("holdem.seat_waits", lang)
-        parts = _in_hand(snapshot, seat, lang, money, behind=True)
+        # His chips are on his line already: his bet, not what is behind it too (issue 34).
+        parts = _in_hand(snapshot, seat, lang, money, behind=False)
         if away:
             parts.append(t("holdem.seat_sitting_out", lang))
         return " · ".join(parts)
