@@ -1,5 +1,5 @@
 """Where Macao's buttons are, phase by phase, drawn from real service snapshots (SQLite):
-between coups the table waits for the GM's Deal (End the evening is in his panel); while
+between coups the table waits for the GM's Deal (End the game is in his panel); while
 the players decide, the wagers someone may still make ("Bet on my hand", never to be
 taken for My seat), each player's panel his own wagers and Pass; then Draw and Stand for
 the one to act, on the table and in his panel; a wager he may not make is refused before
