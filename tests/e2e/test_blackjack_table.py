@@ -231,7 +231,8 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         )
 
         dealer = game.dealer_cards
-        table = await wait_table(fake, "The dealer plays; the round is settled.")
+        # Issue 34: a settled round shows its results, not its log again.
+        table = await wait_table(fake, f"Dealer: {cards_pretty(dealer)}")
         fields = {f["name"]: f["value"] for f in table.embeds[0]["fields"]}
         assert fields["Dealer — Le Chiffre"] == "Bets are open (0 placed); the GM deals."
         assert fields["Round 1"].startswith(
@@ -240,8 +241,10 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         embed = str(table.embeds[0])
         assert (
             f"James Bond, hand 1: {cards_pretty(bust.cards)} ({hand_total(bust.cards)[0]})"
-            " — bust, loses $100 — a Hero Point wins it ($200 paid" in embed
+            " — bust, loses $100" in embed
         )
+        # Issue 34: the offer said once, in the Hero Points field.
+        assert "James Bond ($200" in embed and "win back with a Hero Point" in embed
         assert f"René Mathis: {cards_pretty(doubled.cards)}" in embed
         assert [b["label"] for b in table.buttons()].count("Spend a Hero Point") == 1
         lost = sum(1 for r in (bust, second) if r.net < 0)

@@ -194,7 +194,9 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
             f"Bank (Le Chiffre): {shown(first.banker)} ({first.banker_total})"
         ) in embed
         assert f"Abattage: the bank shows a natural {first.banker_total}." in embed
-        assert "James Bond loses $100 — a Hero Point wins it for James Bond ($200 paid" in embed
+        # Issue 34: the offer said once, in the Hero Points field, not on the result line.
+        assert "James Bond loses $100" in embed
+        assert "James Bond ($200) may win back with a Hero Point" in embed
         await fake.wait_until(lambda: "Spend a Hero Point" in button_labels(fake))
         spend = button_id(fake, "hp")
         answers = await asyncio.gather(
@@ -265,7 +267,8 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         table = await wait_table(fake, "Coup 3: result")
         embed = str(table.embeds[0])
         assert "René Mathis wins $50" in embed
-        assert "Le Chiffre wins $150 — a Hero Point wins it for James Bond ($300 paid" in embed
+        assert "Le Chiffre wins $150" in embed  # issue 34: the offer in its field
+        assert "James Bond ($300) may win back with a Hero Point" in embed
         await fake.wait_until(lambda: "Spend a Hero Point" in button_labels(fake))
         spent = await press(fake, world.player, "spend", 2)  # his one lost stake: at once
         assert spent.content == "You spend a Hero Point and win the hand: the bank pays you $300."
@@ -358,7 +361,7 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         assert decided.content.startswith("For Le Chiffre: ")
         await wait_table(fake, "Coup 1: result")
         handed = await fake.slash(world.gm, "table npc", auto=True)
-        assert handed.content == "Le Chiffre now plays by itself."
+        assert handed.content == "Le Chiffre now plays by himself."  # issue 34: as the panel says
         await wait_table(fake, "Coup 2")  # the NPC kept its bank by itself at once
 
 

@@ -172,8 +172,9 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
             f"On the **right tableau**: {shown(right.cards)} ({right.total}) — **the bank wins**"
             in embed
         )
-        assert "James Bond loses $100 — a Hero Point wins it for James Bond ($200 paid" in embed
-        assert "René Mathis loses $50 — a Hero Point wins it for René Mathis ($100 paid" in embed
+        # Issue 34: the offers said once, in the Hero Points field.
+        assert "James Bond loses $100" in embed and "René Mathis loses $50" in embed
+        assert "James Bond ($200), René Mathis ($100) may each win back" in embed
         await fake.wait_until(lambda: "Spend a Hero Point" in button_labels(fake))
         assert button_labels(fake).count("Spend a Hero Point") == 1  # one for everyone
         bond_offer = button_id(fake, "hp")

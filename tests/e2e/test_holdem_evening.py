@@ -128,7 +128,8 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         commitment = re.search(r"`([0-9a-f]{64})`", opened.content or "").group(1)
         message = await wait_table(fake, commitment)
         assert message.embeds[0]["title"] == "Texas hold'em — Le Chiffre's table"
-        assert "Buy-in $50 to $500 · bank unlimited" in str(message.embeds)
+        assert "Buy-in $50 to $500" in str(message.embeds)  # issue 34: no bank at poker
+        assert "bank unlimited" not in str(message.embeds)
 
         short = await join(fake, world.player, "20")
         assert short.content == "The buy-in at this table is between $50 and $500."
@@ -194,7 +195,9 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
             "Sit out",
         ]
         allin = await fake.click(world.player, mine, panel_id(mine, "allin"))
-        assert allin.ephemeral and allin.content == "Done."
+        # Issue 34: his panel drawn again in place, saying it was done, no stale moves.
+        assert allin.response_type == 7 and allin.content == "Done."
+        assert "Fold" not in labels(allin)
         await wait_table(fake, "James Bond goes all-in.")
         called = await fake.click(world.player_fr, table_message(fake), play_id(fake, "call"))
         assert called.response_type == 7
@@ -257,7 +260,8 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
             fake.click(world.player, table_message(fake), spend),
         )
         contents = sorted(a.content for a in answers)
-        assert contents[1] == "You spend a Hero Point and win the hand: the bank pays you $300."
+        # Issue 34: no bank at poker.
+        assert contents[1] == "You spend a Hero Point and win the hand: Le Chiffre pays you $300."
         assert contents[0] in (  # the second click, refused once the first has spent
             "A Hero Point was already spent on that hand.",
             "You have no lost hand to win back with a Hero Point now.",
@@ -265,7 +269,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         # Mathis spending now shares the main pot with Bond: half of it, and his side pot.
         spent = await press(fake, world.player_fr, "hp")
         assert spent.content == (
-            "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie 450\u00a0$."
+            "Vous dépensez un Point d'Héroïsme et gagnez la main : Le Chiffre vous paie 450\u00a0$."
         )
         table = await wait_table(fake, "René Mathis spends a Hero Point and takes back $450")
         assert "James Bond spends a Hero Point and takes back $150 from Le Chiffre." in str(
@@ -275,7 +279,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
 
         # -- hand 2: Le Chiffre plays by itself; Bond's timer runs out -------------------
         on = await fake.slash(world.gm, "table npc", auto=True)
-        assert on.content == "Le Chiffre now plays by itself."
+        assert on.content == "Le Chiffre now plays by himself."  # issue 34: as the panel says
         await press(fake, world.gm, "deal")
         table = await wait_table(fake, "To act: **James Bond**")
         # The table shows the new pack's seal in one short line, no hash in full; the

@@ -230,7 +230,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
             what="the table waits for the deal",
         )
         gm = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
-        assert labels(gm)[0] == "End the evening"
+        assert labels(gm)[0] == "End the game, keep the table open"  # issue 34
         refused = await press(fake, world.player, "end")
         assert refused.content.startswith("Only the GM can do that")
         dealt = await press(fake, world.gm, "deal")

@@ -200,7 +200,8 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
         table = await deal(bot, 1)
         trump = expected.deals[0].trump
         assert trump is not None
-        assert deal_field(table, 1).startswith(f"Trump: {Card.parse(trump).pretty}\n")
+        # Issue 34: the trump, then what the deal waits for, on its first line.
+        assert deal_field(table, 1).startswith(f"Trump: {Card.parse(trump).pretty} · ")
         assert "Pot: $40" in str(table.embeds[0])
         while (key := await turn_of(bot)) is not None and (await engine(bot)).phase == "bidding":
             if key == "leiter":

@@ -263,7 +263,9 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         assert gm.content.startswith("You play Le Chiffre now")
         panel = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
         assert panel.ephemeral and "Automatic NPC" in panel.button_labels()
-        assert "End the game" in panel.button_labels()  # the game's control, without "(GM)"
+        assert (
+            "End the game, keep the table open" in panel.button_labels()
+        )  # the game's control, without "(GM)"
         while turn < len(leads):
             await lead(bot, leads[turn][0], turn)
             await check_privacy(bot)
@@ -284,7 +286,8 @@ async def test_a_michigan_evening(bot_env: BotEnv) -> None:
         spent = await fake.click(world.player, table, button_id(fake, "hp"))
         assert (
             spent.content
-            == f"You spend a Hero Point and win the hand: the bank pays you ${pay // 100}."
+            # Issue 34: no bank at Michigan; its word for a hand.
+            == f"You spend a Hero Point and win the round: Le Chiffre pays you ${pay // 100}."
         )
         await wait_table(
             fake, f"James Bond spends a Hero Point: pays nothing and is paid ${pay // 100}."

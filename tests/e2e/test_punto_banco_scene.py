@@ -154,7 +154,9 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         no_point = await fake.click(world.owner, table_message(fake), spend)  # Leiter, no point
         assert no_point.content == "You have no lost hand to win back with a Hero Point now."
         assert button_labels(fake).count("Spend a Hero Point") == 1
-        assert "James Bond may spend a Hero Point" in str(table_message(fake).embeds)
+        # Issue 34: the Hero Points field's one line.
+        assert "James Bond ($" in str(table_message(fake).embeds)
+        assert "may win back with a Hero Point" in str(table_message(fake).embeds)
 
         # The GM takes two of Bond's three points and Bond spends his last one on a roll:
         # the table message is redrawn without the button; a point from the GM brings it back.

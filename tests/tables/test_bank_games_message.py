@@ -17,8 +17,10 @@ async def test_only_the_npcs_win_carries_the_pc_bankers_hero_point(db: Database)
     snapshot = await tables.act(table, VESPER_OWNER, "stake", amount=10_000)
     embed = table_embed(snapshot, "en", "$", clock.now).to_dict()
     (result,) = [f["value"] for f in embed["fields"] if f["name"] == "Coup 1: result"]
-    lines = result.split("\n")
+    lines = result.replace(" · ", "\n").split("\n")  # issue 34: the results on one line
     vesper = next(line for line in lines if line.startswith("Vesper Lynd wins $100"))
     npc = next(line for line in lines if line.startswith("Le Chiffre wins $100"))
     assert vesper == "Vesper Lynd wins $100"  # the same amount, but won from a PC banker
-    assert npc.startswith("Le Chiffre wins $100 — a Hero Point wins it for James Bond ($200")
+    assert npc == "Le Chiffre wins $100"  # issue 34: the offer is said once, in its field
+    (offers,) = [f["value"] for f in embed["fields"] if f["name"] == "Hero Points"]
+    assert offers.startswith("James Bond ($200")

@@ -1,5 +1,5 @@
 """Where Macao's buttons are, phase by phase, drawn from real service snapshots (SQLite):
-between coups the table waits for the GM's Deal (End the evening is in his panel); while
+between coups the table waits for the GM's Deal (End the game is in his panel); while
 the players decide, the wagers someone may still make ("Bet on my hand", never to be
 taken for My seat), each player's panel his own wagers and Pass; then Draw and Stand for
 the one to act, on the table and in his panel; a wager he may not make is refused before
@@ -57,7 +57,9 @@ async def test_each_phase_shows_its_moves_and_the_panels_the_rest(db: Database) 
     idle = await tables.snapshot(table)
     assert UI.phase(idle) == "between coups"
     assert table_labels(idle, clock) == ["Deal (GM)", "My seat", "GM"]
-    assert labels(UI.gm_buttons(idle, "en", "$")) == ["End the evening"]
+    assert labels(UI.gm_buttons(idle, "en", "$")) == [
+        "End the game, keep the table open"
+    ]  # issue 34: one name
     assert UI.panel_buttons(idle, BOND, "en", "$") == []
 
     dealt = await tables.act(table, GM, "deal", as_gm=True)

@@ -100,3 +100,42 @@ async def test_a_pc_banker_sees_which_third_card_lets_him_draw(db: Database) -> 
         f"{third.pretty}." in story
     )
     assert f"Banker James Bond: {cards_pretty(bank)}" in story
+
+
+def stand_only(seed: bytes) -> bool:
+    """The NPC banks coup 1; Bond wagers, Vesper passes; no natural, and Bond's two cards
+    make more than a player may draw on: standing is all he may do."""
+    engine = live_engine(seed, NPC, [BOND, VESPER])
+    moves = [
+        Move(kind="deal"),
+        Move(kind="wager", seat=BOND, amount=1_000, target="own"),
+        Move(kind="pass", seat=VESPER),
+    ]
+    for move in moves:
+        if not engine.can(move):
+            return False
+        engine.apply(move)
+        while (step := engine.automation()) is not None:
+            engine.apply(step)
+    kinds = {option.kind for option in engine.options() if option.seat == BOND}
+    return engine.phase is Phase.DRAWS and engine.actor == BOND and kinds == {"stand"}
+
+
+async def test_a_player_who_may_only_stand_is_not_told_to_draw(db: Database) -> None:
+    """Issue 34: "▶ to draw" on his seat line when Stand is all he is offered."""
+    clock = Clock()
+    tables, table, ids = await open_table(db, clock, [next(seeds(stand_only))], game="macao")
+    for owner, key in ((BOND_OWNER, "bond"), (VESPER_OWNER, "vesper")):
+        await tables.join(table, owner, ids[key], 20_000)
+        await tables.choose(table, owner, "simulate")
+    await tables.act(table, GM, "deal", as_gm=True)  # the NPC banks
+    await tables.act(table, BOND_OWNER, "wager", amount=1_000, target="own")
+    waiting = await tables.act(table, VESPER_OWNER, "pass")
+    assert waiting.state.engine.turn() == (BOND,)
+    for lang, players, told, not_told in (
+        ("en", "Players", "▶ to stand", "to draw"),
+        ("fr", "Joueurs", "▶ à lui de rester", "tirer"),
+    ):
+        seats = {f.name: f.value for f in table_embed(waiting, lang, "$", clock.now).fields}
+        bond = next(line for line in seats[players].split("\n") if "James Bond" in line)
+        assert told in bond and not_told not in bond, bond

@@ -222,11 +222,14 @@ async def test_each_phase_shows_its_move_on_the_table_and_the_rest_in_the_panels
     # GM's panel has it (a click says why not).
     assert (UI.phase(snapshot), UI.buttons(snapshot, "en", "$")) == ("between deals", [])
     assert UI.gm_waits(snapshot, "en", "$") is None
-    assert ui_labels(UI.gm_buttons(snapshot, "en", "$")) == ["Deal", "End the game"]
+    assert ui_labels(UI.gm_buttons(snapshot, "en", "$")) == [
+        "Deal",
+        "End the game, keep the table open",
+    ]  # issue 34: said apart from Close
     await tables.join(table, VESPER_OWNER, ids["vesper"], BUY_IN)
     snapshot = await tables.choose(table, VESPER_OWNER, "simulate")
     assert ui_labels(UI.gm_waits(snapshot, "en", "$")) == ["Deal (GM)"]
-    assert ui_labels(UI.gm_buttons(snapshot, "fr", "$")) == ["Finir la partie"]
+    assert ui_labels(UI.gm_buttons(snapshot, "fr", "$")) == ["Finir la partie, garder la table"]
     await tables.set_npc_auto(table, GM, False)
     snapshot = await tables.act(table, GM, "deal", target=npc, as_gm=True)  # Bond starts
     assert UI.phase(snapshot) == "bidding"
@@ -235,7 +238,7 @@ async def test_each_phase_shows_its_move_on_the_table_and_the_rest_in_the_panels
     assert ui_labels(UI.panel_buttons(snapshot, bond, "fr", "$")) == ["Annoncer 0", "Annoncer 1"]
     assert UI.panel_buttons(snapshot, vesper, "en", "$") == []  # not his turn
     note = UI.hand_note(snapshot, bond, "en") or ""
-    assert "Your bid: how many of the 1 tricks will you take exactly?" in note
+    assert "Your bid: how many tricks will you take exactly, out of 1?" in note  # issue 34
     assert "Your bid" not in (UI.hand_note(snapshot, vesper, "en") or "")
     await tables.act(table, BOND_OWNER, "bid", amount=1)
     snapshot = await tables.act(table, VESPER_OWNER, "bid", amount=0)

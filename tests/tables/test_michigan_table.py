@@ -110,11 +110,13 @@ async def test_the_npc_out_first_and_a_pc_wins_the_round_back(db: Database) -> N
     npc, bond, vesper = (str(ids[k]) for k in SEATS)
     dealt = await tables.act(table, GM, "deal", target=npc, as_gm=True)
     shown = fields(dealt, clock.now)
-    assert shown["Pay cards"] == (
-        "Jack of spades: 4 chips\nQueen of diamonds: 4 chips\n"
-        "King of clubs: 4 chips\nAce of hearts: 4 chips"
+    assert shown["Pay cards"] == (  # issue 34: the four boxes on one line
+        "Jack of spades: 4 chips · Queen of diamonds: 4 chips · "
+        "King of clubs: 4 chips · Ace of hearts: 4 chips"
     )
-    assert shown["Round 1 — Le Chiffre deals"].startswith("▶ **James Bond** · 46 chips · 13 cards")
+    # Issue 34: a PC's part of the round is on his line of Players, the NPC's in the round's.
+    assert "**James Bond** (<@11>) · $46 · simulates — ▶ · 13 cards" in shown["Players"]
+    assert shown["Round 1 — Le Chiffre deals"].startswith("**Le Chiffre**")
     # Only the leader's move on the table; the GM's End the game is in his panel.
     assert labels(dealt, clock.now) == ["Lead", "My seat", "GM"]
 
@@ -254,11 +256,14 @@ async def test_each_phase_shows_its_move_on_the_table_and_the_rest_in_the_panels
     # Two in the game: the table does not wait for a deal; the GM's panel has it.
     assert (UI.phase(snapshot), UI.buttons(snapshot, "en", "$")) == ("between rounds", [])
     assert UI.gm_waits(snapshot, "en", "$") is None
-    assert ui_labels(UI.gm_buttons(snapshot, "en", "$")) == ["Deal", "End the game"]
+    assert ui_labels(UI.gm_buttons(snapshot, "en", "$")) == [
+        "Deal",
+        "End the game, keep the table open",
+    ]  # issue 34: said apart from Close
     await tables.join(table, VESPER_OWNER, ids["vesper"], BUY_IN)
     snapshot = await tables.choose(table, VESPER_OWNER, "simulate")
     assert ui_labels(UI.gm_waits(snapshot, "en", "$")) == ["Deal (GM)"]
-    assert ui_labels(UI.gm_buttons(snapshot, "fr", "$")) == ["Finir la partie"]
+    assert ui_labels(UI.gm_buttons(snapshot, "fr", "$")) == ["Finir la partie, garder la table"]
     snapshot = await tables.act(table, GM, "deal", target=npc, as_gm=True)  # Bond leads
     assert UI.phase(snapshot) == "lead"
     assert ui_labels(UI.buttons(snapshot, "en", "$")) == ["Lead"]

@@ -11,6 +11,7 @@ from datetime import datetime
 
 import discord
 
+from bondbot import i18n
 from bondbot.bot.router import view_of
 from bondbot.bot.tables.common import add_lines, fit, names, quality, short, table_button
 from bondbot.bot.tables.games import optional, ui_for
@@ -21,7 +22,7 @@ from bondbot.i18n import Lang, has, t
 from bondbot.money import format_amount
 from bondbot.rules import gambling
 from bondbot.tables.service import TableSnapshot
-from bondbot.tables.state import Pot, PotSettled, TableState
+from bondbot.tables.state import Pot, PotSettled, SpendOffer, TableState
 
 GREEN, BLUE = discord.ButtonStyle.success, discord.ButtonStyle.primary
 
@@ -90,6 +91,19 @@ def npc_level_line(state: TableState, lang: Lang) -> str:
     return t("table.npc_level", lang, npc=state.npc_name, level=state.npc_level, band=band)
 
 
+def _game_limits(state: TableState, lang: Lang, money: str) -> dict[str, str]:
+    """What a game without a bank says of its limits instead (issue 34): Michigan's chip,
+    Makao's stake into the pot."""
+    settings = getattr(state.engine, "settings", None)
+    chip, stake = getattr(settings, "chip", None), getattr(settings, "stake", None)
+    found = {}
+    if isinstance(chip, int):
+        found["chip"] = format_amount(chip, money)
+    if isinstance(stake, int):
+        found["stake"] = format_amount(stake, money) if stake else t("table.nothing", lang)
+    return found
+
+
 def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) -> discord.Embed:
     state = snapshot.state
     config = state.config
@@ -118,9 +132,10 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
         max=format_amount(config.max_bet, money),
         packs=t("table.packs_one" if packs == 1 else "table.packs_many", lang, count=packs),
         bank=bank,
+        **_game_limits(state, lang, money),
     )
     if not state.rulebook_only:  # a rulebook table's NPCs roll the contest, they play no cards
-        limits += "\n" + npc_level_line(state, lang)
+        limits += " · " + npc_level_line(state, lang)  # one line: read at a glance
     if not state.npc_auto:
         limits += "\n" + t("table.npc_by_gm", lang, npc=state.npc_name)
     embed.add_field(name=t("table.limits", lang), value=limits, inline=False)
@@ -155,22 +170,35 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             ),
             inline=False,
         )
-    offers = [offer for offer, _ in spendable(snapshot, now)]
+    offers = spendable(snapshot, now)
     if offers:
-        who = names(snapshot)
-        lines = [
-            t(
-                "table.offer_line",
-                lang,
-                name=who.get(o.character_id, "?"),
-                until=f"<t:{int(datetime.fromisoformat(o.expires_at).timestamp())}:R>",
-            )
-            for o in offers
-        ]
-        add_lines(embed, t("table.offers", lang), lines, more)
+        add_lines(embed, t("table.offers", lang), offer_lines(snapshot, offers, lang, money), more)
     if state.shoes:  # the proof itself is behind /table verify and /table history
         embed.set_footer(text=shoe_line(state, lang))
     return fit(embed)
+
+
+def offer_lines(
+    snapshot: TableSnapshot, offers: list[tuple[SpendOffer, int]], lang: Lang, money: str
+) -> list[str]:
+    """The open Hero Point offers, one line per closing time (they mostly close together):
+    who may win back a hand and what it pays, said once, not again beside each result."""
+    who = names(snapshot)
+    by_end: dict[str, dict[str, list[str]]] = {}
+    for offer, pay in offers:
+        name = who.get(offer.character_id, "?")
+        paid = str(offer.score) if offer.score is not None else format_amount(pay, money)
+        by_end.setdefault(offer.expires_at, {}).setdefault(name, []).append(paid)
+    return [
+        i18n.plural(
+            "table.offers_line",
+            lang,
+            len(spenders),
+            names=", ".join(f"{name} ({', '.join(paid)})" for name, paid in spenders.items()),
+            until=f"<t:{int(datetime.fromisoformat(end).timestamp())}:R>",
+        )
+        for end, spenders in sorted(by_end.items())
+    ]
 
 
 def table_view(

@@ -24,6 +24,7 @@ from bondbot import background
 from bondbot.bot.client import BondBot
 from bondbot.bot.reply import reply_to
 from bondbot.bot.tables.common import fit
+from bondbot.bot.tables.glance import redraw_panel
 from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.mending import (
     POST_TRIES,
@@ -214,7 +215,8 @@ class TableMessages:
         from a private panel (the GM's Deal) is told it was done, and the table redrawn."""
         message = interaction.message
         if message is None or message.id != snapshot.message_id:
-            await (await reply_to(interaction)).say("table.done")
+            if not await redraw_panel(interaction, snapshot):  # the panel clicked, in place
+                await (await reply_to(interaction)).say("table.done")
             await self.changed(snapshot)
             return
         self._shown[snapshot.id] = snapshot  # first, so a pending refresh does not edit too

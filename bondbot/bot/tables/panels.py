@@ -34,6 +34,7 @@ from bondbot.bot.router import ButtonSpec, FormField, custom_id, modal_view, vie
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, names, short, table_button
 from bondbot.bot.tables.games import optional, ui_for
+from bondbot.bot.tables.glance import by_hand_word
 from bondbot.bot.tables.modals import (
     AMOUNT,
     AMOUNT_LENGTH,
@@ -43,7 +44,7 @@ from bondbot.bot.tables.modals import (
 )
 from bondbot.errors import Refusal
 from bondbot.games.registry import spec_for
-from bondbot.i18n import Lang, t
+from bondbot.i18n import Lang, has, t
 from bondbot.money import Cents, format_amount
 from bondbot.pictures.cards import hand_png
 from bondbot.rules.cards import cards_pretty
@@ -201,7 +202,7 @@ async def _hero_point(click: Click) -> None:
     specs = [
         ButtonSpec(
             (label(snapshot, offer, pay, click.reply.lang, click.reply.currency) if label else None)
-            or _offer_label(offer, pay, click.reply),
+            or _offer_label(offer, pay, click.reply, snapshot.state.config.game),
             custom_id(AREA, click.table, "spend", offer.id),
             style=GREEN,
         )
@@ -210,10 +211,14 @@ async def _hero_point(click: Click) -> None:
     await click.reply.send(click.reply.t("table.pick_hero_offer"), view=view_of(specs))
 
 
-def _offer_label(offer: SpendOffer, pay: int, reply: Reply) -> str:
+def _offer_label(offer: SpendOffer, pay: int, reply: Reply, game: str) -> str:
+    """ "Coup 3: receives $20", in the game's word for its hands (issue 34)."""
     if offer.score is not None:
-        return reply.t("table.btn_spend_on_score", hand=offer.hand, score=offer.score)
-    return reply.t("table.btn_spend_on", hand=offer.hand, pay=reply.money(pay))
+        key = by_hand_word("spend_on_score", game, reply.lang)
+        return reply.t(key, hand=offer.hand, score=offer.score)
+    return reply.t(
+        by_hand_word("spend_on", game, reply.lang), hand=offer.hand, pay=reply.money(pay)
+    )
 
 
 async def spend(click: Click, offer: int) -> None:
@@ -222,7 +227,10 @@ async def spend(click: Click, offer: int) -> None:
     if snapshot.event.score is not None:
         await click.reply.say("table.spent_score", score=snapshot.event.score)
     else:
-        await click.reply.say("table.spent", pay=Cents(snapshot.event.pay))
+        # A game where nobody holds a bank says who pays (issue 34).
+        game = snapshot.state.config.game
+        key = f"{game}.spent" if has(f"{game}.spent") else "table.spent"
+        await click.reply.say(key, pay=Cents(snapshot.event.pay), npc=snapshot.state.npc_name)
 
 
 # -- the GM's panel --------------------------------------------------------------------

@@ -19,6 +19,7 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
+from bondbot.bot.tables.glance import latest
 from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import AMOUNT, amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
@@ -363,10 +364,11 @@ class BlackjackUI:
         state = snapshot.state
         bj = engine_of(snapshot)
         fields = [(t("blackjack.dealer", lang, npc=state.npc_name), self._dealer(snapshot, lang))]
-        if bj.log:
+        in_play = bj.game.phase not in (Phase.BETTING, Phase.SETTLED)
+        if bj.log and in_play:  # once settled, the results say it
             lines = [self._log_line(snapshot, entry, lang, money) for entry in bj.log]
-            fields.append((t("blackjack.this_round", lang), "\n".join(lines)))
-        if isinstance(bj.last, Settled):
+            fields.append((t("blackjack.this_round", lang), "\n".join(latest(lines, lang))))
+        if isinstance(bj.last, Settled) and not in_play:  # a round in play: its own log
             title = t("blackjack.last_round", lang, hand=bj.last.hand)
             fields.append((title, self._results(snapshot, bj.last, lang, money)))
         return fields
@@ -451,15 +453,8 @@ class BlackjackUI:
             )
             label = f"{line.hand}:{line.outcome.value}:{line.stake}"
             offer = offers.get((int(line.seat), label)) if line.lost else None
-            if offer is not None and offer.spent:
+            if offer is not None and offer.spent:  # an open offer: the Hero Points field
                 text += " — " + t("blackjack.won_back", lang, name=name)
-            elif offer is not None:
-                text += " — " + t(
-                    "blackjack.may_win_back",
-                    lang,
-                    pay=format_amount(offer.pay, money),
-                    when=_when(offer.expires_at),
-                )
             lines.append(text)
         for insurance in last.insurance:
             lines.append(

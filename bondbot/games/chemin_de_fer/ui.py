@@ -78,12 +78,21 @@ def name_of(snapshot: TableSnapshot, seat: str | None) -> str:
 def timed_out(
     snapshot: TableSnapshot, moves: list[Move] | tuple[Move, ...], lang: Lang, area: str
 ) -> list[str]:
-    """What the timers played, said on the table: the default of each move they made."""
-    return [
-        t(f"{area}.timeout_{move.kind}", lang, name=name_of(snapshot, move.seat))
-        for move in moves
-        if move.auto == "timeout"
-    ]
+    """What the timers played, said on the table: the default of each move they made, the
+    pontes who passed by their timers on one line (shared with deux tableaux)."""
+    lines, passed = [], []
+    for move in moves:
+        if move.auto != "timeout":
+            continue
+        if move.kind == "pass":
+            passed.append(name_of(snapshot, move.seat))
+        else:
+            lines.append(t(f"{area}.timeout_{move.kind}", lang, name=name_of(snapshot, move.seat)))
+    if len(passed) == 1:
+        lines.append(t(f"{area}.timeout_pass", lang, name=passed[0]))
+    elif passed:
+        lines.append(t("table.timeout_pass_many", lang, names=", ".join(passed)))
+    return lines
 
 
 # -- opening -----------------------------------------------------------------------------
@@ -306,6 +315,17 @@ def net_of(settled: CoupSettled, seat: str) -> int | None:
     return next((result.net for result in settled.results if result.seat == seat), None)
 
 
+def _answering(engine: object) -> bool:
+    """Whether the pontes are answering: the table's wait is said in the coup's field."""
+    return getattr(engine, "coup", None) is None and getattr(engine, "phase", None) == "stakes"
+
+
+def _waiting(snapshot: TableSnapshot, lang: Lang) -> str:
+    """The table waits for these players, until when."""
+    waiting = ", ".join(name_of(snapshot, seat) for seat in engine_of(snapshot).turn())
+    return t("chemin_de_fer.waiting", lang, names=waiting, when=when(snapshot.state.deadline))
+
+
 # -- the table message -------------------------------------------------------------------
 
 
@@ -354,8 +374,8 @@ class CheminDeFerUI:
             coming = engine.hand if engine.coup is not None else engine.hand + 1
             title = t("chemin_de_fer.field_coup", lang, hand=coming)
             fields.append((title, self._coup(snapshot, lang, money)))
-        if engine.last is not None:
-            number = engine.hand if engine.coup is None else engine.hand - 1
+        if engine.last is not None and engine.coup is None:  # a coup dealt: its own field
+            number = engine.hand
             title = t("chemin_de_fer.field_last", lang, hand=number)
             fields.append((title, self._last(snapshot, engine.last, number, lang, money)))
         return fields
@@ -390,9 +410,8 @@ class CheminDeFerUI:
             who = ", ".join(name_of(snapshot, seat) for seat in order)
             key = "chemin_de_fer.order" if engine.banker is not None else "chemin_de_fer.seats"
             lines.append(t(key, lang, names=who))
-        if engine.turn():
-            waiting = ", ".join(name_of(snapshot, seat) for seat in engine.turn())
-            lines.append(t("chemin_de_fer.waiting", lang, names=waiting, when=when(state.deadline)))
+        if engine.turn() and not _answering(engine):  # else said first in the coup's field
+            lines.append(_waiting(snapshot, lang))
         if not state.npc_auto:
             lines.append(t("chemin_de_fer.gm_plays", lang, name=state.npc_name))
         rules = t(
@@ -400,7 +419,7 @@ class CheminDeFerUI:
             lang,
             commission=engine.settings.commission,
         )
-        lines.append(rules)
+        lines[0] += " · " + rules  # one line: who banks, by which rules
         return "\n".join(lines)
 
     def _coup(self, snapshot: TableSnapshot, lang: Lang, money: str) -> str:
@@ -408,9 +427,12 @@ class CheminDeFerUI:
         coup = engine.coup
         lines = []
         if coup is None:  # the pontes are answering
+            if engine.turn():
+                lines.append(_waiting(snapshot, lang))
             covered = {item.seat: item for item in engine.coverage()}
-            for seat in engine.pontes():
-                lines.append(_call_line(snapshot, engine, seat, covered.get(seat), lang, money))
+            for seat in engine.pontes():  # those still to answer: "The table waits for"
+                line = _call_line(snapshot, engine, seat, covered.get(seat), lang, money)
+                lines += [line] if line else []
         else:
             for item in coup.covers:
                 lines.append(
@@ -448,23 +470,29 @@ class CheminDeFerUI:
                 banker_total=last.banker_total,
             )
         ]
+        # The coup in three lines: the hands and who won, each result, the bank after.
         if last.natural:
             side = "ponte" if len(last.ponte) == 2 and last.ponte_total >= 8 else "banker"
             natural = last.ponte_total if side == "ponte" else last.banker_total
-            lines.append(t(f"chemin_de_fer.abattage_{side}", lang, total=natural))
-        lines.append(t(f"chemin_de_fer.winner_{last.winner}", lang))
+            lines[0] += " — " + t(f"chemin_de_fer.abattage_{side}", lang, total=natural)
+        lines[0] += " " + t(f"chemin_de_fer.winner_{last.winner}", lang)
         offers = {(o.character_id, o.label): o for o in snapshot.state.offers if o.hand == number}
-        for result in last.results:
-            lines.append(_result_line(snapshot, result, last, offers, lang, money))
+        results = [
+            _result_line(snapshot, result, last, offers, lang, money) for result in last.results
+        ]
+        if results:
+            lines.append(" · ".join(results))
+        after = []
         if last.commission:
             commission = format_amount(last.commission, money)
-            lines.append(t("chemin_de_fer.commission", lang, amount=commission, name=banker))
+            after.append(t("chemin_de_fer.commission", lang, amount=commission, name=banker))
         if last.winner == "ponte":
-            lines.append(t("chemin_de_fer.bank_passes", lang, name=banker))
+            after.append(t("chemin_de_fer.bank_passes", lang, name=banker))
         else:
-            lines.append(
+            after.append(
                 t("chemin_de_fer.bank_after", lang, amount=format_amount(last.bank, money))
             )
+        lines.append(" ".join(after))
         lines += timed_out(snapshot, last.moves, lang, "chemin_de_fer")
         return "\n".join(lines)
 
@@ -585,10 +613,10 @@ def _role(engine: ChemindeFer, seat: str, lang: Lang, money: str) -> str | None:
     call = engine.calls.get(seat)
     if engine.phase != "stakes":
         return None
-    if call is None:
-        return t("chemin_de_fer.role_to_answer", lang) if seat in engine.turn() else None
-    if call.kind == "stake":
-        return t("chemin_de_fer.role_stakes", lang, amount=format_amount(call.amount, money))
+    if call is None:  # still to answer: said once, in "The table waits for"
+        return None
+    if call.kind == "stake":  # the coup's field says it, with what the bank covers
+        return None
     return t(f"chemin_de_fer.role_{call.kind}", lang)
 
 
@@ -599,18 +627,17 @@ def _call_line(
     covered: Cover | None,
     lang: Lang,
     money: str,
-) -> str:
+) -> str | None:
     name = name_of(snapshot, seat)
     call = engine.calls.get(seat)
     if call is None:
-        key = "chemin_de_fer.call_waiting" if seat in engine.turn() else "chemin_de_fer.call_out"
-        return t(key, lang, name=name)
+        return None if seat in engine.turn() else t("chemin_de_fer.call_out", lang, name=name)
     if call.kind == "banco":
         suivi = seat == engine.banco_suivi
         key = "chemin_de_fer.call_banco_suivi" if suivi else "chemin_de_fer.call_banco"
         return t(key, lang, name=name, amount=format_amount(engine.bank, money))
-    if call.kind == "pass":
-        return t("chemin_de_fer.call_pass", lang, name=name)
+    if call.kind == "pass":  # his seat line says it
+        return None
     cover = covered.covered if covered is not None else 0
     return cover_line(snapshot, "chemin_de_fer", seat, call.amount, cover, lang, money)
 
@@ -657,7 +684,7 @@ def _result_line(
         owner = name_of(snapshot, last.seat)
     else:
         offer, owner = None, name
-    if offer is not None:
+    if offer is not None and offer.spent:  # an open offer is said in the Hero Points field
         text += " — " + offer_text(offer, "chemin_de_fer", owner, lang, money)
     return text
 

@@ -294,6 +294,17 @@ def net_of(settled: CoupSettled, seat: str) -> int | None:
     return sum(mine) if mine else None
 
 
+def _answering(engine: object) -> bool:
+    """Whether the pontes are answering: the table's wait is said in the coup's field."""
+    return getattr(engine, "coup", None) is None and getattr(engine, "phase", None) == "stakes"
+
+
+def _waiting(snapshot: TableSnapshot, lang: Lang) -> str:
+    """The table waits for these players, until when."""
+    waiting = ", ".join(name_of(snapshot, seat) for seat in engine_of(snapshot).turn())
+    return t("deux_tableaux.waiting", lang, names=waiting, when=when(snapshot.state.deadline))
+
+
 # -- the table message -------------------------------------------------------------------
 
 
@@ -348,8 +359,8 @@ class DeuxTableauxUI:
         if engine.phase != "stakes" or engine.banker is None:
             return None
         call = engine.calls.get(seat)
-        if call is None:
-            return t("deux_tableaux.role_to_answer", lang) if seat in engine.turn() else None
+        if call is None:  # still to answer: said once, in "The table waits for"
+            return None
         if call != "stake":
             return t(f"deux_tableaux.role_{call}", lang)
         staked = [
@@ -371,8 +382,8 @@ class DeuxTableauxUI:
             coming = engine.hand if engine.coup is not None else engine.hand + 1
             title = t("deux_tableaux.field_coup", lang, hand=coming)
             fields.append((title, self._coup(snapshot, lang, money)))
-        if engine.last is not None:
-            number = engine.hand if engine.coup is None else engine.hand - 1
+        if engine.last is not None and engine.coup is None:  # a coup dealt: its own field
+            number = engine.hand
             title = t("deux_tableaux.field_last", lang, hand=number)
             fields.append((title, self._last(snapshot, engine.last, number, lang, money)))
         return fields
@@ -408,13 +419,12 @@ class DeuxTableauxUI:
                 lines.append(t("deux_tableaux.banco_again", lang, name=loser))
             elif engine.banco_right == "closed":
                 lines.append(t("deux_tableaux.banco_closed", lang))
-            for name in TABLES:
+            for name in TABLES if engine.coup is None else ():  # dealt: the holders say it
                 order = ", ".join(name_of(snapshot, seat) for seat in engine.table_order(name))
                 where = table_name(name, lang)
                 lines.append(t("deux_tableaux.order", lang, table=where, names=order))
-        if engine.turn():
-            waiting = ", ".join(name_of(snapshot, seat) for seat in engine.turn())
-            lines.append(t("deux_tableaux.waiting", lang, names=waiting, when=when(state.deadline)))
+        if engine.turn() and not _answering(engine):  # else said first in the coup's field
+            lines.append(_waiting(snapshot, lang))
         if not state.npc_auto:
             lines.append(t("deux_tableaux.gm_plays", lang, name=state.npc_name))
         return "\n".join(lines)
@@ -424,24 +434,25 @@ class DeuxTableauxUI:
         coup = engine.coup
         lines = []
         if coup is None:  # the pontes are answering
+            if engine.turn():
+                lines.append(_waiting(snapshot, lang))
             half = halves(engine.bank)
             for name in TABLES:
                 covered = engine.coverage(name)
                 if not covered:  # a heading with nothing under it says nothing
                     continue
                 where = table_name(name, lang)
-                lines.append(
-                    t(
-                        "deux_tableaux.table_half",
-                        lang,
-                        table=where,
-                        half=format_amount(half[name], money),
-                    )
+                heading = t(
+                    "deux_tableaux.table_half",
+                    lang,
+                    table=where,
+                    half=format_amount(half[name], money),
                 )
-                for item in covered:
-                    lines.append(
-                        _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money)
-                    )
+                stakes = [  # a tableau's stakes on its heading's line
+                    _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money).strip()
+                    for item in covered
+                ]
+                lines.append(f"{heading} " + " · ".join(stakes))
             for seat in engine.pontes():
                 call = engine.calls.get(seat)
                 if call in ("banco", "pass"):
@@ -451,26 +462,21 @@ class DeuxTableauxUI:
                         "deux_tableaux.call_banco_again" if again else f"deux_tableaux.call_{call}"
                     )
                     lines.append(t(key, lang, name=name_of(snapshot, seat), amount=bank))
-                elif call is None and seat in engine.turn():
-                    lines.append(
-                        t("deux_tableaux.call_waiting", lang, name=name_of(snapshot, seat))
-                    )
         else:
             lines.append(t("deux_tableaux.dealt", lang, banker=name_of(snapshot, engine.banker)))
             for name, hand in coup.hands.items():
                 where = table_name(name, lang)
-                lines.append(
-                    t(
-                        "deux_tableaux.table_hand",
-                        lang,
-                        table=where,
-                        holder=name_of(snapshot, hand.holder),
-                    )
+                heading = t(
+                    "deux_tableaux.table_hand",
+                    lang,
+                    table=where,
+                    holder=name_of(snapshot, hand.holder),
                 )
-                for item in hand.covers:
-                    lines.append(
-                        _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money)
-                    )
+                stakes = [
+                    _cover_line(snapshot, item.seat, item.stake, item.covered, lang, money).strip()
+                    for item in hand.covers
+                ]
+                lines.append(f"{heading} " + " · ".join(stakes))
                 if hand.winner is not None:  # a natural, shown at once (the banker's would
                     # have settled the coup with the deal)
                     natural = {"cards": shown(hand.cards), "total": codes_value(hand.cards)}
@@ -507,18 +513,23 @@ class DeuxTableauxUI:
             )
         ]
         offers = {(o.character_id, o.label): o for o in snapshot.state.offers if o.hand == number}
-        for result in last.tables:
-            lines.append(_table_line(result, lang))
-            for stake in result.results:
-                lines.append(_result_line(snapshot, stake, result.table, last, offers, lang, money))
+        for result in last.tables:  # a tableau's cards, outcome and results on one line
+            paid = [
+                _result_line(snapshot, stake, result.table, last, offers, lang, money).strip()
+                for stake in result.results
+            ]
+            lines.append(
+                " — ".join([_table_line(result, lang), " · ".join(paid)][: 1 + bool(paid)])
+            )
+        after = []
         decided = [m for m in last.moves if m.seat == last.seat and m.kind in ("draw", "stand")]
         if decided and decided[-1].auto != "timeout":  # a timer's default is said below
             card = cards(last.banker[2]) if len(last.banker) > 2 else ""
-            lines.append(
+            after.append(
                 t(f"deux_tableaux.banker_{decided[-1].kind}", lang, name=banker, card=card)
             )
-        lines.append(t("deux_tableaux.bank_after", lang, amount=format_amount(last.bank, money)))
-        lines += timed_out(snapshot, last.moves, lang, "deux_tableaux")
+        after.append(t("deux_tableaux.bank_after", lang, amount=format_amount(last.bank, money)))
+        lines.append(" ".join(after))  # the timers' defaults were said while it was played
         return "\n".join(lines)
 
     COMMON_PHASES = ("auction", "stakes", "drawing")
@@ -742,7 +753,7 @@ def _result_line(
         owner = name_of(snapshot, last.seat)
     else:
         offer, owner = None, name
-    if offer is not None:
+    if offer is not None and offer.spent:  # an open offer is said in the Hero Points field
         text += " — " + offer_text(offer, "deux_tableaux", owner, lang, money)
     return text
 

@@ -29,6 +29,7 @@ from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
+from bondbot.bot.tables.glance import by_hand_word, latest
 from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import amount_of, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
@@ -39,7 +40,7 @@ from bondbot.bot.tables.opening import (
     open_table,
 )
 from bondbot.errors import Refusal
-from bondbot.games.contract import Option
+from bondbot.games.contract import Move, Option
 from bondbot.games.holdem.engine import Holdem, PotAwarded, ShowdownHand, totals
 from bondbot.games.holdem.names import HandName
 from bondbot.i18n import Lang, plural, t
@@ -339,7 +340,8 @@ class HoldemUI:
             if away:
                 return t("holdem.seat_sitting_out", lang)
             return None if engine.over else t("holdem.seat_waits", lang)
-        parts = _in_hand(snapshot, seat, lang, money, behind=True)
+        # His chips are on his line already: his bet, not what is behind it too (issue 34).
+        parts = _in_hand(snapshot, seat, lang, money, behind=False)
         if away:
             parts.append(t("holdem.seat_sitting_out", lang))
         return " · ".join(parts)
@@ -358,7 +360,7 @@ class HoldemUI:
                 small=format_amount(blinds.small, money),
                 big=format_amount(blinds.big, money),
             )
-            log = _fit(_log(snapshot, lang, money), LOG, keep_last=True)
+            log = _fit(_street_log(snapshot, lang, money), LOG, keep_last=True)
             return [(title, _fit(_hand(snapshot, lang, money))), (t("holdem.log_title", lang), log)]
         fields = [(t("holdem.between_title", lang), _fit(_between(snapshot, lang, money)))]
         if engine.players:
@@ -440,7 +442,8 @@ class HoldemUI:
         snapshot = await bot_of(reply.interaction).services.tables.act(
             table, reply.interaction.user.id, "deal", as_gm=True
         )
-        await reply.say("table.dealt", hand=snapshot.state.hand_no)
+        key = by_hand_word("dealt_by", snapshot.state.config.game, reply.lang)
+        await reply.say(key, hand=snapshot.state.hand_no)
 
 
 def _in_hand(
@@ -574,6 +577,25 @@ def _log(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
                 amount = format_amount(move.amount or 0, money)
                 lines.append(t(f"holdem.log_{kind}", lang, name=name, amount=amount))
     return lines
+
+
+def _street_log(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
+    """The hand's log at a glance: its deal, one line counting the moves of the streets
+    before, and the current street's latest moves."""
+    lines = _log(snapshot, lang, money)
+    kinds = [move.kind for move in engine_of(snapshot).history if _logged(move)]
+    if len(kinds) != len(lines) or not lines:
+        return latest(lines, lang)
+    street = max((i for i, kind in enumerate(kinds) if kind in STREETS), default=0)
+    first = lines[:1] if kinds[0] == "deal" else []
+    before = street - len(first)
+    summary = [plural("table.earlier_moves", lang, before)] if before > 0 else []
+    return first + summary + latest(lines[max(street, len(first)) :], lang)
+
+
+def _logged(move: Move) -> bool:
+    """Whether `_log` says a line for this move."""
+    return move.kind in ("deal", "show", *STREETS) or move.seat is not None
 
 
 def _deal_line(snapshot: TableSnapshot, lang: Lang, money: str) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bondbot.bot.tables.common import names, short
+from bondbot.bot.tables.glance import latest
 from bondbot.games.contract import Move
 from bondbot.games.macao.counting import card_value, hand_total, is_bust, natural_of
 from bondbot.games.macao.drawing import allowing_third
@@ -83,7 +84,7 @@ class TableText:
         hand = hand_of(engine, seat)
         if hand is not None:
             if engine.actor == seat:
-                parts.append(self.t("seat_to_draw"))
+                parts.append(self.to_act(seat))
             if not hand.decided:
                 parts.append(self.t("seat_deciding"))
             elif hand.wager is None:
@@ -97,8 +98,13 @@ class TableText:
             if hand.net is not None:
                 parts.append(self.outcome(hand.net))
         elif seat == engine.banker and engine.actor == seat:
-            parts.append(self.t("seat_to_draw"))
+            parts.append(self.to_act(seat))
         return " · ".join(parts) or None
+
+    def to_act(self, seat: str) -> str:
+        """His turn: to draw, or to stand when standing is all he may do (issue 34)."""
+        kinds = {option.kind for option in self.engine.options() if option.seat == seat}
+        return self.t("seat_to_draw" if "draw" in kinds or not kinds else "seat_to_stand")
 
     def wager_text(self, hand: PlayerHand) -> str:
         assert hand.wager is not None
@@ -121,7 +127,9 @@ class TableText:
         found = [(self.t("field"), "\n".join(self.header()))]
         engine = self.engine
         if engine.hand:
-            story = [*self.story(), *self.results()]  # the table message splits it if long
+            # The coup's latest moves (each seat's line holds his wager and hand), then
+            # the results settled so far.
+            story = [*latest(self.story(), self.lang), *self.results()]
             found.append((self.t("this_coup", coup=engine.hand), "\n".join(story)))
         if engine.phase is Phase.OVER:
             found.append((self.t("evening"), "\n".join(self.standings())))
@@ -142,8 +150,8 @@ class TableText:
         elif (upcoming := engine.next_banker()) is not None:
             lines.append(self.t("bank_rotate_next", banker=self.name(upcoming)))
         coup = engine.hand
-        if coup:
-            lines.append(
+        if coup:  # on the bank's line: one line for who banks which coup
+            lines[-1] += " · " + (
                 self.t("coup_open", coup=coup)
                 if rules.coups is None
                 else self.t("coup_of", coup=coup, coups=rules.coups)

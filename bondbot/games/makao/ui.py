@@ -112,12 +112,15 @@ def _timeouts(snapshot: TableSnapshot, lang: Lang) -> str | None:
     return t("makao.log_timeouts", lang, names=who)
 
 
-def _deal_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[str]:
+def _deal_lines(
+    snapshot: TableSnapshot, deal: DealRecord, lang: Lang, money: str = "$"
+) -> list[str]:
     """The trump, every player's bid and tricks (and score once the deal is over), whose
     turn it is."""
     state, game = snapshot.state, engine_of(snapshot)
     turn = game.turn()
     lines = [_trump(deal, lang)]
+    players = []
     for seat in deal.players:
         bid = deal.bids.get(seat)
         line = t(
@@ -132,15 +135,21 @@ def _deal_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[s
             score = deal.score(seat) or 0
             key = "makao.won_back_score" if seat in deal.won_back else "makao.deal_score"
             line += " → " + t(key, lang, score=score)
-        lines.append(line)
+        players.append(line)
+    # A deal played: its result on one line (the score sheet below adds up the cycle).
+    lines += ["; ".join(players)] if deal.complete and players else players
     if game.phase == "bidding":
         total = sum(deal.bids.values())
-        lines.append(t("makao.bids_total", lang, total=total, tricks=deal.number))
+        lines[0] += " · " + t("makao.bids_total", lang, total=total, tricks=deal.number)
     if turn:
         (seat,) = turn
         gm = seat == state.npc_key and not state.npc_auto
         key = f"makao.to_{'bid' if game.phase == 'bidding' else 'play'}{'_gm' if gm else ''}"
-        lines.append(t(key, lang, name=_name(snapshot, seat), when=_when(state.deadline)))
+        # Beside the trump: what the table waits for, at the top.
+        lines[0] += " · " + t(key, lang, name=_name(snapshot, seat), when=_when(state.deadline))
+    pot = snapshot.held.get(POT_NAME, 0)
+    if pot and game.phase in ("bidding", "playing"):  # the score sheet says it between deals
+        lines[0] += " · " + t("makao.pot", lang, pot=format_amount(pot, money))
     if game.phase == "done" and state.deadline_action == "offers":
         lines.append(t("makao.cycle_ends", lang, when=_when(state.deadline)))
     return lines
@@ -159,11 +168,16 @@ def _trick_lines(snapshot: TableSnapshot, deal: DealRecord, lang: Lang) -> list[
     return lines
 
 
-def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
+def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str, whole: bool = True) -> str:
+    """Every player's scores deal by deal (`whole`), or only what the deal's lines do not
+    say: those out of the deal, and the pot."""
     game = engine_of(snapshot)
     totals = game.totals()
     lines = []
+    dealt = set(game.deals[-1].players) if game.deals and not whole else set()
     for seat in game.seats:
+        if seat in dealt:
+            continue
         scores = []
         for deal in game.deals:
             if not deal.complete or seat not in deal.players:
@@ -179,7 +193,7 @@ def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
                 total=totals.get(seat, 0),
             )
         )
-    if any(deal.won_back for deal in game.deals):
+    if whole and any(deal.won_back for deal in game.deals):
         lines.append(t("makao.sheet_star", lang))
     pot = snapshot.held.get(POT_NAME, 0)
     if pot:
@@ -429,13 +443,15 @@ class MakaoUI:
                 cycle=game.cycle,
                 dealer=_name(snapshot, deal.dealer),
             )
-            fields.append((title, "\n".join(_deal_lines(snapshot, deal, lang))))
+            fields.append((title, "\n".join(_deal_lines(snapshot, deal, lang, money))))
             if tricks := _trick_lines(snapshot, deal, lang):
                 fields.append((t("makao.tricks", lang), "\n".join(tricks)))
         else:
             waiting = t("makao.waiting", lang, cycle=game.cycle, players=len(game.seats))
             fields.append((t("makao.cycle", lang), waiting))
-        fields.append((t("makao.score_sheet", lang), _score_sheet(snapshot, lang, money)))
+        if game.phase not in ("bidding", "playing"):  # in a deal, its lines say the deal;
+            # between deals the sheet adds up the cycle
+            fields.append((t("makao.score_sheet", lang), _score_sheet(snapshot, lang, money)))
         if game.phase == "over":
             fields.append((t("makao.game_over", lang), _game_over(snapshot, lang, money)))
         return fields

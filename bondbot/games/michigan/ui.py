@@ -174,10 +174,13 @@ def _round_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
         else t("michigan.widow", lang, size=size)
     ]
     played = plays(game)
-    for play in played:
-        if play.card in PAY_CARDS:
-            name = _name(snapshot, play.seat)
-            lines.append(t("michigan.log_pay_card", lang, name=name, card=cards(play.card)))
+    won = [  # the pay cards won this round, on one line
+        t("michigan.log_pay_card", lang, name=_name(snapshot, play.seat), card=cards(play.card))
+        for play in played
+        if play.card in PAY_CARDS
+    ]
+    if won:
+        lines.append(" ".join(won))
     starts = [i for i, play in enumerate(played) if play.lead]
     runs = [played[a:b] for a, b in pairwise([*starts, len(played)])]
     # The last lead someone decided (not the NPC's automatic play): was it a timeout?
@@ -197,10 +200,15 @@ def _round_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
     return lines
 
 
-def _seat_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
+def _seat_lines(snapshot: TableSnapshot, lang: Lang, *, all_seats: bool = False) -> list[str]:
+    """The players' lines in the game's field: the NPC's (a PC's part of the round is on his
+    line of the table's Players, `seat_extra`), or everyone's once the game is over."""
     game = engine_of(snapshot)
+    seated = {str(seat.character_id) for seat in snapshot.state.seats}
     lines = []
     for seat in _order(game):
+        if seat in seated and not all_seats:
+            continue
         marker = "▶ " if game.phase == "lead" and seat == game.leader else ""
         line = t(
             "michigan.seat_line",
@@ -209,14 +217,21 @@ def _seat_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
             name=_name(snapshot, seat),
             chips=_chips(snapshot, seat, lang),
         )
-        if game.in_hand():
-            line += " · " + plural("michigan.cards_left", lang, len(game.hands.get(seat, ())))
-            if game.played.get(seat):
-                line += " · " + t("michigan.played", lang, cards=cards(" ".join(game.played[seat])))
-        if seat == game.dealer:
-            line += " · " + t("michigan.dealer", lang)
-        lines.append(line)
+        extra = _seat_part(game, seat, lang).removeprefix("▶").removeprefix(" · ")
+        lines.append(f"{line} · {extra}" if extra else line)
     return lines
+
+
+def _seat_part(game: Michigan, seat: str, lang: Lang) -> str:
+    """His part of the round: whether he leads, his cards left and played, the deal."""
+    parts = ["▶"] if game.phase == "lead" and seat == game.leader else []
+    if game.in_hand():
+        parts.append(plural("michigan.cards_left", lang, len(game.hands.get(seat, ()))))
+        if game.played.get(seat):
+            parts.append(t("michigan.played", lang, cards=cards(" ".join(game.played[seat]))))
+    if seat == game.dealer:
+        parts.append(t("michigan.dealer", lang))
+    return " · ".join(parts)
 
 
 def _last_round(snapshot: TableSnapshot, last: RoundOver, lang: Lang, money: str) -> str:
@@ -453,13 +468,14 @@ class MichiganUI:
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
     ) -> str | None:
-        return None  # every player, the NPC too, has his line in the game's own field
+        game, seat = engine_of(snapshot), str(character_id)
+        return (_seat_part(game, seat, lang) or None) if seat in game.seats else None
 
     def public_fields(
         self, snapshot: TableSnapshot, lang: Lang, money: str
     ) -> list[tuple[str, str]]:
         game = engine_of(snapshot)
-        pay_cards = "\n".join(
+        pay_cards = " · ".join(  # one line: the four boxes at a glance
             t(
                 "michigan.pay_line",
                 lang,
@@ -471,7 +487,10 @@ class MichiganUI:
         fields = [(t("michigan.pay_cards", lang), pay_cards)]
         if game.phase == "over":
             fields.append(
-                (t("michigan.players_title", lang), "\n".join(_seat_lines(snapshot, lang)))
+                (
+                    t("michigan.players_title", lang),
+                    "\n".join(_seat_lines(snapshot, lang, all_seats=True)),
+                )
             )
             fields.append((t("michigan.game_over", lang), _game_over(snapshot, lang, money)))
             return fields

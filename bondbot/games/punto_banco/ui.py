@@ -13,6 +13,7 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, result_line, table_button
+from bondbot.bot.tables.glance import by_hand_word
 from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import (
     AMOUNT,
@@ -289,7 +290,8 @@ class PuntoBancoUI:
         snapshot = await bot_of(reply.interaction).services.tables.act(
             table, reply.interaction.user.id, "deal", as_gm=True
         )
-        await reply.say("table.dealt", hand=snapshot.state.hand_no)
+        key = by_hand_word("dealt_by", snapshot.state.config.game, reply.lang)
+        await reply.say(key, hand=snapshot.state.hand_no)
 
 
 UI = PuntoBancoUI()

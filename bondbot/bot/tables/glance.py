@@ -1,0 +1,59 @@
+"""A table read at a glance (issue 34): a long log cut to its latest lines, the game's
+word for a hand on the table's own lines, and a panel drawn again where it was clicked.
+
+The table message says what the table waits for and the latest moves; what came before
+is one line ("… 7 earlier moves"): the hand's picture and `/table history` keep the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bondbot import i18n
+from bondbot.i18n import Lang
+
+LOG_LINES = 5  # the latest moves a log shows
+
+
+def latest(lines: list[str], lang: Lang, keep: int = LOG_LINES) -> list[str]:
+    """The last `keep` lines, after one line counting those left out."""
+    if len(lines) <= keep + 1:  # a line saying one was left out would save nothing
+        return lines
+    earlier = len(lines) - keep
+    return [i18n.plural("table.earlier_moves", lang, earlier), *lines[-keep:]]
+
+
+def by_hand_word(key: str, game: str, lang: Lang) -> str:
+    """`table.<key>.<word>`: the phrase naming a hand as the game does ("Coup 3" at
+    baccarat, "Main 3" at a French hold'em table; `games.hand_word.<game>`)."""
+    from bondbot.tables.summary import hand_word
+
+    return f"table.{key}.{hand_word(game, lang)}"
+
+
+async def redraw_panel(interaction: Any, snapshot: Any) -> bool:
+    """Answer a move clicked in a private panel (a player's seat panel, the GM's) by
+    drawing that panel again in place, saying it was done, rather than a separate "Done."
+    under a panel left with stale buttons (issue 34). False when the click came from no
+    panel this knows: the caller answers as before."""
+    from bondbot.bot.reply import reply_to  # the Discord layer imports this module
+    from bondbot.bot.tables.panels import gm_panel, seat_panel
+
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        return False
+    reply = await reply_to(interaction)
+    done = reply.t("table.done")
+    titles = [embed.title for embed in message.embeds]
+    if reply.t("table.panel_gm_title") in titles:
+        panel = gm_panel(snapshot, reply, done)
+        await interaction.response.edit_message(content=None, **panel)
+        return True
+    seat = snapshot.state.seat_of_user(interaction.user.id)
+    if seat is None:
+        return False
+    panel = await seat_panel(snapshot, seat, reply)
+    panel["attachments"] = panel.pop("files")
+    panel.setdefault("view", None)
+    await interaction.response.edit_message(content=done, **panel)
+    return True

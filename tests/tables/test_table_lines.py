@@ -1,0 +1,126 @@
+"""A table read at a glance (issue 34): the lines a player reads on the table message.
+
+An evening of each game, by random legal moves at three and at ten PCs, counting the lines
+of the description and the field values after every move, in both languages (`lines.py`).
+Targets: at three players at most 12 lines at the median and 18 at most; at ten, the
+table says what it waits for rather than every seat's history: at most 28 lines (the ten
+seat lines and 18), 22 at the median.
+
+`BONDBOT_PRINT_LINES=1` prints each game's figures and its longest message. The figures
+are kept in `docs/table-buttons.md` beside the buttons, with those of the same evenings
+before issue 34 (`BEFORE`); the test fails when the document no longer says what the code
+draws (`BONDBOT_NEW_BUTTONS=1` writes it again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+from lines import Counts, evening
+
+from bondbot.games.registry import all_games
+from bondbot.storage.db import Database
+
+GAMES = sorted(spec.key for spec in all_games())
+DOC = Path(__file__).resolve().parents[2] / "docs" / "table-buttons.md"
+MARK = "## Lines read"  # where the buttons' table ends and the line counts begin
+# Median / most, three then ten players, of the same evenings on the code before issue 34.
+BEFORE = {
+    "blackjack": (13, 18, 22, 39),
+    "chemin_de_fer": (15, 19, 32, 39),
+    "deux_tableaux": (13, 25, 42, 52),
+    "holdem": (9, 14, 21, 45),
+    "macao": (14, 24, 23, 44),
+    "makao": (18, 19, 32, 36),
+    "michigan": (18, 21, 29, 40),
+    "punto_banco": (8, 11, 22, 27),
+}
+MEDIAN, MOST = 12, 18  # three players
+MEDIAN_FULL, MOST_FULL = 22, 28  # ten players: ten seat lines more than 12 and 18
+
+
+@pytest.fixture(scope="module")
+def evenings(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], Counts]:
+    async def run() -> dict[tuple[str, int], Counts]:
+        found = {}
+        for index, game in enumerate(GAMES):
+            for seats in (3, 10):
+                db = await Database.open(tmp_path_factory.mktemp(game) / f"lines{seats}.db")
+                await db.migrate()
+                try:
+                    found[game, seats] = await evening(db, game, seats, index + 1)
+                finally:
+                    await db.close()
+        return found
+
+    found = asyncio.run(run())
+    if os.environ.get("BONDBOT_PRINT_LINES"):
+        for (game, seats), counts in found.items():
+            print(f"\n{game} {seats} seats: median {counts.median} most {counts.most}")
+            print("\n".join("    " + line for line in counts.longest))
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_three_players_read_a_short_table(
+    evenings: dict[tuple[str, int], Counts], game: str
+) -> None:
+    counts = evenings[game, 3]
+    assert counts.median <= MEDIAN and counts.most <= MOST, (
+        game,
+        counts.median,
+        counts.most,
+        counts.longest,
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ten_players_read_what_the_table_waits_for(
+    evenings: dict[tuple[str, int], Counts], game: str
+) -> None:
+    counts = evenings[game, 10]
+    assert counts.median <= MEDIAN_FULL and counts.most <= MOST_FULL, (
+        game,
+        counts.median,
+        counts.most,
+        counts.longest,
+    )
+
+
+def figure(value: float) -> str:
+    return f"{value:g}"
+
+
+def section(evenings: dict[tuple[str, int], Counts]) -> str:
+    lines = [
+        MARK,
+        "",
+        "Written by `tests/tables/test_table_lines.py`: the lines a player reads on the table",
+        "message (the description and the field values, not the title, field names, footer",
+        "or buttons), median / most over an evening of random legal moves, in the worse of",
+        "the two languages; *before* is the same evening on the code before issue 34.",
+        f"Targets: with three players at most {MEDIAN} at the median and {MOST} at most; with",
+        f"ten, at most {MEDIAN_FULL} and {MOST_FULL} (ten seat lines).",
+        "",
+        "| game | 3 players before | 3 players now | 10 players before | 10 players now |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for game in GAMES:
+        b3m, b3x, b10m, b10x = BEFORE[game]
+        now3, now10 = evenings[game, 3], evenings[game, 10]
+        lines.append(
+            f"| {game} | {b3m} / {b3x} | {figure(now3.median)} / {now3.most}"
+            f" | {b10m} / {b10x} | {figure(now10.median)} / {now10.most} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_the_document_says_how_much_is_read(evenings: dict[tuple[str, int], Counts]) -> None:
+    buttons, _, _ = DOC.read_text(encoding="utf-8").partition(MARK)
+    text = buttons + section(evenings)
+    if os.environ.get("BONDBOT_NEW_BUTTONS"):
+        DOC.write_text(text, encoding="utf-8")
+    assert DOC.read_text(encoding="utf-8") == text, "run with BONDBOT_NEW_BUTTONS=1"
