@@ -282,6 +282,12 @@ class Engine(BaseModel):
         stake): the table refuses a buy-in below it. 1: any chips at all."""
         return 1
 
+    def chip_value(self) -> int:
+        """One chip's worth in cents: stacks are made of whole chips. 1 (a cent) for most
+        games; hold'em's chip is one whole unit of the currency, so the table takes only
+        whole chips to it (a buy-in's cents stay on the sheet)."""
+        return 1
+
     # -- the shoe ------------------------------------------------------------------------
 
     def current_shoe(self) -> Shoe | None:
