@@ -20,7 +20,7 @@ from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.messages import table_messages
-from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import amount_modal, limits_hint, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -183,12 +183,7 @@ async def _bet(click: Click) -> None:
     if not click.submitted:  # refused before the form when he cannot bet at all
         snapshot = await may_play(click)
         bj, lang, money = engine_of(snapshot), click.reply.lang, click.reply.currency
-        hint = t(
-            "table.hint_between",
-            lang,
-            min=format_amount(bj.min_bet, money),
-            max=format_amount(bj.max_bet, money),
-        )
+        hint = limits_hint(lang, money, bj.min_bet, bj.max_bet)
         modal = amount_modal(lang, "blackjack.modal_bet", click.table, "bet", hint=hint)
         await click.interaction.response.send_modal(modal)
     else:

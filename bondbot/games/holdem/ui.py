@@ -30,7 +30,7 @@ from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
 from bondbot.bot.tables.messages import table_messages
-from bondbot.bot.tables.modals import parse_amount_or_refuse
+from bondbot.bot.tables.modals import limits_hint, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -282,9 +282,7 @@ async def _raise(click: Click, moves: int) -> None:
         [
             discord.ui.TextInput(
                 label=reply.t("holdem.modal_amount")[:45],
-                placeholder=reply.t(
-                    "table.hint_between", min=Cents(option.min), max=Cents(option.max)
-                )[:100],
+                placeholder=limits_hint(reply.lang, reply.currency, option.min, option.max)[:100],
                 custom_id="amount",
                 max_length=16,
             )
