@@ -134,8 +134,10 @@ class ShownHand:
     cards: tuple[Card, ...]
     total: int | None = None  # the game's count of them, when it has one (a baccarat 7)
     # The part a seat's row plays, when it plays one: "banker", "player", "right", "left",
-    # "dealer", "went_out" (the picture labels it "Le Chiffre · Banker").
+    # "dealer", "went_out", "tricks" (the picture labels it "Le Chiffre · Banker").
     role: str | None = None
+    # The numbers the role's words say (a Makao row: "bid 2 · took 1"), as (name, value).
+    params: tuple[tuple[str, int], ...] = ()
 
 
 class Event(Frozen):
