@@ -8,7 +8,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from table_helpers import BOND_OWNER, GM, Clock, assert_conserved, balance
+from table_helpers import (
+    BOND_OWNER,
+    GM,
+    VESPER_OWNER,
+    Clock,
+    assert_conserved,
+    balance,
+    make_character,
+)
 from test_holdem_message import check_limits
 from test_holdem_service import LEITER_OWNER, seat_three, seed_where
 
@@ -80,4 +88,19 @@ async def test_a_split_pot_goes_in_whole_units_and_no_stack_shows_cents(db: Data
     shown = check_limits(snapshot, clock.now)
     assert "$13" in shown and "$12" in shown
     assert amounts_in_cents(snapshot, clock) == []
+    await assert_conserved(db)
+
+
+async def test_a_rulebook_contest_at_holdem_stakes_whole_chips(db: Database) -> None:
+    """A PC who plays the rulebook's contest at a hold'em table keeps a whole stack too."""
+    clock = Clock()
+    tables, table, _ = await seat_three(db, clock, [], auto=True)
+    vesper = await make_character(db, "Vesper Lynd", owner=VESPER_OWNER, cash=100_000)
+    await tables.join(table, VESPER_OWNER, vesper, 10_000)
+    await tables.choose(table, VESPER_OWNER, "rulebook")
+    with pytest.raises(Refusal) as cents:
+        await tables.contest(table, VESPER_OWNER, 5_050)
+    assert cents.value.key == "table.whole_chips"
+    assert (await tables.snapshot(table)).chips[vesper] == 10_000
+    await tables.contest(table, VESPER_OWNER, 5_000)
     await assert_conserved(db)
