@@ -189,6 +189,7 @@ def hand(
         npc="npc",
         stacks=dict.fromkeys(order, STACK),
         rules=HoldemOptions(levels=(BlindLevel(small=BIG // 2, big=BIG),)),
+        chip=1,  # the amounts are chips
         notes=notes,
     )
     npc_rng = random.Random(seed + b"npc")

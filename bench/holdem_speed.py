@@ -64,6 +64,7 @@ def new_table(seats: int, npc: bool = False) -> Holdem:
         npc="npc" if npc else None,
         stacks=dict.fromkeys(names, STACK),
         rules=HoldemOptions(levels=(BlindLevel(small=BIG // 2, big=BIG),)),
+        chip=1,  # the amounts are chips
     )
 
 

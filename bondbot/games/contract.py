@@ -134,8 +134,10 @@ class ShownHand:
     cards: tuple[Card, ...]
     total: int | None = None  # the game's count of them, when it has one (a baccarat 7)
     # The part a seat's row plays, when it plays one: "banker", "player", "right", "left",
-    # "dealer", "went_out" (the picture labels it "Le Chiffre · Banker").
+    # "dealer", "went_out", "tricks" (the picture labels it "Le Chiffre · Banker").
     role: str | None = None
+    # The numbers the role's words say (a Makao row: "bid 2 · took 1"), as (name, value).
+    params: tuple[tuple[str, int], ...] = ()
 
 
 class Event(Frozen):
@@ -287,6 +289,12 @@ class Engine(BaseModel):
     def least_stack(self) -> int:
         """The fewest chips a seat needs to play a hand (one smallest wager, an ante, a
         stake): the table refuses a buy-in below it. 1: any chips at all."""
+        return 1
+
+    def chip_value(self) -> int:
+        """One chip's worth in cents: stacks are made of whole chips. 1 (a cent) for most
+        games; hold'em's chip is one whole unit of the currency, so the table takes only
+        whole chips to it (a buy-in's cents stay on the sheet)."""
         return 1
 
     # -- the shoe ------------------------------------------------------------------------

@@ -106,8 +106,11 @@ class TableContext:
         return bank - self.state.engine.exposure() - self.offers_due()
 
     def check_stake(self, character_id: int, amount: int) -> None:
-        """Refuse a stake outside the table's limits, beyond his chips or the bank's cover."""
+        """Refuse a stake outside the table's limits, beyond his chips or the bank's cover,
+        or in part of a chip where chips are whole units (hold'em)."""
         config = self.state.config
+        if amount % (chip := self.state.engine.chip_value()):
+            raise Refusal("table.whole_chips", chip=Cents(chip))
         if not config.min_bet <= amount <= config.max_bet:
             raise Refusal(
                 "table.outside_limits", min=Cents(config.min_bet), max=Cents(config.max_bet)

@@ -300,6 +300,11 @@ class TableService:
             engine = spec.new_engine(new, shoe)
         except ValueError:  # the game refuses these limits with its options (a bank too small)
             raise Refusal("table.bad_options") from None
+        if bankroll is not None and bankroll % engine.chip_value():  # the bank holds whole chips
+            bankroll -= bankroll % engine.chip_value()
+            if bankroll <= 0:
+                raise Refusal("table.bad_options")
+            config = config.model_copy(update={"bankroll": bankroll})
         state = TableState(
             config=config,
             npc_id=npc.id,
@@ -486,19 +491,21 @@ class TableService:
                 raise Refusal("table.seated_elsewhere")
             if buy_in <= 0:
                 raise Refusal("table.bad_buy_in")
+            chip = ctx.state.engine.chip_value()  # whole chips go to the table, cents stay
+            chips = buy_in - buy_in % chip
             config = ctx.state.config
             limits = spec_for(config.game).buy_in_limits
-            if limits and not config.min_bet <= buy_in <= config.max_bet:
+            if limits and not config.min_bet <= chips <= config.max_bet:
                 raise Refusal(
                     "table.buy_in_outside", min=Cents(config.min_bet), max=Cents(config.max_bet)
                 )
             least = self._least_buy_in(ctx.state, character_id)
-            if buy_in < least:
+            if chips < least:
                 raise Refusal("table.buy_in_below_minimum", min=Cents(least))
             async with self.db.read() as conn:
                 await ctx.money.include(conn, character_id)
             ctx.move(
-                buy_in,
+                chips,
                 accounts.sheet(character_id),
                 accounts.chips(table_id, character_id),
                 "table.buy_in",
@@ -515,7 +522,7 @@ class TableService:
             ctx.state.sat[character_id] = person.name
             if choice == "simulate":
                 self._sit(ctx, character_id)
-            return Joined(character_id=character_id, buy_in=buy_in)
+            return Joined(character_id=character_id, buy_in=chips)
 
         return await self._mutate(table_id, user_id, run)
 

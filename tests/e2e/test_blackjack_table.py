@@ -174,6 +174,10 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
             "Surrender ($50 back)",
             "Hint",
         ]
+        # My seat on his turn: his hand and the dealer's card beside his moves (issue 34).
+        assert panel.embeds[0]["description"].endswith(
+            f"Your hand: {cards_pretty(bond_cards)} (20).\nThe dealer shows {up.pretty} 🂠."
+        )
 
         wrong = await fake.click(world.player_fr, table_message(fake), play_id(fake, "hit"))
         assert wrong.ephemeral and wrong.content == "Ce n'est pas votre tour : James Bond joue."
@@ -187,6 +191,7 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         )
         not_his = await press(fake, world.player_fr, "seat")  # not his turn: no moves
         assert [b["label"] for b in not_his.buttons()] == []
+        assert "Votre main : " in not_his.embeds[0]["description"]  # her hand all the same
 
         split_id = next(c for c in panel.custom_ids() if ":split:" in c)
         split = await fake.click(world.player, panel, split_id)
@@ -214,6 +219,11 @@ async def test_a_blackjack_round_with_a_restart(bot_env: BotEnv) -> None:
         )
         assert all(c.ephemeral for c in clicks)
         await wait_table(fake, "To play: **James Bond**, hand 2")
+        hands = (await press(fake, world.player, "seat")).embeds[0]["description"]
+        assert (
+            f"Your hands:\n1) {cards_pretty(bust.cards)} ({hand_total(bust.cards)[0]})\n▶ 2) "
+            in (hands)
+        )
 
     async with bot_env.run() as bot:  # a restart in the middle of the round
         table = await wait_table(fake, f"▶ {cards_pretty(second.cards)}")

@@ -262,8 +262,10 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         modal = await fake.click(world.player, mine, panel_id(mine, "wager"))  # from his panel
         assert modal.modal is not None and modal.modal.title == "Wager on your own hand"
         # His $500 in chips must cover the worst a wager can lose (three times it, to a
-        # banker's natural 9): the form says so before he types.
-        assert "Between $10 and $166.66" in str(modal.modal.components)
+        # banker's natural 9): the form says so before he types, in whole dollars that
+        # are allowed ($166.66 is the exact most: issue 34).
+        assert "Between $10 and $166" in str(modal.modal.components)
+        assert "166.66" not in str(modal.modal.components)
         placed = await fake.submit_modal(world.player, modal, {"amount": "100"})
         assert placed.ephemeral and placed.content == "Wager placed: $100 on your own hand."
         await wait_table(fake, "$100 on his own hand")

@@ -37,6 +37,7 @@ from bondbot.games.contract import Move
 from bondbot.games.makao.engine import Makao
 from bondbot.local.client import InteractionResult
 from bondbot.local.models import FakeMessage, FakeUser
+from bondbot.pictures.cards import result_png
 from bondbot.rules.cards import Card
 from bondbot.rules.shoe import Shoe
 from bondbot.storage import ledger
@@ -163,6 +164,11 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
         await fake.wait_for_message(
             predicate=lambda m: m.embeds and any(":newhand" in c for c in m.custom_ids())
         )
+        if number > 1:  # the last deal's picture, posted after it ended, read by the watch
+            (thread,) = [c for c in fake.channels.values() if c.is_thread]
+            await fake.wait_for_message(
+                thread, lambda m: m.embeds and m.embeds[0].get("title") == f"Deal {number - 1}"
+            )
         await check_privacy(bot)
         dealt = await press(fake, world.gm, "newhand")
         assert dealt.ephemeral and dealt.content.startswith(f"Deal {number} of 13 dealt")
@@ -248,6 +254,33 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
         fields = {f["name"]: f["value"] for f in table.embeds[0]["fields"]}
         assert fields["Tricks"].startswith("Trick 1: ")
         assert f"— **{NAMES[trick.winner or '']}** takes it" in fields["Tricks"]
+        # The deal's picture in the table's thread (issue 34): the trump, then each player's
+        # card, labelled with his bid and the tricks he took, as the other games show hands.
+        (thread,) = [c for c in fake.channels.values() if c.is_thread]
+        result = await fake.wait_for_message(
+            thread, lambda m: m.embeds and m.embeds[0].get("title") == "Deal 1"
+        )
+        first = expected.deals[0]
+        leader = first.players.index(trick.leader)
+        played = {
+            seat: Card.parse(trick.cards[(place - leader) % len(first.players)])
+            for place, seat in enumerate(first.players)
+        }
+        labels = [("", "Trump")] + [
+            (NAMES[seat], f"Bid {first.bids[seat]} · took {first.taken(seat)}")
+            for seat in first.players
+        ]
+        assert result.embeds[0]["description"] == "\n".join(
+            [f"**Trump**: {Card.parse(trump).pretty}"]
+            + [
+                f"**{name} · {what}**: {played[seat].pretty}"
+                for (name, what), seat in zip(labels[1:], first.players, strict=True)
+            ]
+        )
+        assert "· Bid 1 · took 0**" in result.embeds[0]["description"]  # Bond's missed bid
+        (drawn,) = result.attachments
+        rows = [[Card.parse(trump)], *([played[seat]] for seat in first.players)]
+        assert drawn.data == result_png(rows, labels, "Deal 1")
         spent = await fake.click(world.player, table, button_id(fake, "hp"))
         assert spent.content == "You spend a Hero Point: the deal is scored as made (11 points)."
         table = await wait_table(fake, "11★")

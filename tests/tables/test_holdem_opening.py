@@ -20,7 +20,9 @@ def test_the_small_blind_is_half_the_big_one_unless_given() -> None:
         "raise_every": None,
     }
     assert levels(blind_options("10", "4", None, None, "en")) == [(400, 1_000)]
-    assert levels(blind_options("0.01", None, None, None, "en")) == [(1, 1)]
+    # Whole chips (holdem.md): half of $3 is $1 (rounded down), never less than $1.
+    assert levels(blind_options("3", None, None, None, "en")) == [(100, 300)]
+    assert levels(blind_options("1", None, None, None, "en")) == [(100, 100)]
 
 
 def test_a_schedule_in_either_language() -> None:
@@ -33,8 +35,8 @@ def test_a_schedule_in_either_language() -> None:
         BlindLevel(small=5_000, big=10_000),
         BlindLevel(small=5_000, big=10_000),
     ]
-    french = blind_options("1 000", None, "1 000/2 000 ; 2 500,50/5 001", 5, "fr")
-    assert levels(french)[1:] == [(100_000, 200_000), (250_050, 500_100)]
+    french = blind_options("1 000", None, "1 000/2 000 ; 2 500/5 001", 5, "fr")
+    assert levels(french)[1:] == [(100_000, 200_000), (250_000, 500_100)]
 
 
 def test_raising_without_a_schedule_doubles_the_blinds() -> None:
@@ -54,6 +56,8 @@ def test_raising_without_a_schedule_doubles_the_blinds() -> None:
         (None, "40/20", 5, "holdem.bad_blinds"),
         (None, "; ".join(["20/40"] * 60), 5, "holdem.bad_blinds"),
         (None, "x/40", 5, "errors.amount.format"),
+        ("2.50", None, None, "holdem.blinds_whole"),  # a chip is a whole unit
+        (None, "20/40; 25,50/51", 5, "holdem.blinds_whole"),
     ],
 )
 def test_blinds_that_make_no_sense_are_refused(

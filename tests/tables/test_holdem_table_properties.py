@@ -1,7 +1,9 @@
 """Any sequence of actions at a hold'em table, accepted or refused, conserves money and Hero
 Points: mostly what the table waits for (the player to act, or the GM's deal), and
 players' moves legal or not, spends in any order (PCs sharing a pot included), leaving
-and coming back, timeouts, the GM taking the NPC and giving it back."""
+and coming back, timeouts, the GM taking the NPC and giving it back; and every stack, pot
+and bank stays in whole units (a chip is $1: buy-ins with cents leave them on the sheet,
+a bet with cents is refused)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ from test_holdem_service import LEITER_OWNER, seat_three
 from test_table_properties import assert_edges
 
 from bondbot.errors import Refusal
+from bondbot.games.holdem.engine import CHIP
 from bondbot.storage.db import Database
+from bondbot.tables.service import TableService
 
 PLAYERS = (BOND_OWNER, LEITER_OWNER, GM)  # the GM plays the NPC when it is his
 MOVES = ("fold", "check", "call", "bet", "raise", "all_in", "sit_out", "sit_in")
@@ -72,6 +76,8 @@ async def play(actions: list[tuple[str, int, object, object]], auto: bool) -> No
                         if option is not None and option.min is not None:
                             top = option.max if option.max is not None else option.min
                             amount = option.min + int((top - option.min) * float(share))  # type: ignore[arg-type]
+                            if float(share) < 0.9:  # whole chips, else a bet with cents
+                                amount -= (amount - option.min) % CHIP
                         await tables.act(
                             table, user, str(arg), amount=amount, as_gm=npc, for_npc=npc
                         )
@@ -100,10 +106,22 @@ async def play(actions: list[tuple[str, int, object, object]], auto: bool) -> No
                 except Refusal:
                     pass
                 await assert_conserved(db)
+                await assert_whole(tables, table)
             await assert_restores_then_closes(db, clock, tables, table)
             await assert_edges(db)
         finally:
             await db.close()
+
+
+async def assert_whole(tables: TableService, table: int) -> None:
+    """Stacks, the bets and pots in play and the NPC's bank: whole units, never cents."""
+    snapshot = await tables.snapshot(table)
+    engine = snapshot.state.engine
+    assert all(chips % CHIP == 0 for chips in snapshot.chips.values()), snapshot.chips
+    assert snapshot.bank is None or snapshot.bank % CHIP == 0
+    assert all(amount % CHIP == 0 for amount in engine.chips.values())
+    assert all(amount % CHIP == 0 for amount in engine.bets.values())
+    assert all(pot.amount % CHIP == 0 for pot in engine.pots())
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

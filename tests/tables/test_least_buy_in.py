@@ -22,7 +22,7 @@ LEAST = {
     "chemin_de_fer": MIN,
     "deux_tableaux": MIN,
     "macao": MIN,
-    "holdem": 1,  # its buy-in is bounded by the table's minimum and maximum instead
+    "holdem": 100,  # one whole chip; the table's minimum and maximum bound the buy-in
     "michigan": 4 * 250,  # a chip on each of the four pay cards
     "makao": 2_500,
 }

@@ -22,7 +22,13 @@ from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.message import level_band
 from bondbot.bot.tables.messages import TableMessages, table_messages
-from bondbot.bot.tables.modals import AMOUNT, amount_modal, amount_of, parse_amount_or_refuse
+from bondbot.bot.tables.modals import (
+    AMOUNT,
+    amount_modal,
+    amount_of,
+    most_hint,
+    parse_amount_or_refuse,
+)
 from bondbot.bot.tables.story import (
     CHART,
     SHOES_IN_HISTORY,
@@ -477,7 +483,7 @@ async def _contest_button(click: Click) -> None:
         snapshot = await _service(click).snapshot(click.table)
         seat = snapshot.state.seat_of_user(click.user_id)
         chips = snapshot.chips.get(seat.character_id, 0) if seat else 0
-        hint = click.reply.t("table.hint_at_most", most=click.reply.money(chips))
+        hint = most_hint(click.reply.lang, click.reply.currency, chips)
         title = "table.modal_contest"
         modal = amount_modal(click.reply.lang, title, click.table, "contest", hint=hint)
         await click.interaction.response.send_modal(modal)

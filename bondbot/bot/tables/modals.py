@@ -11,7 +11,9 @@ from bondbot.bot.router import FormField, custom_id, modal_view
 from bondbot.bot.tables.actions import Click
 from bondbot.bot.tables.common import AREA
 from bondbot.i18n import Lang, t
-from bondbot.money import amount_or_refuse
+from bondbot.money import amount_or_refuse, format_amount
+
+UNIT = 100  # a whole unit of the currency, in cents: the limits a form states are whole
 
 AMOUNT_LENGTH = 16
 AMOUNT = FormField("amount", AMOUNT_LENGTH)  # the amount every table form asks
@@ -79,3 +81,35 @@ def choice_amount_modal(
 def parse_amount_or_refuse(text: str, lang: Lang) -> int:
     """An amount typed in a table command or modal, read as the user's language writes it."""
     return amount_or_refuse(text, lang)
+
+
+def whole_limits(low: int, high: int | None) -> tuple[int, int | None]:
+    """The limits a form states, in whole units, rounded so that the amounts it states are
+    allowed: the least up, the most down ($10 to $66.66 is "$10 to $66"). Exact when no
+    whole unit lies between them."""
+    up = -(-low // UNIT) * UNIT
+    down = None if high is None else high // UNIT * UNIT
+    if down is not None and down < up:
+        return low, high
+    return up, down
+
+
+def limits_hint(lang: Lang, money: str, low: int, high: int | None = None) -> str:
+    """A form's placeholder for an amount from `low` to `high` (None: no most), in whole
+    units: "Between $10 and $66", "At least $10"."""
+    least, most = whole_limits(low, high)
+    if most is None:
+        return t("table.hint_at_least", lang, min=format_amount(least, money))
+    return t(
+        "table.hint_between",
+        lang,
+        min=format_amount(least, money),
+        max=format_amount(most, money),
+    )
+
+
+def most_hint(lang: Lang, money: str, most: int) -> str:
+    """A form's placeholder for an amount up to a player's chips, rounded down to a whole
+    unit when he has one: "At most $66 (your chips)"."""
+    whole = most // UNIT * UNIT or most
+    return t("table.hint_at_most", lang, most=format_amount(whole, money))

@@ -40,12 +40,13 @@ from bondbot.bot.tables.modals import (
     AMOUNT_LENGTH,
     amount_modal,
     amount_of,
+    limits_hint,
     parse_amount_or_refuse,
 )
 from bondbot.errors import Refusal
 from bondbot.games.registry import spec_for
 from bondbot.i18n import Lang, has, t
-from bondbot.money import Cents, format_amount
+from bondbot.money import Cents
 from bondbot.pictures.cards import hand_png
 from bondbot.rules.cards import cards_pretty
 from bondbot.tables.context import iso
@@ -86,13 +87,8 @@ def buy_in_hint(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
     config = state.config
     least = config.min_bet if state.rulebook_only else state.engine.least_stack()
     if spec_for(config.game).buy_in_limits:
-        return t(
-            "table.hint_between",
-            lang,
-            min=format_amount(max(least, config.min_bet), money),
-            max=format_amount(config.max_bet, money),
-        )
-    return t("table.hint_at_least", lang, min=format_amount(max(least, 1), money))
+        return limits_hint(lang, money, max(least, config.min_bet), config.max_bet)
+    return limits_hint(lang, money, max(least, 1))
 
 
 # -- My seat -----------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 The table message stays text (it is edited often and never carries an attachment); the
 cards everyone saw at the end of a hand (`Engine.shown_hands`: a baccarat coup's two
-hands, a blackjack dealer's and each box's, a hold'em board and the hands shown down) are
+hands, a blackjack dealer's and each box's, a hold'em board and the hands shown down, a
+Makao deal's trump and the cards each player played, with his bid and tricks taken) are
 drawn one row each and posted once per hand. The picture says what each row is — whose
 hand, the part it plays (banker, player, right or left tableau, the board) and its total —
 under the heading the table uses for its hands ("Coup 12", "Round 3"); the attachment's
@@ -28,7 +29,7 @@ from bondbot.tables.service import TableSnapshot
 
 PICTURE = "hand.png"
 # The parts a row may play, as `ShownHand.whose` (no seat holds it) or `ShownHand.role`.
-ROLES = ("player", "banker", "board", "left", "right", "widow", "dealer", "went_out")
+ROLES = ("player", "banker", "board", "left", "right", "widow", "dealer", "went_out", "trump")
 ALT_MAX = 1024  # Discord's limit for an attachment's description
 
 
@@ -59,7 +60,7 @@ def result_picture(snapshot: TableSnapshot, rows: Sequence[ShownHand], lang: Lan
     def label_of(row: ShownHand) -> Label:
         name = who.get(int(row.whose), "") if row.whose.isdigit() else ""
         role = row.role or (row.whose if row.whose in ROLES else None)
-        what = "" if role is None else t(f"table.shown_{role}", lang)
+        what = "" if role is None else t(f"table.shown_{role}", lang, **dict(row.params))
         if row.total is not None:
             what = f"{what} ({row.total})" if what else str(row.total)
         return name, what

@@ -21,7 +21,7 @@ from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.glance import latest
 from bondbot.bot.tables.messages import table_messages
-from bondbot.bot.tables.modals import AMOUNT, amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import AMOUNT, amount_modal, limits_hint, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -77,14 +77,18 @@ def _hidden_double(bj: BlackjackEngine, hand: HandView) -> bool:
     return hand.doubled and not game.rules.european and game.phase is not Phase.SETTLED
 
 
+def _shown(bj: BlackjackEngine, hand: HandView, lang: Lang) -> tuple[str, str]:
+    """A hand's cards and total as the table shows them (a doubled card face down)."""
+    if _hidden_double(bj, hand):
+        return f"{cards_pretty(hand.cards[:-1])} {HIDDEN}", "?"
+    return cards_pretty(hand.cards), _total(hand, lang)
+
+
 def _hand_text(
     bj: BlackjackEngine, seat: str, index: int, hand: HandView, lang: Lang, money: str
 ) -> str:
     game = bj.game
-    if _hidden_double(bj, hand):
-        shown, total = f"{cards_pretty(hand.cards[:-1])} {HIDDEN}", "?"
-    else:
-        shown, total = cards_pretty(hand.cards), _total(hand, lang)
+    shown, total = _shown(bj, hand, lang)
     current = game.current() == (seat, index)
     if current:
         status = "to_play"
@@ -184,12 +188,7 @@ async def _bet(click: Click) -> None:
     if not click.submitted:  # refused before the form when he cannot bet at all
         snapshot = await may_play(click)
         bj, lang, money = engine_of(snapshot), click.reply.lang, click.reply.currency
-        hint = t(
-            "table.hint_between",
-            lang,
-            min=format_amount(bj.min_bet, money),
-            max=format_amount(bj.max_bet, money),
-        )
+        hint = limits_hint(lang, money, bj.min_bet, bj.max_bet)
         modal = amount_modal(lang, "blackjack.modal_bet", click.table, "bet", hint=hint)
         await click.interaction.response.send_modal(modal)
     else:
@@ -515,6 +514,35 @@ class BlackjackUI:
         if self.phase(snapshot) != "betting" or not _bets_in(snapshot):
             return []
         return [table_button(lang, snapshot.id, "blackjack.btn_deal_now", "deal")]
+
+    def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
+        """My seat during a round: his hand (each of them after a split, the one to play
+        marked) and the dealer's card, beside the moves his panel offers."""
+        bj = engine_of(snapshot)
+        game = bj.game
+        if game.phase in (Phase.BETTING, Phase.SETTLED) or not (hands := game.hands(seat)):
+            return None
+        if len(hands) == 1:
+            cards, total = _shown(bj, hands[0], lang)
+            lines = [t("blackjack.note_hand", lang, cards=cards, total=total)]
+        else:
+            lines = [t("blackjack.note_hands", lang)]
+            for index, hand in enumerate(hands):
+                cards, total = _shown(bj, hand, lang)
+                marker = "▶ " if game.current() == (seat, index) else ""
+                line = t(
+                    "blackjack.note_hand_line",
+                    lang,
+                    marker=marker,
+                    number=index + 1,
+                    cards=cards,
+                    total=total,
+                )
+                lines.append(line)
+        if (up := game.dealer_up) is not None:
+            shown = up.pretty + ("" if game.rules.european else f" {HIDDEN}")
+            lines.append(t("blackjack.note_dealer", lang, cards=shown))
+        return "\n".join(lines)
 
     def panel_buttons(
         self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str

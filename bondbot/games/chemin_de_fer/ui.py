@@ -22,6 +22,7 @@ from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.sheet_views import actor_of
+from bondbot.bot.tables import modals
 from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
@@ -238,10 +239,7 @@ async def limits_hint(click: Click, kind: str, target: str | None = None) -> str
             continue
         if target is not None and option.targets and target not in option.targets:
             continue
-        low = click.reply.money(option.min)
-        if option.max is None:
-            return click.reply.t("table.hint_at_least", min=low)
-        return click.reply.t("table.hint_between", min=low, max=click.reply.money(option.max))
+        return modals.limits_hint(click.reply.lang, click.reply.currency, option.min, option.max)
     return None
 
 

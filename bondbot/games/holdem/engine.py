@@ -33,6 +33,11 @@ Decisions where holdem.md is silent:
   (`shown_hands`): the board as far as it was dealt, then the hands shown, in that order.
 - Split pots: equal shares; odd chips one at a time to the winners from the first left
   of the button (holdem.md), not pokerkit's whole remainder to one player.
+- A chip is one whole unit of the currency (`chip`, 100 cents; holdem.md): each hand is
+  dealt with the whole chips of each stack (cents a stack may hold, from a table saved
+  before, stay on its account), blinds are rounded up to whole chips (`level`), a bet or
+  raise of part of a chip is refused, and pots and what Hero Points win back are split in
+  whole chips. The table takes only whole chips to a seat (`chip_value`).
 - Chips move at the end of the hand: each player's part of each pot from `seat:<key>` to
   `pot:<n>` (0 the main pot, then the side pots in pokerkit's order), then each pot to
   its winners. Uncalled bets never move.
@@ -89,11 +94,13 @@ from bondbot.games.holdem.names import HandName, hand_name
 from bondbot.games.holdem.npc import Situation, decide
 from bondbot.games.holdem.ranges import Seen
 from bondbot.games.skill import strong_share
+from bondbot.money import Cents
 from bondbot.rules.cards import Card, cards_of, parse_cards
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
 MAX_SEATS = 10
+CHIP = 100  # one chip's worth in cents: a whole unit of the currency (holdem.md)
 STREETS = {0: "flop", 3: "turn", 4: "river"}  # board size before the deal -> its name
 DEALS = {"flop": 3, "turn": 1, "river": 1}
 
@@ -231,11 +238,15 @@ Holdings = dict[int, dict[SeatKey, int]]  # per pot: what each spender holds of 
 
 
 def won_back_shares(
-    lost: Sequence[LostHand], spenders: Collection[SeatKey], kept: Holdings | None = None
+    lost: Sequence[LostHand],
+    spenders: Collection[SeatKey],
+    kept: Holdings | None = None,
+    chip: int = 1,
 ) -> Holdings:
     """Who holds what of each pot the NPC won, once `spenders` have spent on it: the NPC's
-    share split equally between the spenders who lost it, odd chips one at a time in
-    `lost`'s order (the engine lists lost hands from the first player left of the button).
+    share split equally between the spenders who lost it in whole chips of `chip`, odd
+    chips one at a time in `lost`'s order (the engine lists lost hands from the first
+    player left of the button).
     `kept`: what spenders who have left the table took with them, which stays theirs; the
     others share what is left of the pot."""
     kept = kept or {}
@@ -249,7 +260,7 @@ def won_back_shares(
         gone = kept.get(pot, {})
         present = [seat for seat, _ in claimants if seat not in gone]
         left = claimants[0][1] - sum(gone.values())
-        split = kit.split(left, range(len(present)), len(present)) if present else ()
+        split = kit.split(left, range(len(present)), len(present), chip) if present else ()
         shares[pot] = {**gone, **dict(zip(present, split, strict=True))}
     return shares
 
@@ -263,10 +274,12 @@ def totals(holdings: Holdings) -> dict[SeatKey, int]:
     return found
 
 
-def winback_pay(lost: Sequence[LostHand], spenders: Collection[SeatKey]) -> dict[str, int]:
+def winback_pay(
+    lost: Sequence[LostHand], spenders: Collection[SeatKey], chip: int = 1
+) -> dict[str, int]:
     """What each spending PC of one hand gets when all of them spend at once."""
     pay = {hand.seat: 0 for hand in lost if hand.seat in spenders}
-    return {**pay, **totals(won_back_shares(lost, spenders))}
+    return {**pay, **totals(won_back_shares(lost, spenders, chip=chip))}
 
 
 class _Kit:
@@ -314,6 +327,7 @@ class Holdem(Engine):
 
     rules: HoldemOptions = Field(default_factory=HoldemOptions)
     shoe: ShoeField
+    chip: int = Field(default=CHIP, ge=1)  # one chip's worth in cents
     sitting_out: list[SeatKey] = Field(default_factory=list)
     button: SeatKey | None = None
     # The hand in play, or the last one: its players in pokerkit's order (first left of
@@ -467,12 +481,31 @@ class Holdem(Engine):
         if seat in self.sitting_out:
             self.sitting_out.remove(seat)
 
+    def chip_value(self) -> int:
+        return self.chip
+
+    def least_stack(self) -> int:
+        """One chip: a stack of less than a whole unit plays nothing."""
+        return self.chip
+
+    def level(self, hand: int) -> BlindLevel:
+        """The blinds of hand number `hand`, in whole chips (rounded up: a level set in
+        cents, on a table saved before chips were whole, still deals)."""
+        blinds = self.rules.blinds(hand)
+        chip = self.chip
+        small, big = -(-blinds.small // chip) * chip, -(-blinds.big // chip) * chip
+        return (
+            blinds
+            if (small, big) == (blinds.small, blinds.big)
+            else BlindLevel(small=small, big=big)
+        )
+
     def _chips_of(self, seat: SeatKey) -> int | None:
-        """The seat's chips from the table (None: the NPC's unlimited bankroll). A limited
+        """The seat's whole chips from the table (None: the NPC's unlimited bankroll). A limited
         NPC's stack is its bankroll less what it owes on open Hero Point offers, which can
         exceed it: then it has nothing to play with."""
         stack = self.stacks.get(seat, 0)
-        return None if stack is None else max(stack, 0)
+        return None if stack is None else max(stack - stack % self.chip, 0)
 
     def _dealt_in(self) -> list[SeatKey]:
         """The seats the next deal would deal in, in seat order."""
@@ -648,7 +681,7 @@ class Holdem(Engine):
         if not self.over or seat not in self._may_win_back():
             return None
         before = totals(self.won_back)
-        after = totals(won_back_shares(self.lost, [*self.spent, seat], self._kept()))
+        after = totals(won_back_shares(self.lost, [*self.spent, seat], self._kept(), self.chip))
         pays = {s: after.get(s, 0) - before.get(s, 0) for s in [*self.spent, seat]}
         return {s: amount for s, amount in pays.items() if amount or s == seat}
 
@@ -661,6 +694,8 @@ class Holdem(Engine):
             pays = self.won_back_pays(move.target)
             if pays is not None and pays[move.target] <= 0:
                 raise IllegalAction("holdem.nothing_to_win_back", seat=move.target)
+        if move.kind in ("bet", "raise") and move.amount is not None and move.amount % self.chip:
+            raise IllegalAction("holdem.whole_chips", chip=Cents(self.chip))
 
     def _won_back(self, move: Move) -> Record:
         assert move.target is not None
@@ -668,7 +703,7 @@ class Holdem(Engine):
         assert pays is not None
         kept = self._kept()
         self.spent.append(move.target)
-        self.won_back = won_back_shares(self.lost, self.spent, kept)
+        self.won_back = won_back_shares(self.lost, self.spent, kept, self.chip)
         return Record(move=move, events=(WonBack(seat=move.target, pays=pays),))
 
     # -- what each seat may see -----------------------------------------------------------
@@ -729,7 +764,7 @@ class Holdem(Engine):
         at = dealt.index(button)
         players = dealt[at + 1 :] + dealt[: at + 1]
         chips = [self._chips_of(seat) for seat in players]
-        blinds = self.rules.blinds(self.hand + 1)
+        blinds = self.level(self.hand + 1)
         cover = max([c for c in chips if c is not None] + [blinds.big])
         starting = [cover if c is None else c for c in chips]
 
@@ -840,7 +875,7 @@ class Holdem(Engine):
             return Record(move=move, events=tuple(events))
         self.over = True
         self._take_notes()
-        pots = kit.outcome(self._poker())
+        pots = kit.outcome(self._poker(), self.chip)
         live = [seat for seat in self.players if seat not in self.folded]
         showdown = len(live) > 1
         if showdown:
@@ -921,7 +956,7 @@ class Holdem(Engine):
         live = [seat for seat in self.players if seat not in self.folded]
         showdown = len(live) > 1
         hands = self._showdown_hands(live) if showdown else []
-        return hands, self._awards(kit.outcome(self._poker()), showdown)
+        return hands, self._awards(kit.outcome(self._poker(), self.chip), showdown)
 
     def _lost_hands(self, pots: list[kit.PotOutcome], live: list[SeatKey]) -> list[HoldemLostHand]:
         """Each PC at the showdown who lost, to the NPC, pots he was eligible for."""

@@ -23,7 +23,8 @@ What pokerkit 0.7.7 does differently from holdem.md, and how we follow holdem.md
   largest bet or raise). Several short all-ins do not add up to one (holdem.md). It only
   ever takes a raise away.
 - pokerkit gives a split pot's whole odd remainder to the first winner; `split` deals the
-  odd chips one at a time to the winners in turn from the first left of the button.
+  odd chips one at a time to the winners in turn from the first left of the button, a chip
+  being one whole unit of the currency (holdem.md), not a cent.
 - Once it has killed the losing hands pokerkit forgets that the losers were eligible, and
   merges pots that differed only by them; `outcome` cuts the pots again as they stood.
 """
@@ -199,12 +200,16 @@ def contributions(state: State) -> list[int]:
     return paid
 
 
-def split(amount: int, winners: Sequence[int], players: int) -> tuple[int, ...]:
-    """holdem.md: equal shares, odd chips one at a time from the first winner in order."""
-    quotient, remainder = divmod(amount, len(winners))
+def split(amount: int, winners: Sequence[int], players: int, chip: int = 1) -> tuple[int, ...]:
+    """holdem.md: equal shares of whole chips (`chip`: one chip's worth), the odd chips one
+    at a time from the first winner in order. Part of a chip, which whole-chip stacks never
+    make (a hand dealt before chips were whole), goes to the first winner."""
+    chips, part = divmod(amount, chip)
+    quotient, remainder = divmod(chips, len(winners))
     shares = [0] * players
     for rank, index in enumerate(winners):
-        shares[index] = quotient + (1 if rank < remainder else 0)
+        shares[index] = (quotient + (1 if rank < remainder else 0)) * chip
+    shares[winners[0]] += part
     return tuple(shares)
 
 
@@ -228,8 +233,9 @@ def pots_of(paid: Sequence[int], live: Sequence[int]) -> list[Cut]:
     return pots
 
 
-def outcome(state: State) -> list[PotOutcome]:
-    """The pots of a finished hand (main pot first), re-split by holdem.md.
+def outcome(state: State, chip: int = 1) -> list[PotOutcome]:
+    """The pots of a finished hand (main pot first), re-split by holdem.md in whole chips
+    of `chip`.
 
     pokerkit forgets the losers once it has killed their hands, and then merges pots that
     differed only by them: it paid the same winners for all of them. So the pots are cut
@@ -264,7 +270,7 @@ def outcome(state: State) -> list[PotOutcome]:
                 paid=part,
                 eligible=eligible,
                 winners=winners,
-                shares=split(amount, winners, state.player_count),
+                shares=split(amount, winners, state.player_count, chip),
             )
         )
     assert room == 0 and next(paid_out, None) is None, "pots do not match pokerkit's"

@@ -31,7 +31,7 @@ from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
 from bondbot.bot.tables.glance import by_hand_word, latest
 from bondbot.bot.tables.messages import table_messages
-from bondbot.bot.tables.modals import amount_of, parse_amount_or_refuse
+from bondbot.bot.tables.modals import amount_of, limits_hint, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -41,7 +41,7 @@ from bondbot.bot.tables.opening import (
 )
 from bondbot.errors import Refusal
 from bondbot.games.contract import Move, Option
-from bondbot.games.holdem.engine import Holdem, PotAwarded, ShowdownHand, totals
+from bondbot.games.holdem.engine import CHIP, Holdem, PotAwarded, ShowdownHand, totals
 from bondbot.games.holdem.names import HandName
 from bondbot.i18n import Lang, plural, t
 from bondbot.money import Cents, format_amount
@@ -117,9 +117,15 @@ def blind_options(
     big_blind: str, small_blind: str | None, schedule: str | None, every: int | None, lang: Lang
 ) -> dict[str, Any]:
     """The engine's options from the GM's blinds: the first level, then the schedule's
-    levels (`20/40; 50/100`), or without a schedule blinds doubling every `every` hands."""
+    levels (`20/40; 50/100`), or without a schedule blinds doubling every `every` hands.
+    Blinds are whole chips (holdem.md): one with cents is refused; the default small blind
+    is half the big one, rounded down to a whole chip (at least one)."""
     big = parse_amount_or_refuse(big_blind, lang)
-    small = parse_amount_or_refuse(small_blind, lang) if small_blind else max(big // 2, 1)
+    small = (
+        parse_amount_or_refuse(small_blind, lang)
+        if small_blind
+        else max(big // 2 // CHIP * CHIP, CHIP)
+    )
     levels = [(small, big)]
     if schedule:
         if every is None:
@@ -131,6 +137,8 @@ def blind_options(
             levels.append((parse_amount_or_refuse(low, lang), parse_amount_or_refuse(high, lang)))
     elif every is not None:
         levels += [(small << n, big << n) for n in range(1, 10)]
+    if any(amount % CHIP for level in levels for amount in level):
+        raise Refusal("holdem.blinds_whole", chip=Cents(CHIP))
     if len(levels) > MAX_LEVELS or any(low > high for low, high in levels):
         raise Refusal("holdem.bad_blinds")
     return {
@@ -275,9 +283,7 @@ async def _raise(click: Click, moves: int) -> None:
         [
             discord.ui.TextInput(
                 label=reply.t("holdem.modal_amount")[:45],
-                placeholder=reply.t(
-                    "table.hint_between", min=Cents(option.min), max=Cents(option.max)
-                )[:100],
+                placeholder=limits_hint(reply.lang, reply.currency, option.min, option.max)[:100],
                 custom_id="amount",
                 max_length=16,
             )
@@ -524,13 +530,13 @@ def _between(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
     if len(_ready(snapshot)) < 2:
         return [*lines, t("holdem.waiting", lang)]
     rules, hand = engine.rules, engine.hand + 1
-    blinds = rules.blinds(hand)
+    blinds = engine.level(hand)
     small, big = format_amount(blinds.small, money), format_amount(blinds.big, money)
     lines.append(t("holdem.next_hand", lang, hand=hand, small=small, big=big))
     every = rules.raise_every
     if every is not None and (level := (hand - 1) // every + 1) < len(rules.levels):
         first = level * every + 1
-        upcoming = rules.blinds(first)
+        upcoming = engine.level(first)
         lines.append(
             t(
                 "holdem.next_level",

@@ -27,7 +27,7 @@ from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import table_button
-from bondbot.bot.tables.modals import AMOUNT, amount_modal, parse_amount_or_refuse
+from bondbot.bot.tables.modals import AMOUNT, amount_modal, limits_hint, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
     LANGUAGE,
@@ -182,7 +182,7 @@ async def _wager(click: Click, target: str) -> None:
     option = wager_option(engine_of(snapshot), key, target)
     reply = click.reply
     assert option.min is not None and option.max is not None
-    hint = reply.t("table.hint_between", min=Cents(option.min), max=Cents(option.max))
+    hint = limits_hint(reply.lang, reply.currency, option.min, option.max)
     modal = amount_modal(
         reply.lang, f"macao.modal_{target}", click.table, "wager", target, hint=hint
     )

@@ -25,9 +25,10 @@ Decisions where makao.md is silent:
   GM may `end` before the cycle is complete: the deal in play is abandoned (it stays on
   the sheet, unscored) and everyone takes his stake back (an unfinished cycle has no
   winner).
-- No picture of a deal's result (`shown_hands` stays empty): the result is bids against
-  tricks taken, every card was seen trick by trick as it was played, and the whole deal
-  would not fit a picture (up to 17 cards a player, or 17 tricks).
+- The picture of a deal's result (`shown_hands`): the trump card turned (none at the
+  cycle's last deal), then each player in play order with the cards he played, trick by
+  trick, labelled with his bid and the tricks he took. Every one of those cards was seen
+  as it was played; a deal the GM abandoned has no picture.
 - The alternative rule: every PC who missed his bid gets a `LostHand` (score = bid + 10).
   The table tells the engine of a spend with `won_back` (seat None, target: the PC), which
   marks the deal as made for him; offers stay open until the next deal or `end` (which
@@ -53,6 +54,7 @@ from bondbot.games.contract import (
     Record,
     SeatKey,
     ShoeField,
+    ShownHand,
     Transfer,
     pot_account,
     seat_account,
@@ -534,6 +536,23 @@ class Makao(Engine):
 
     def hidden_cards(self) -> set[Card]:
         return {Card.parse(code) for hand in self.hands.values() for code in hand}
+
+    def shown_hands(self) -> tuple[ShownHand, ...]:
+        """The last deal once scored: its trump, then each player's cards in the order he
+        played them, with his bid and the tricks he took (the picture's labels)."""
+        if not self.deals or self.in_hand() or not self.deals[-1].complete:
+            return ()
+        deal = self.deals[-1]
+        rows = [ShownHand("trump", (Card.parse(deal.trump),))] if deal.trump else []
+        count = len(deal.players)
+        for place, seat in enumerate(deal.players):
+            played = []
+            for trick in deal.tricks:  # its cards in play order, from its leader
+                turn = (place - deal.players.index(trick.leader)) % count
+                played.append(Card.parse(trick.cards[turn]))
+            params = (("bid", deal.bids[seat]), ("taken", deal.taken(seat)))
+            rows.append(ShownHand(seat, tuple(played), role="tricks", params=params))
+        return tuple(rows)
 
     # -- seats: fixed for the cycle ------------------------------------------------------
 

@@ -10,6 +10,7 @@ from discord import app_commands
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
+from bondbot.bot.tables import modals
 from bondbot.bot.tables.acting import may_play
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, result_line, table_button
@@ -98,8 +99,7 @@ actions = TableActions()
 
 def limits_hint(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
     engine = engine_of(snapshot)
-    low, high = format_amount(engine.min_bet, money), format_amount(engine.max_bet, money)
-    return t("table.hint_between", lang, min=low, max=high)
+    return modals.limits_hint(lang, money, engine.min_bet, engine.max_bet)
 
 
 @actions.on("bets", form=True)

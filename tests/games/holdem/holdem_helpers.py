@@ -16,8 +16,10 @@ def table(
     npc: str | None = None,
     blinds: Sequence[tuple[int, int]] = ((10, 20),),
     raise_every: int | None = None,
+    chip: int = 1,
 ) -> Holdem:
-    """A table seated in `stacks`' order (clockwise); the first seat gets the first button."""
+    """A table seated in `stacks`' order (clockwise); the first seat gets the first button.
+    Its chip is worth 1 (the amounts are chips) unless `chip` says what one is worth."""
     levels = tuple(BlindLevel(small=small, big=big) for small, big in blinds)
     return Holdem(
         shoe=Shoe.stacked([]),
@@ -25,6 +27,7 @@ def table(
         npc=npc,
         stacks=dict(stacks),
         rules=HoldemOptions(levels=levels, raise_every=raise_every),
+        chip=chip,
     )
 
 

@@ -237,6 +237,7 @@ def test_every_level_stays_legal_in_random_play(
         npc="npc",
         stacks=stacks,
         rules=HoldemOptions(levels=(BlindLevel(small=5, big=10),)),
+        chip=1,
     )
     rng = random.Random(pack)
     for number in range(3):

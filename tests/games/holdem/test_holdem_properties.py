@@ -1,6 +1,7 @@
 """Invariants of any hold'em play: chips conserved, pots to eligible winners only, no card
 dealt twice, a state that restores exactly after every action, and a hand's picture that
-shows only public cards."""
+shows only public cards; with the table's whole-unit chip (100 cents), every blind, bet
+and share of a pot whole chips, whatever cents the stacks and blinds were given."""
 
 from __future__ import annotations
 
@@ -23,11 +24,12 @@ NPC = "npc"
 @st.composite
 def tables(draw: st.DrawFn) -> Holdem:
     players = draw(st.integers(2, 10))
+    chip = draw(st.sampled_from([1, 100]))  # a cent, or the table's whole unit
     seats = [f"p{n}" for n in range(players - 1)] + [NPC]
-    stacks: dict[str, int | None] = {seat: draw(st.integers(1, 3000)) for seat in seats}
+    stacks: dict[str, int | None] = {seat: draw(st.integers(1, 3000 * chip)) for seat in seats}
     if draw(st.booleans()):
         stacks[NPC] = None  # unlimited bankroll
-    big = draw(st.integers(2, 200))
+    big = draw(st.integers(2, 200 * chip))
     small = draw(st.integers(1, big))
     return Holdem(
         shoe=Shoe.stacked([]),
@@ -35,6 +37,7 @@ def tables(draw: st.DrawFn) -> Holdem:
         npc=NPC,
         stacks=stacks,
         rules=HoldemOptions(levels=(BlindLevel(small=small, big=big),)),
+        chip=chip,
     )
 
 
@@ -61,7 +64,13 @@ def choose(game: Holdem, data: st.DataObject) -> Move:
     else:
         options = [o for o in game.options() if o.seat == seat and o.kind in PLAYER_KINDS]
         option = data.draw(st.sampled_from(options))
-        amount = None if option.min is None else data.draw(st.integers(option.min, option.max))
+        chip = game.chip  # the bounds are whole chips; any whole amount between them
+        assert option.min is None or option.min % chip == option.max % chip == 0  # type: ignore[operator]
+        amount = (
+            None
+            if option.min is None
+            else data.draw(st.integers(option.min // chip, option.max // chip)) * chip  # type: ignore[operator]
+        )
         move = Move(kind=option.kind, seat=seat, amount=amount)
     assert move is not None and game.can(move), move
     return move
@@ -97,7 +106,13 @@ def check_hand(game: Holdem, start: dict[str, int | None], records: list[Record]
         assert set(award.winners) <= set(award.eligible)
         assert not set(award.eligible) & folded
         assert sum(award.shares) == award.amount
-        assert max(award.shares) - min(award.shares) <= 1
+        assert max(award.shares) - min(award.shares) <= game.chip  # odd chips, one each
+    # Whole chips: every blind, bet and share of a pot (a stack's cents never play).
+    assert all(t.amount % game.chip == 0 for t in over.transfers)
+    for record in records:
+        for event in record.events:
+            if event.kind in ("blind", "acted"):
+                assert event.amount % game.chip == 0  # type: ignore[attr-defined]
         if award.shown:
             best = {seat: strength([*game.private_cards(seat), *board]) for seat in award.eligible}
             top = max(best.values())
