@@ -520,7 +520,9 @@ class BlackjackUI:
         marked) and the dealer's card, beside the moves his panel offers."""
         bj = engine_of(snapshot)
         game = bj.game
-        if game.phase in (Phase.BETTING, Phase.SETTLED) or not (hands := game.hands(seat)):
+        if game.phase in (Phase.BETTING, Phase.SETTLED) or seat not in game.seats:
+            return None  # no round under way, or he sits this one out
+        if not (hands := game.hands(seat)):
             return None
         if len(hands) == 1:
             cards, total = _shown(bj, hands[0], lang)
