@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import bot_of, is_gm, require_gm
+from bondbot.bot.outgoing import Turn
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, modal_values, view_of
 from bondbot.bot.sheet_views import actor_of
@@ -299,6 +300,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         where = await self.messages.post(snapshot, "summary", build)
         if where is not None and where != snapshot.channel_id:
             # The evening is over: its thread is archived with its story.
+            await self.messages.outgoing.turn(where, Turn.SUMMARY)
             await self.bot.http.edit_channel(where, archived=True)
 
     # -- buttons and modals ----------------------------------------------------------------

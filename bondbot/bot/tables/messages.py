@@ -22,6 +22,7 @@ import discord
 
 from bondbot import background
 from bondbot.bot.client import BondBot
+from bondbot.bot.outgoing import PER_SECOND, WINDOW_S, Outgoing, Turn
 from bondbot.bot.reply import reply_to
 from bondbot.bot.tables.common import fit
 from bondbot.bot.tables.language import table_lang, table_money
@@ -79,6 +80,15 @@ class TableMessages:
         self._refused: dict[int, dict[str, str]] = {}
         self._where: dict[int, tuple[int, int]] = {}  # table → (guild, channel), if refused
         self._told_gm: set[int] = set()  # tables whose GM saw the refusal on his panel
+        # Every request the tables make by themselves waits its turn here (issue 32); a
+        # process of several spends its share of the bot token's budget.
+        # A channel's window shrinks with `message_interval` (Discord's pace is 1 s; the
+        # tests play faster against a fake without limits).
+        self.outgoing = Outgoing(
+            PER_SECOND / max(1, bot.shard_count or 1),
+            window=WINDOW_S * min(1.0, bot.message_interval),
+        )
+        self._channel: dict[int, int] = {}  # table → its channel (for its turn)
 
     def resume(self, snapshots: list[TableSnapshot]) -> None:
         """Redraw the tables found at start, a few a second: their messages may be stale
@@ -93,16 +103,21 @@ class TableMessages:
         self._resuming = background.spawn(pace())
 
     async def changed(self, snapshot: TableSnapshot) -> None:
+        self._channel[snapshot.id] = snapshot.channel_id
         self._dirty.add(snapshot.id)
         if snapshot.id not in self._running:
             self._running[snapshot.id] = background.spawn(self._refresh(snapshot.id))
 
     async def _refresh(self, table_id: int) -> None:
         """Draw the table's latest state until the message shows it: a redraw Discord
-        did not take now (429, 5xx, the network) is tried again, a pause longer each time."""
+        did not take now (429, 5xx, the network) is tried again, a pause longer each time.
+
+        The edit waits its turn (`outgoing`) before the table's state is read: under
+        pressure, what changed meanwhile goes out in that one edit."""
         failures = 0
         try:
             while table_id in self._dirty:
+                await self.outgoing.turn(self._channel[table_id], Turn.TABLE)
                 self._dirty.discard(table_id)
                 snapshot = await self.bot.services.tables.snapshot(table_id)
                 if "table" in self._refused.get(table_id, {}):
@@ -238,6 +253,7 @@ class TableMessages:
             except discord.NotFound:  # 10008: a moderator deleted it
                 log.info("table %s: its message %s was deleted: posting it again", snapshot.id, old)
                 self._deleted[snapshot.id] = old
+                await self.outgoing.turn(snapshot.channel_id, Turn.TABLE)  # the edit had the first
         if old is None or self._deleted.get(snapshot.id) == old:
             # The nonce makes Discord return the message already posted if the bot stopped
             # after posting it and before saving its id: never two table messages. One
@@ -266,6 +282,7 @@ class TableMessages:
         """The table's public thread, started from its message (which stays at its top).
         Without the permission the table plays in the channel (the GM is told)."""
         name = await self._thread_name(snapshot)
+        await self.outgoing.turn(snapshot.channel_id, Turn.TABLE)
         try:
             thread = await self.bot.http.start_thread_with_message(
                 snapshot.channel_id, message_id, name=name, auto_archive_duration=1440
@@ -293,6 +310,7 @@ class TableMessages:
         try:
             thread = None
             if message is not None:
+                await self.outgoing.turn(channel, Turn.TABLE)
                 try:
                     thread = await http.start_thread_with_message(
                         channel, message, name=name, auto_archive_duration=1440
@@ -303,6 +321,7 @@ class TableMessages:
                     if not isinstance(error, discord.NotFound) and error.code != THREAD_EXISTS:
                         raise
             if thread is None:
+                await self.outgoing.turn(channel, Turn.TABLE)
                 thread = await http.start_thread_without_message(
                     channel, name=name, auto_archive_duration=1440, type=11
                 )
@@ -346,6 +365,8 @@ class TableMessages:
                 if where is None:
                     return None
                 messageable = self.bot.get_partial_messageable(where, guild_id=snapshot.guild_id)
+                turn = Turn.PICTURE if what == "pictures" else Turn.SUMMARY
+                await self.outgoing.turn(where, turn)
                 await messageable.send(**build())
                 return where
             except Exception as error:
