@@ -77,6 +77,7 @@ import math
 import os
 import pstats
 import random
+import re
 import signal
 import sqlite3
 import sys
@@ -97,6 +98,7 @@ from load_fake import (
     FakeMessage,
     FakeUser,
     InteractionResult,
+    RateLimits,
     World,
 )
 
@@ -114,6 +116,9 @@ NOW = "2026-11-21T20:00:00.000+00:00"
 TARGET_RATIO = 0.25
 TARGET_P99_MS = 100.0
 OTHERS_WARN = 0.10  # of one core
+SHARE = 0.8  # the bot's share of --global-limit (its outgoing queue's, bondbot/bot/outgoing.py)
+PICTURE = "hand.png"
+PICTURES_S = 120.0  # after the play, the longest wait for the last pictures
 BETS = ("player", "banker", "tie")
 BET_WEIGHTS = (45, 45, 10)
 
@@ -525,6 +530,14 @@ class Phase:
     peak_rss_mib: float
     by_kind: dict[str, list[float]] = field(default_factory=dict)
     rest: Counter[str] = field(default_factory=Counter)
+    budget: Counter[str] = field(default_factory=Counter)  # outside interaction answers
+    limited: int = 0  # 429s the bot received
+    pictures: tuple[int, int] | None = None  # (posted, coups dealt)
+    pictures_late: float = 0.0  # the last picture, this long after the play
+
+    @property
+    def coups(self) -> int:
+        return len(self.by_kind.get("deal", []))
 
     @property
     def rate(self) -> float:
@@ -591,7 +604,7 @@ class Measure:
         by_kind: dict[str, list[float]] = {}
         for record in records:
             by_kind.setdefault(classify(record.kind, record.name), []).append(record.seconds)
-        return Phase(
+        phase = Phase(
             name=name,
             interactions=len(interactions),
             actions=actions,
@@ -605,6 +618,18 @@ class Measure:
             by_kind=by_kind,
             rest=rest,
         )
+        self.count_budget(phase)
+        return phase
+
+    def count_budget(self, phase: Phase) -> None:
+        """The requests outside interaction answers, by kind, and the 429s, so far."""
+        requests = self.fake.requests[self.first_request :]
+        phase.budget = Counter(
+            kind
+            for r in requests
+            if (kind := budget_kind(r.method, r.path)) is not None and r.status != 429
+        )
+        phase.limited = sum(1 for r in requests if r.status == 429)
 
 
 def rest_kind(method: str, path: str) -> str:
@@ -617,6 +642,37 @@ def rest_kind(method: str, path: str) -> str:
     if path.startswith("/webhooks/"):
         return "follow-ups"
     return f"{method} {path.split('/')[1]}"
+
+
+def pictures(fake: BenchFake, first: int) -> int:
+    """The hands' pictures posted since request `first`."""
+    return sum(1 for r in fake.requests[first:] if r.status < 300 and PICTURE in r.files)
+
+
+def budget_kind(method: str, path: str) -> str | None:
+    """What a request spends of the bot token's budget (issue 32): a post, an edit, a
+    thread (started, or edited: archived) or another request; None for an interaction's
+    answer (its callback, or its token's webhook), which Discord does not count."""
+    if path.startswith(("/interactions/", "/webhooks/")):
+        return None
+    if "/threads" in path or (method == "PATCH" and re.fullmatch(r"/channels/\d+", path)):
+        return "threads"
+    if method == "POST" and re.fullmatch(r"/channels/\d+/messages", path):
+        return "posts"
+    if method == "PATCH" and re.fullmatch(r"/channels/\d+/messages/\d+", path):
+        return "edits"
+    return "others"
+
+
+def budget_line(budget: Counter[str], coups: int, limited: int) -> str:
+    """Requests a coup outside interaction answers, by kind, and the 429s received."""
+    each = max(1, coups)
+    kinds = ("posts", "edits", "threads", "others")
+    parts = ", ".join(f"{budget[k] / each:.2f} {k}" for k in kinds)
+    return (
+        f"{sum(budget.values()) / each:.2f} requests a coup outside interaction answers"
+        f" ({parts}; {coups} coups), {limited} 429s received"
+    )
 
 
 def game_kind(kind: str, name: str) -> str:
@@ -661,7 +717,7 @@ async def closed_loop(
 
 
 async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Clicker, list[str]]:
-    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
+    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S, rate_limits=args.buckets)
     world = World(fake, args.tables)
     await fake.start()
     bot = BotProcess("floor", fake, world.guild.id, workdir)
@@ -700,7 +756,7 @@ async def run_table_floor(
 ) -> tuple[Phase, Clicker, list[str]]:
     """The floor bot answering clicks on a copy of a table message the game drew, each by
     drawing it again in place (load_bot.FloorBot): discord.py's own cost of a table click."""
-    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
+    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S, rate_limits=args.buckets)
     world = World(fake, args.tables)
     await fake.start()
     drawn = workdir / "table.json"
@@ -816,8 +872,13 @@ async def play_table(
     budget: Budget,
     rng: random.Random,
     spend_rate: float,
+    coup_every: float = 0.0,
 ) -> None:
-    """Coups until the budget runs out: PCs bet together, the GM deals, losers may spend."""
+    """Coups until the budget runs out: PCs bet together, the GM deals, losers may spend;
+    with `coup_every` (a human pace), a coup starts that many seconds after the last one
+    did (the tables' first coups spread over that time)."""
+    if coup_every:
+        await asyncio.sleep(rng.uniform(0, coup_every))
 
     async def bet(player: Player) -> bool:
         if not budget.take():
@@ -835,6 +896,7 @@ async def play_table(
             table.spent += 1
 
     while True:
+        started = time.monotonic()
         placed = await asyncio.gather(*(bet(p) for p in table.players))
         if not any(placed) or not budget.take():
             return
@@ -843,6 +905,8 @@ async def play_table(
             continue
         spends = [spend(p) for p in lost if rng.random() < spend_rate and budget.take()]
         await asyncio.gather(*spends)
+        if coup_every:
+            await asyncio.sleep(max(0.0, started + coup_every - time.monotonic()))
 
 
 class LockElsewhere:
@@ -912,7 +976,11 @@ async def run_game(
     args: argparse.Namespace, workdir: Path
 ) -> tuple[Phase, Clicker, list[str], float, LockElsewhere | None]:
     n = args.processes
-    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S, shard_count=n)
+    fake = BenchFake(
+        token=TOKEN, interaction_deadline=DEADLINE_S, shard_count=n, rate_limits=args.buckets
+    )
+    if args.buckets:
+        fake.rate_limits = RateLimits(global_per_second=args.global_limit)
     world = World(fake, args.tables, shards=n)
     database = args.database_target or workdir / "bondbot.sqlite3"
     tables = await seed_database(database, world, args.tables)
@@ -928,8 +996,9 @@ async def run_game(
         ]
     bot = bots[0]
     try:
+        share = {"BENCH_REQUESTS_PER_SECOND": str(args.global_limit * SHARE / n)}
         for each in bots:
-            await each.start(args.profile, args.trace, args.gc_out, args.gc_tune)
+            await each.start(args.profile, args.trace, args.gc_out, args.gc_tune, share)
             await each.wait_connected()
         setup = Clicker(fake, asyncio.Semaphore(args.concurrency))
         started = time.monotonic()
@@ -937,6 +1006,7 @@ async def run_game(
             *(setup_table(t, setup, fake, world.gm.id, thread=not args.in_channel) for t in tables)
         )
         setup_seconds = time.monotonic() - started
+        args.threads = sum(1 for c in fake.channels.values() if c.is_thread)
         if sum(setup.refused.values()) or sum(setup.timeouts.values()):
             raise RuntimeError(
                 f"setup failed: refused {dict(setup.refused)} {dict(setup.refusals)}, "
@@ -961,12 +1031,22 @@ async def run_game(
                     budget,
                     random.Random(args.seed * 1000 + t.index),
                     args.spend_rate,
+                    args.coup_every,
                 )
                 for t in tables
             )
         )
         actions = clicker.sent["wager"] + clicker.sent["deal"] + clicker.sent["spend"]
         phase = measure.finish("game", actions, game_kind)
+        if not args.in_channel:  # every coup's picture, late rather than never
+            played, coups = time.monotonic(), sum(t.dealt for t in tables)
+            with contextlib.suppress(TimeoutError):
+                await fake.wait_until(
+                    lambda: pictures(fake, measure.first_request) >= coups, timeout=PICTURES_S
+                )
+            phase.pictures = (pictures(fake, measure.first_request), coups)
+            phase.pictures_late = time.monotonic() - played
+            measure.count_budget(phase)  # with the pictures posted after the play
         last = tables[0].message()
         args.drawn_table = {"embeds": last.embeds, "components": last.components}
         if lock is not None:
@@ -1072,6 +1152,17 @@ def report(
     for phase in phases:
         calls = ", ".join(f"{n} {kind}" for kind, n in phase.rest.most_common())
         print(f"{phase.name} bot REST calls: {calls}")
+        if phase.coups:
+            print(f"{phase.name}: {budget_line(phase.budget, phase.coups, phase.limited)}")
+            if phase.pictures is not None:
+                posted, coups = phase.pictures
+                print(
+                    f"{phase.name}: {posted} pictures posted for {coups} coups dealt, the last"
+                    f" {phase.pictures_late:.1f} s after the play (at most {PICTURES_S:g} s"
+                    " waited)"
+                )
+        elif phase.limited:
+            print(f"{phase.name}: {phase.limited} 429s received")
     for name, clicker in clickers.items():
         if clicker.refused or clicker.timeouts:
             print(
@@ -1277,6 +1368,7 @@ async def _main_async(args: argparse.Namespace) -> int:
         print(
             f"game setup (not measured): {args.tables} tables opened, "
             f"{3 * args.tables} PCs joined and chose Simulate in {setup_seconds:.1f} s"
+            f" ({args.threads} threads)"
         )
         print()
         ok = report(floor, game, clickers, errors, table_floor)
@@ -1347,6 +1439,26 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="the game bot as N processes, one shard each, on one database (a guild per"
         " shard, the tables shared out between them)",
+    )
+    parser.add_argument(
+        "--coup-every",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="a human pace: each table starts a coup S seconds after its last (e.g. 10)",
+    )
+    parser.add_argument(
+        "--global-limit",
+        type=int,
+        default=50,
+        metavar="N",
+        help="the fake's global limit, requests a second (Discord: 50); the bot spends 80%%",
+    )
+    parser.add_argument(
+        "--no-buckets",
+        dest="buckets",
+        action="store_false",
+        help="the fake without Discord's rate limits (on by default: issue 32)",
     )
     open_loop = parser.add_argument_group(
         "open loop",

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakediscord import FakeDiscord
 from fakediscord.client import FakeInteraction, InteractionRejected, InteractionResult
 from fakediscord.models import FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser
+from fakediscord.ratelimits import RateLimits
 from fakediscord.server import ApiCall
 
 
@@ -103,6 +104,7 @@ __all__ = [
     "FakeMessage",
     "InteractionRejected",
     "InteractionResult",
+    "RateLimits",
     "World",
 ]
 

@@ -16,7 +16,18 @@ import pytest
 from e2e_env import BotEnv
 from fakediscord import FakeDiscord
 from fakediscord.ratelimits import RateLimits
-from table_flow import bond, create_cast, join, le_chiffre, press, table_message, wait_table
+from table_flow import (
+    bet,
+    bond,
+    button_id,
+    by_action,
+    create_cast,
+    join,
+    le_chiffre,
+    press,
+    table_message,
+    wait_table,
+)
 from test_table_mends import picture, play_a_hand
 
 from bondbot import i18n
@@ -88,3 +99,48 @@ async def test_an_evening_at_a_burst_rate_receives_no_429(
             )
     assert rate_limited(fake) == []
     assert fake.rate_limits.limited == 0
+
+
+async def test_a_coup_dealt_on_the_table_is_pictured_on_its_answer(bot_env: BotEnv) -> None:
+    """The Deal click's answer redraws the table with the coup's picture under it: no post
+    counted against the bot's budget. The picture stays through the redraws until the next
+    coup's; a coup dealt from the GM's panel (a private answer) is posted in the thread."""
+    fake, world = bot_env.fake, bot_env.world
+    await create_cast(
+        bot_env, {"npc": le_chiffre(), "bond": bond(world.player)}, {"bond": world.player}
+    )
+    async with bot_env.run():
+        await fake.slash(world.owner, "gm role", role=world.gm_role)
+        await fake.slash(
+            world.gm, "table open punto_banco", npc="Le Chiffre", minimum="10", maximum="500"
+        )
+        await wait_table(fake, "Le Chiffre")
+        await join(fake, world.player, "200")
+        await press(fake, world.player, "choose", "simulate")
+        (thread,) = [c for c in fake.channels.values() if c.is_thread]
+        for coup in (1, 2):
+            await bet(fake, world.player, "player", "10")
+            dealt = await fake.click(world.gm, table_message(fake), button_id(fake, "deal"))
+            embeds = dealt.response_data["embeds"]
+            assert [e.get("title") for e in embeds][1:] == [f"Coup {coup}"]
+            assert embeds[1]["image"]["url"] == "attachment://hand.png"
+            table = table_message(fake)
+            assert [a.filename for a in table.attachments] == ["hand.png"]
+            assert fake.channel_messages(thread) == [] or coup == 2
+        # The redraws after it keep the last picture.
+        await bet(fake, world.player, "banker", "10")
+        await fake.wait_until(lambda: "on Banker" in str(table_message(fake).embeds[0]))
+        assert table_message(fake).embeds[1]["title"] == "Coup 2"
+        assert [a.filename for a in table_message(fake).attachments] == ["hand.png"]
+        assert fake.channel_messages(thread) == []  # nothing posted for the dealt coups
+        pictures = [r for r in fake.requests if "hand.png" in r.files]
+        assert all(r.path.startswith("/interactions/") for r in pictures)
+        assert len(pictures) == 2
+        # Dealt from the GM's panel: its answer is private, so the picture goes to the thread.
+        panel = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
+        await fake.click(world.gm, panel, by_action(panel, "deal"))
+        posted = await fake.wait_for_message(thread, predicate=lambda m: bool(m.attachments))
+        assert posted.embeds[0]["title"] == "Coup 3"
+        # The table no longer shows coup 2 as if it were the last.
+        await fake.wait_until(lambda: len(table_message(fake).embeds) == 1)
+        await fake.wait_until(lambda: not table_message(fake).attachments)

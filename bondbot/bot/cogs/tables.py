@@ -22,7 +22,7 @@ from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.message import level_band
-from bondbot.bot.tables.messages import TableMessages, table_messages
+from bondbot.bot.tables.messages import TableMessages, clicked, table_messages
 from bondbot.bot.tables.modals import amount_modal, parse_amount_or_refuse
 from bondbot.bot.tables.story import (
     CHART,
@@ -316,6 +316,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.channel_id,
         ):
             raise Refusal("table.not_this_table")
+        # A hand this click ends is pictured on its answer, if that redraws the table.
+        clicked.set(interaction.message.id if interaction.message is not None else None)
         registries = (common, panels.actions, ui_for(snapshot.game).actions)
         actions = next((found for found in registries if found.route(name)), registries[-1])
         submitted = interaction.type is discord.InteractionType.modal_submit
@@ -325,7 +327,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             table,
             modal_values(interaction) if submitted else {},
         )
-        await actions.dispatch(click, name, raw)
+        try:
+            await actions.dispatch(click, name, raw)
+        finally:
+            self.messages.click_handled(table)
 
 
 common = TableActions()

@@ -10,10 +10,13 @@ tried again until it goes through."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -50,6 +53,26 @@ log = logging.getLogger(__name__)
 RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
 THREAD_NAME_MAX = 100  # Discord's limit for a thread's name
 DESCRIPTION_MAX = 4096  # Discord's limit for an embed's description
+EMBEDS_MAX = 6000  # Discord's limit for a message's embeds together
+ANSWER_WAIT_S = 3.5  # how long a hand's picture waits for the answer that may carry it
+
+# The table message whose button the interaction being handled clicked (set by the Tables
+# cog): a hand that click ends is pictured on the answer redrawing that message, which
+# Discord does not count against the bot's budget, rather than posted in the thread.
+clicked: ContextVar[int | None] = ContextVar("clicked", default=None)
+
+
+@dataclass
+class _Picture:
+    """A hand's picture, drawn for the answer to the click that ended the hand."""
+
+    hand: int
+    drawn: asyncio.Event = field(default_factory=asyncio.Event)
+    taken: asyncio.Event = field(default_factory=asyncio.Event)  # the answer went (or not)
+    carried: bool = False  # the answer carried it: no post in the thread
+    embed: discord.Embed | None = None
+    png: bytes | None = None
+    alt: str = ""
 
 
 class TableMessages:
@@ -89,6 +112,8 @@ class TableMessages:
             window=WINDOW_S * min(1.0, bot.message_interval),
         )
         self._channel: dict[int, int] = {}  # table → its channel (for its turn)
+        self._for_answer: dict[int, _Picture] = {}  # table → the picture its answer may carry
+        self._on_table: dict[int, discord.Embed] = {}  # table → the picture its message shows
 
     def resume(self, snapshots: list[TableSnapshot]) -> None:
         """Redraw the tables found at start, a few a second: their messages may be stale
@@ -232,16 +257,63 @@ class TableMessages:
             await (await reply_to(interaction)).say("table.done")
             await self.changed(snapshot)
             return
+        picture = self._take_picture(snapshot)
         self._shown[snapshot.id] = snapshot  # first, so a pending refresh does not edit too
         try:
             async with self._writing[snapshot.id]:
-                await interaction.response.edit_message(**await self._draw(snapshot))
+                drawn = await self._draw(snapshot)
+                if picture is not None:  # the hand this click ended, on the table message
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(picture.drawn.wait(), ANSWER_WAIT_S / 2)
+                    if picture.png is not None and picture.embed is not None:
+                        file = discord.File(
+                            io.BytesIO(picture.png), PICTURE, description=picture.alt
+                        )
+                        self._on_table[snapshot.id] = picture.embed
+                        drawn = {**self._pictured_on(snapshot.id, drawn), "attachments": [file]}
+                        picture.carried = True
+                await interaction.response.edit_message(**self._pictured_on(snapshot.id, drawn))
         except Exception:
             self._shown.pop(snapshot.id, None)
+            if picture is not None and picture.carried:  # not carried after all: the thread
+                picture.carried = False
+                self._on_table.pop(snapshot.id, None)
             await self.changed(snapshot)
             raise
+        finally:
+            if picture is not None:
+                picture.taken.set()
+
+    def click_handled(self, table_id: int) -> None:
+        """The click on the table message is handled: a picture its answer did not take
+        goes to the thread now."""
+        picture = self._for_answer.pop(table_id, None)
+        if picture is not None:
+            picture.taken.set()
+
+    def _take_picture(self, snapshot: TableSnapshot) -> _Picture | None:
+        """The picture of the hand `snapshot`'s action ended, if this answer is to carry it."""
+        picture = self._for_answer.get(snapshot.id)
+        if picture is None or picture.hand != snapshot.state.hand_no or not ended_hand(snapshot):
+            return None
+        del self._for_answer[snapshot.id]
+        return picture
+
+    def _pictured_on(self, table_id: int, drawn: dict[str, Any]) -> dict[str, Any]:
+        """`drawn` with the last hand's picture the table message shows under it (its
+        file stays attached), or without any picture (an older one's file goes)."""
+        if "embeds" in drawn:
+            return drawn
+        drawn = dict(drawn)
+        embed = drawn.pop("embed")
+        shown = self._on_table.get(table_id)
+        if shown is not None and len(embed) + len(shown) <= EMBEDS_MAX:
+            return {**drawn, "embeds": [embed, shown]}
+        return {**drawn, "embeds": [embed], "attachments": []}
 
     async def _render(self, snapshot: TableSnapshot) -> None:
+        if not snapshot.open:  # the closed scoreboard: no hand's picture on it
+            self._on_table.pop(snapshot.id, None)
         drawn = await self._draw(snapshot)
         embed, view = drawn["embed"], drawn["view"]
         self._shown[snapshot.id] = snapshot
@@ -249,7 +321,7 @@ class TableMessages:
         old = snapshot.message_id
         if old is not None and self._deleted.get(snapshot.id) != old:
             try:
-                await channel.get_partial_message(old).edit(embed=embed, view=view)
+                await channel.get_partial_message(old).edit(**self._pictured_on(snapshot.id, drawn))
             except discord.NotFound:  # 10008: a moderator deleted it
                 log.info("table %s: its message %s was deleted: posting it again", snapshot.id, old)
                 self._deleted[snapshot.id] = old
@@ -259,6 +331,7 @@ class TableMessages:
             # after posting it and before saving its id: never two table messages. One
             # nonce per deleted message: posted again once per deletion.
             nonce = f"table{snapshot.id}" if old is None else repost_nonce(snapshot.id, old)
+            self._on_table.pop(snapshot.id, None)  # its file went with the deleted message
             message = await channel.send(embed=embed, view=view, nonce=nonce)
             await self.bot.services.tables.set_message(snapshot.id, message.id)
             snapshot.message_id = message.id
@@ -470,7 +543,10 @@ class TableMessages:
         if not rows or not self.thread_of(snapshot) or self._pictured.get(snapshot.id, -1) >= hand:
             return
         self._pictured[snapshot.id] = hand
-        self.start(self._post_result(snapshot, rows))
+        waiting = None
+        if snapshot.message_id is not None and clicked.get() == snapshot.message_id:
+            waiting = self._for_answer[snapshot.id] = _Picture(hand)
+        self.start(self._post_result(snapshot, rows, waiting))
 
     def start(self, post: Coroutine[Any, Any, None]) -> None:
         """A post in a table's channel or thread, the bot's own work after an answer: a
@@ -479,7 +555,12 @@ class TableMessages:
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
 
-    async def _post_result(self, snapshot: TableSnapshot, rows: Sequence[ShownHand]) -> None:
+    async def _post_result(
+        self, snapshot: TableSnapshot, rows: Sequence[ShownHand], waiting: _Picture | None = None
+    ) -> None:
+        """Draw the hand's picture; give it to the answer `waiting` for it (the click that
+        ended the hand, on the table message), else, or if that answer did not carry it,
+        post it in the thread."""
         async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
             try:
                 settings = await self.bot.services.guilds.get(snapshot.guild_id)
@@ -498,7 +579,21 @@ class TableMessages:
                     snapshot.id,
                     snapshot.state.hand_no,
                 )
+                if waiting is not None:
+                    waiting.drawn.set()
                 return
+            if waiting is not None:
+                waiting.embed, waiting.png, waiting.alt = embed, png, picture.alt
+                waiting.drawn.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(waiting.taken.wait(), ANSWER_WAIT_S)
+                if self._for_answer.get(snapshot.id) is waiting:
+                    del self._for_answer[snapshot.id]
+                if waiting.carried:
+                    return
+            if self._on_table.pop(snapshot.id, None) is not None:
+                self._shown.pop(snapshot.id, None)  # an older hand's picture: it goes
+                await self.changed(snapshot)
 
             def build() -> dict[str, Any]:  # a new file each try: a sent one is read
                 file = discord.File(io.BytesIO(png), PICTURE, description=picture.alt)
