@@ -126,7 +126,6 @@ async def test_a_coup_dealt_on_the_table_is_pictured_on_its_answer(bot_env: BotE
             assert embeds[1]["image"]["url"] == "attachment://hand.png"
             table = table_message(fake)
             assert [a.filename for a in table.attachments] == ["hand.png"]
-            assert fake.channel_messages(thread) == [] or coup == 2
         # The redraws after it keep the last picture.
         await bet(fake, world.player, "banker", "10")
         await fake.wait_until(lambda: "on Banker" in str(table_message(fake).embeds[0]))

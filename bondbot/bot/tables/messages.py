@@ -1,6 +1,8 @@
 """Each table's public message, kept up to date: drawn from the latest snapshot in the
 table's language, edited at most once a `message_interval`, one write at a time; its
-thread, and the picture of each hand posted there in order.
+thread, and the picture of each hand, in order (on the answer that ended it, else in the
+thread). Every request the bot makes here by itself waits its turn in `outgoing`, within
+Discord's budget (issue 32).
 
 What Discord loses or refuses is mended here (`mending`): a deleted table message is
 posted again, a deleted or locked thread replaced, a refusal told on the table and to the
@@ -536,8 +538,10 @@ class TableMessages:
             self._lost_thread[table_id] = thread_id
 
     async def hand_ended(self, snapshot: TableSnapshot) -> None:
-        """Post the picture of the hand the action behind `snapshot` ended, once, in the
-        table's thread; after the action's answer, and in the order the hands ended."""
+        """Picture the hand the action behind `snapshot` ended, once: on the answer to the
+        click that ended it, if that click was on the table message and its answer redraws
+        it; else in the table's thread, after the action's answer. In the order the hands
+        ended."""
         rows = ended_hand(snapshot)
         hand = snapshot.state.hand_no
         if not rows or not self.thread_of(snapshot) or self._pictured.get(snapshot.id, -1) >= hand:
