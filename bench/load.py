@@ -119,6 +119,7 @@ OTHERS_WARN = 0.10  # of one core
 SHARE = 0.8  # the bot's share of --global-limit (its outgoing queue's, bondbot/bot/outgoing.py)
 PICTURE = "hand.png"
 PICTURES_S = 120.0  # after the play, the longest wait for the last pictures
+SETUP_WAIT_S = 120.0  # a table's message drawn at setup (a small --global-limit is slow)
 BETS = ("player", "banker", "tie")
 BET_WEIGHTS = (45, 45, 10)
 
@@ -824,7 +825,7 @@ async def setup_table(
             b.get("custom_id", "").endswith(":seat") for b in _buttons(msg)
         )
 
-    await fake.wait_channel(table.channel.id, has_message, timeout=30)
+    await fake.wait_channel(table.channel.id, has_message, timeout=SETUP_WAIT_S)
     seat_id = next(
         b["custom_id"] for b in _buttons(table.message()) if b["custom_id"].endswith(":seat")
     )
@@ -860,7 +861,9 @@ async def setup_table(
     await asyncio.gather(*(seat(p) for p in table.players))
     # the Bet button is drawn once someone plays (the table's redraw is coalesced)
     await fake.wait_channel(
-        table.channel.id, lambda: has_button(table.message(), table.cid("bets")), timeout=30
+        table.channel.id,
+        lambda: has_button(table.message(), table.cid("bets")),
+        timeout=SETUP_WAIT_S,
     )
 
 

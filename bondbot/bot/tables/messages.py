@@ -42,7 +42,13 @@ from bondbot.bot.tables.mending import (
     repost_nonce,
 )
 from bondbot.bot.tables.message import table_embed, table_view
-from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed, result_picture
+from bondbot.bot.tables.results import (
+    PICTURE,
+    ResultPicture,
+    ended_hand,
+    result_embed,
+    result_picture,
+)
 from bondbot.bot.tables.story import closed_embed, closed_view, read_story, table_title
 from bondbot.games.contract import ShownHand
 from bondbot.i18n import Lang, t
@@ -563,38 +569,26 @@ class TableMessages:
         self, snapshot: TableSnapshot, rows: Sequence[ShownHand], waiting: _Picture | None = None
     ) -> None:
         """Draw the hand's picture; give it to the answer `waiting` for it (the click that
-        ended the hand, on the table message), else, or if that answer did not carry it,
-        post it in the thread."""
-        async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
-            try:
-                settings = await self.bot.services.guilds.get(snapshot.guild_id)
-                picture = result_picture(snapshot, rows, table_lang(snapshot, settings))
-                embed = result_embed(picture)
-                # On the loop: a result draws in about a millisecond (bench/pictures.py),
-                # and a thread would only take the GIL back and forth with the loop; but
-                # the first drawing of a card takes a few, so a picture with one goes to a
-                # thread (the first hands after a start, at every table at once).
-                cards = [row.cards for row in rows]
-                draw = partial(result_png, cards, picture.labels, picture.heading)
-                png = draw() if drawn(cards) else await asyncio.to_thread(draw)
-            except Exception:
-                log.exception(
-                    "table %s: could not draw the picture of hand %s",
-                    snapshot.id,
-                    snapshot.state.hand_no,
-                )
-                if waiting is not None:
-                    waiting.drawn.set()
+        ended the hand, on the table message: drawn at once, before any earlier hand's post
+        is through, so that answer never waits on the thread), else, or if that answer did
+        not carry it, post it in the thread, in the order the hands ended."""
+        if waiting is not None:
+            result = await self._draw_result(snapshot, rows)
+            if result is not None:
+                waiting.embed, waiting.png, waiting.alt = result[1], result[2], result[0].alt
+            waiting.drawn.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiting.taken.wait(), ANSWER_WAIT_S)
+            if self._for_answer.get(snapshot.id) is waiting:
+                del self._for_answer[snapshot.id]
+            if waiting.carried or result is None:
                 return
-            if waiting is not None:
-                waiting.embed, waiting.png, waiting.alt = embed, png, picture.alt
-                waiting.drawn.set()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(waiting.taken.wait(), ANSWER_WAIT_S)
-                if self._for_answer.get(snapshot.id) is waiting:
-                    del self._for_answer[snapshot.id]
-                if waiting.carried:
+        async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
+            if waiting is None:
+                result = await self._draw_result(snapshot, rows)
+                if result is None:
                     return
+            picture, embed, png = result
             if self._on_table.pop(snapshot.id, None) is not None:
                 self._shown.pop(snapshot.id, None)  # an older hand's picture: it goes
                 await self.changed(snapshot)
@@ -604,6 +598,30 @@ class TableMessages:
                 return {"embed": embed, "file": file}
 
             await self.post(snapshot, "pictures", build)
+
+    async def _draw_result(
+        self, snapshot: TableSnapshot, rows: Sequence[ShownHand]
+    ) -> tuple[ResultPicture, discord.Embed, bytes] | None:
+        """The hand's picture (its words, its embed, its PNG); None if it could not be drawn."""
+        try:
+            settings = await self.bot.services.guilds.get(snapshot.guild_id)
+            picture = result_picture(snapshot, rows, table_lang(snapshot, settings))
+            embed = result_embed(picture)
+            # On the loop: a result draws in about a millisecond (bench/pictures.py), and a
+            # thread would only take the GIL back and forth with the loop; but the first
+            # drawing of a card takes a few, so a picture with one goes to a thread (the
+            # first hands after a start, at every table at once).
+            cards = [row.cards for row in rows]
+            draw = partial(result_png, cards, picture.labels, picture.heading)
+            png = draw() if drawn(cards) else await asyncio.to_thread(draw)
+        except Exception:
+            log.exception(
+                "table %s: could not draw the picture of hand %s",
+                snapshot.id,
+                snapshot.state.hand_no,
+            )
+            return None
+        return picture, embed, png
 
     def posted(self, table_id: int) -> asyncio.Event:
         """Set once the table's message is posted (and its thread started, or refused)."""
