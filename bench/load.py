@@ -1530,11 +1530,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the fake's global limit, requests a second (Discord: 50); the bot spends 80%%",
     )
     parser.add_argument(
-        "--no-buckets",
-        dest="buckets",
-        action="store_false",
-        help="the fake without Discord's rate limits (on by default: issue 32)",
+        "--buckets",
+        choices=("on", "off"),
+        help="the fake with Discord's rate limits (issue 32): on by default, off in the open"
+        " loop (it measures the CPU against the table floor; the budget caps it long before)",
     )
+    parser.add_argument("--no-buckets", dest="buckets", action="store_const", const="off")
     open_loop = parser.add_argument_group(
         "open loop",
         "the game, the table floor and /ping side by side, each in its process, offered the"
@@ -1609,6 +1610,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.database is not None and (args.lock or not args.database.startswith("postgres")):
         parser.error("--database takes a postgresql:// URL, and does not go with --lock")
     args.concurrency = args.concurrency or 3 * args.tables
+    open_loop_run = bool(args.rates or args.sweep)
+    args.buckets = (args.buckets or ("off" if open_loop_run else "on")) == "on"
     args.trace = None
     args.gc_out = args.floor_gc_out = None
     if args.gc_tune == "default":
