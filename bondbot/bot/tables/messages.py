@@ -63,6 +63,10 @@ THREAD_NAME_MAX = 100  # Discord's limit for a thread's name
 DESCRIPTION_MAX = 4096  # Discord's limit for an embed's description
 EMBEDS_MAX = 6000  # Discord's limit for a message's embeds together
 ANSWER_WAIT_S = 3.5  # how long a hand's picture waits for the answer that may carry it
+# How long that answer waits for the picture's drawing (about a millisecond on a quiet
+# loop): past it the answer goes without, and the picture to the thread. A busy bot
+# answers in time rather than spare a request.
+DRAWING_WAIT_S = 0.25
 
 # The table message whose button the interaction being handled clicked (set by the Tables
 # cog): a hand that click ends is pictured on the answer redrawing that message, which
@@ -272,7 +276,7 @@ class TableMessages:
                 drawn = await self._draw(snapshot)
                 if picture is not None:  # the hand this click ended, on the table message
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(picture.drawn.wait(), ANSWER_WAIT_S / 2)
+                        await asyncio.wait_for(picture.drawn.wait(), DRAWING_WAIT_S)
                     if picture.png is not None and picture.embed is not None:
                         file = discord.File(
                             io.BytesIO(picture.png), PICTURE, description=picture.alt
