@@ -77,6 +77,7 @@ import math
 import os
 import pstats
 import random
+import re
 import signal
 import sqlite3
 import sys
@@ -97,6 +98,7 @@ from load_fake import (
     FakeMessage,
     FakeUser,
     InteractionResult,
+    RateLimits,
     World,
 )
 
@@ -114,6 +116,10 @@ NOW = "2026-11-21T20:00:00.000+00:00"
 TARGET_RATIO = 0.25
 TARGET_P99_MS = 100.0
 OTHERS_WARN = 0.10  # of one core
+SHARE = 0.8  # the bot's share of --global-limit (its outgoing queue's, bondbot/bot/outgoing.py)
+PICTURE = "hand.png"
+PICTURES_S = 120.0  # after the play, the longest wait for the last pictures
+SETUP_WAIT_S = 120.0  # a table's message drawn at setup (a small --global-limit is slow)
 BETS = ("player", "banker", "tie")
 BET_WEIGHTS = (45, 45, 10)
 
@@ -525,6 +531,14 @@ class Phase:
     peak_rss_mib: float
     by_kind: dict[str, list[float]] = field(default_factory=dict)
     rest: Counter[str] = field(default_factory=Counter)
+    budget: Counter[str] = field(default_factory=Counter)  # outside interaction answers
+    limited: int = 0  # 429s the bot received
+    pictures: tuple[int, int] | None = None  # (posted, coups dealt)
+    pictures_late: float = 0.0  # the last picture, this long after the play
+
+    @property
+    def coups(self) -> int:
+        return len(self.by_kind.get("deal", []))
 
     @property
     def rate(self) -> float:
@@ -591,7 +605,7 @@ class Measure:
         by_kind: dict[str, list[float]] = {}
         for record in records:
             by_kind.setdefault(classify(record.kind, record.name), []).append(record.seconds)
-        return Phase(
+        phase = Phase(
             name=name,
             interactions=len(interactions),
             actions=actions,
@@ -605,6 +619,18 @@ class Measure:
             by_kind=by_kind,
             rest=rest,
         )
+        self.count_budget(phase)
+        return phase
+
+    def count_budget(self, phase: Phase) -> None:
+        """The requests outside interaction answers, by kind, and the 429s, so far."""
+        requests = self.fake.requests[self.first_request :]
+        phase.budget = Counter(
+            kind
+            for r in requests
+            if (kind := budget_kind(r.method, r.path)) is not None and r.status != 429
+        )
+        phase.limited = sum(1 for r in requests if r.status == 429)
 
 
 def rest_kind(method: str, path: str) -> str:
@@ -617,6 +643,37 @@ def rest_kind(method: str, path: str) -> str:
     if path.startswith("/webhooks/"):
         return "follow-ups"
     return f"{method} {path.split('/')[1]}"
+
+
+def pictures(fake: BenchFake, first: int) -> int:
+    """The hands' pictures posted since request `first`."""
+    return sum(1 for r in fake.requests[first:] if r.status < 300 and PICTURE in r.files)
+
+
+def budget_kind(method: str, path: str) -> str | None:
+    """What a request spends of the bot token's budget (issue 32): a post, an edit, a
+    thread (started, or edited: archived) or another request; None for an interaction's
+    answer (its callback, or its token's webhook), which Discord does not count."""
+    if path.startswith(("/interactions/", "/webhooks/")):
+        return None
+    if "/threads" in path or (method == "PATCH" and re.fullmatch(r"/channels/\d+", path)):
+        return "threads"
+    if method == "POST" and re.fullmatch(r"/channels/\d+/messages", path):
+        return "posts"
+    if method == "PATCH" and re.fullmatch(r"/channels/\d+/messages/\d+", path):
+        return "edits"
+    return "others"
+
+
+def budget_line(budget: Counter[str], coups: int, limited: int) -> str:
+    """Requests a coup outside interaction answers, by kind, and the 429s received."""
+    each = max(1, coups)
+    kinds = ("posts", "edits", "threads", "others")
+    parts = ", ".join(f"{budget[k] / each:.2f} {k}" for k in kinds)
+    return (
+        f"{sum(budget.values()) / each:.2f} requests a coup outside interaction answers"
+        f" ({parts}; {coups} coups), {limited} 429s received"
+    )
 
 
 def game_kind(kind: str, name: str) -> str:
@@ -661,7 +718,7 @@ async def closed_loop(
 
 
 async def run_floor(args: argparse.Namespace, workdir: Path) -> tuple[Phase, Clicker, list[str]]:
-    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
+    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S, rate_limits=args.buckets)
     world = World(fake, args.tables)
     await fake.start()
     bot = BotProcess("floor", fake, world.guild.id, workdir)
@@ -700,7 +757,7 @@ async def run_table_floor(
 ) -> tuple[Phase, Clicker, list[str]]:
     """The floor bot answering clicks on a copy of a table message the game drew, each by
     drawing it again in place (load_bot.FloorBot): discord.py's own cost of a table click."""
-    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
+    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S, rate_limits=args.buckets)
     world = World(fake, args.tables)
     await fake.start()
     drawn = workdir / "table.json"
@@ -768,7 +825,7 @@ async def setup_table(
             b.get("custom_id", "").endswith(":seat") for b in _buttons(msg)
         )
 
-    await fake.wait_channel(table.channel.id, has_message, timeout=30)
+    await fake.wait_channel(table.channel.id, has_message, timeout=SETUP_WAIT_S)
     seat_id = next(
         b["custom_id"] for b in _buttons(table.message()) if b["custom_id"].endswith(":seat")
     )
@@ -804,7 +861,9 @@ async def setup_table(
     await asyncio.gather(*(seat(p) for p in table.players))
     # the Bet button is drawn once someone plays (the table's redraw is coalesced)
     await fake.wait_channel(
-        table.channel.id, lambda: has_button(table.message(), table.cid("bets")), timeout=30
+        table.channel.id,
+        lambda: has_button(table.message(), table.cid("bets")),
+        timeout=SETUP_WAIT_S,
     )
 
 
@@ -816,8 +875,13 @@ async def play_table(
     budget: Budget,
     rng: random.Random,
     spend_rate: float,
+    coup_every: float = 0.0,
 ) -> None:
-    """Coups until the budget runs out: PCs bet together, the GM deals, losers may spend."""
+    """Coups until the budget runs out: PCs bet together, the GM deals, losers may spend;
+    with `coup_every` (a human pace), a coup starts that many seconds after the last one
+    did (the tables' first coups spread over that time)."""
+    if coup_every:
+        await asyncio.sleep(rng.uniform(0, coup_every))
 
     async def bet(player: Player) -> bool:
         if not budget.take():
@@ -835,6 +899,7 @@ async def play_table(
             table.spent += 1
 
     while True:
+        started = time.monotonic()
         placed = await asyncio.gather(*(bet(p) for p in table.players))
         if not any(placed) or not budget.take():
             return
@@ -843,6 +908,8 @@ async def play_table(
             continue
         spends = [spend(p) for p in lost if rng.random() < spend_rate and budget.take()]
         await asyncio.gather(*spends)
+        if coup_every:
+            await asyncio.sleep(max(0.0, started + coup_every - time.monotonic()))
 
 
 class LockElsewhere:
@@ -912,7 +979,11 @@ async def run_game(
     args: argparse.Namespace, workdir: Path
 ) -> tuple[Phase, Clicker, list[str], float, LockElsewhere | None]:
     n = args.processes
-    fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S, shard_count=n)
+    fake = BenchFake(
+        token=TOKEN, interaction_deadline=DEADLINE_S, shard_count=n, rate_limits=args.buckets
+    )
+    if args.buckets:
+        fake.rate_limits = RateLimits(global_per_second=args.global_limit)
     world = World(fake, args.tables, shards=n)
     database = args.database_target or workdir / "bondbot.sqlite3"
     tables = await seed_database(database, world, args.tables)
@@ -928,8 +999,9 @@ async def run_game(
         ]
     bot = bots[0]
     try:
+        share = {"BENCH_REQUESTS_PER_SECOND": str(args.global_limit * SHARE / n)}
         for each in bots:
-            await each.start(args.profile, args.trace, args.gc_out, args.gc_tune)
+            await each.start(args.profile, args.trace, args.gc_out, args.gc_tune, share)
             await each.wait_connected()
         setup = Clicker(fake, asyncio.Semaphore(args.concurrency))
         started = time.monotonic()
@@ -937,6 +1009,7 @@ async def run_game(
             *(setup_table(t, setup, fake, world.gm.id, thread=not args.in_channel) for t in tables)
         )
         setup_seconds = time.monotonic() - started
+        args.threads = sum(1 for c in fake.channels.values() if c.is_thread)
         if sum(setup.refused.values()) or sum(setup.timeouts.values()):
             raise RuntimeError(
                 f"setup failed: refused {dict(setup.refused)} {dict(setup.refusals)}, "
@@ -961,12 +1034,22 @@ async def run_game(
                     budget,
                     random.Random(args.seed * 1000 + t.index),
                     args.spend_rate,
+                    args.coup_every,
                 )
                 for t in tables
             )
         )
         actions = clicker.sent["wager"] + clicker.sent["deal"] + clicker.sent["spend"]
         phase = measure.finish("game", actions, game_kind)
+        if not args.in_channel:  # every coup's picture, late rather than never
+            played, coups = time.monotonic(), sum(t.dealt for t in tables)
+            with contextlib.suppress(TimeoutError):
+                await fake.wait_until(
+                    lambda: pictures(fake, measure.first_request) >= coups, timeout=PICTURES_S
+                )
+            phase.pictures = (pictures(fake, measure.first_request), coups)
+            phase.pictures_late = time.monotonic() - played
+            measure.count_budget(phase)  # with the pictures posted after the play
         last = tables[0].message()
         args.drawn_table = {"embeds": last.embeds, "components": last.components}
         if lock is not None:
@@ -1072,6 +1155,17 @@ def report(
     for phase in phases:
         calls = ", ".join(f"{n} {kind}" for kind, n in phase.rest.most_common())
         print(f"{phase.name} bot REST calls: {calls}")
+        if phase.coups:
+            print(f"{phase.name}: {budget_line(phase.budget, phase.coups, phase.limited)}")
+            if phase.pictures is not None:
+                posted, coups = phase.pictures
+                print(
+                    f"{phase.name}: {posted} pictures posted for {coups} coups dealt, the last"
+                    f" {phase.pictures_late:.1f} s after the play (at most {PICTURES_S:g} s"
+                    " waited)"
+                )
+        elif phase.limited:
+            print(f"{phase.name}: {phase.limited} 429s received")
     for name, clicker in clickers.items():
         if clicker.refused or clicker.timeouts:
             print(
@@ -1239,7 +1333,72 @@ async def main_async(args: argparse.Namespace) -> int:
         return await _main_async(args)
 
 
+HUMAN_P99_MS = 250.0  # --human-pace: what "sustains" means, with no miss
+
+
+async def run_human_pace(args: argparse.Namespace) -> int:
+    """Tables at a coup every `--coup-every` s each (10 by default), `--tables` first, then
+    twice as many each step (a fresh bot, database and fake each), two coups a table, until
+    p99 > 250 ms or a miss: the most one process sustained, with its RSS and what a coup
+    cost of the token's budget."""
+    args.coup_every = args.coup_every or 10.0
+    best, tables, rows = 0, args.tables, []
+    while tables <= args.max_tables:
+        args.tables, args.actions, args.concurrency = tables, 10 * tables, 3 * tables
+        with tempfile.TemporaryDirectory(prefix="bondbot-pace-") as tmp:
+            async with asyncio.timeout(args.timeout):
+                game, clicker, errors, _, _ = await run_game(args, Path(tmp))
+        held = game.misses == 0 and game.pct(0.99) <= HUMAN_P99_MS and not clicker.timeouts
+        posted, coups = game.pictures or (0, 0)
+        rows.append(
+            [
+                str(tables),
+                f"{game.coups / game.seconds:.1f}",
+                f"{game.pct(0.99):.0f}",
+                str(game.misses),
+                f"{game.bot_cpu:.0%}",
+                f"{game.peak_rss_mib:.0f}",
+                f"{sum(game.budget.values()) / max(1, game.coups):.2f}",
+                str(game.limited),
+                f"{posted}/{coups}",
+                "yes" if held else "no",
+            ]
+        )
+        print_table(
+            [
+                [
+                    "tables",
+                    "coups/s",
+                    "p99 ms",
+                    "misses",
+                    "bot CPU",
+                    "RSS MiB",
+                    "req/coup",
+                    "429s",
+                    "pictures",
+                    "sustained",
+                ],
+                rows[-1],
+            ]
+        )
+        if errors:
+            print(f"bot logged {len(errors)} error line(s), first: {errors[0][:200]}")
+        if not held:
+            break
+        best, tables = tables, 2 * tables
+    least = "at least " if best and best == args.tables else ""
+    print(
+        f"one process sustained {least}{best} tables at a coup every {args.coup_every:g} s each"
+        f" (p99 <= {HUMAN_P99_MS:g} ms, no miss; the fake's global limit"
+        f" {args.global_limit}/s{'' if args.buckets else ', buckets off'};"
+        f" {args.database or 'SQLite'}; machine shared: see others CPU)"
+    )
+    return 0
+
+
 async def _main_async(args: argparse.Namespace) -> int:
+    if args.human_pace:
+        return await run_human_pace(args)
     with tempfile.TemporaryDirectory(prefix="bondbot-load-") as tmp:
         workdir = Path(tmp)
         (workdir / "floor").mkdir()
@@ -1277,6 +1436,7 @@ async def _main_async(args: argparse.Namespace) -> int:
         print(
             f"game setup (not measured): {args.tables} tables opened, "
             f"{3 * args.tables} PCs joined and chose Simulate in {setup_seconds:.1f} s"
+            f" ({args.threads} threads)"
         )
         print()
         ok = report(floor, game, clickers, errors, table_floor)
@@ -1348,6 +1508,34 @@ def main(argv: list[str] | None = None) -> int:
         help="the game bot as N processes, one shard each, on one database (a guild per"
         " shard, the tables shared out between them)",
     )
+    parser.add_argument(
+        "--coup-every",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="a human pace: each table starts a coup S seconds after its last (e.g. 10)",
+    )
+    parser.add_argument(
+        "--human-pace",
+        action="store_true",
+        help="tables at a coup every --coup-every s (10) each, from --tables, doubled each"
+        " step until p99 > 250 ms or a miss: the most one process sustains, with its RSS",
+    )
+    parser.add_argument("--max-tables", type=int, default=1600, help="--human-pace: at most")
+    parser.add_argument(
+        "--global-limit",
+        type=int,
+        default=50,
+        metavar="N",
+        help="the fake's global limit, requests a second (Discord: 50); the bot spends 80%%",
+    )
+    parser.add_argument(
+        "--buckets",
+        choices=("on", "off"),
+        help="the fake with Discord's rate limits (issue 32): on by default, off in the open"
+        " loop (it measures the CPU against the table floor; the budget caps it long before)",
+    )
+    parser.add_argument("--no-buckets", dest="buckets", action="store_const", const="off")
     open_loop = parser.add_argument_group(
         "open loop",
         "the game, the table floor and /ping side by side, each in its process, offered the"
@@ -1422,6 +1610,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.database is not None and (args.lock or not args.database.startswith("postgres")):
         parser.error("--database takes a postgresql:// URL, and does not go with --lock")
     args.concurrency = args.concurrency or 3 * args.tables
+    open_loop_run = bool(args.rates or args.sweep)
+    args.buckets = (args.buckets or ("off" if open_loop_run else "on")) == "on"
     args.trace = None
     args.gc_out = args.floor_gc_out = None
     if args.gc_tune == "default":

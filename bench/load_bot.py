@@ -444,6 +444,10 @@ def main(argv: list[str] | None = None) -> int:
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["BENCH_GATEWAY_URL"])
+    if os.environ.get("BENCH_REQUESTS_PER_SECOND"):  # --global-limit: the bot's share of it
+        from bondbot.bot.tables import messages
+
+        messages.PER_SECOND = float(os.environ["BENCH_REQUESTS_PER_SECOND"])
     trace = None
     if os.environ.get("BENCH_TRACE"):
         trace = Trace(Path(os.environ["BENCH_TRACE"]))

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from bondbot.local import FakeDiscord
 from bondbot.local.client import FakeInteraction, InteractionRejected, InteractionResult
 from bondbot.local.models import FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser
+from bondbot.local.ratelimits import RateLimits
 from bondbot.local.server import ApiCall
 
 
@@ -103,6 +104,7 @@ __all__ = [
     "FakeMessage",
     "InteractionRejected",
     "InteractionResult",
+    "RateLimits",
     "World",
 ]
 

@@ -141,7 +141,9 @@ class OpenBot:
         self.args = args
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
-        self.fake = BenchFake(token=TOKEN, interaction_deadline=DEADLINE_S)
+        self.fake = BenchFake(
+            token=TOKEN, interaction_deadline=DEADLINE_S, rate_limits=args.buckets
+        )
         self.world = World(self.fake, args.tables)
         self.bot: BotProcess | None = None
         self.arrivals = Arrivals(args.tables)
@@ -273,7 +275,10 @@ class OpenBot:
             cpu_s=bot_cpu,
             others_cpu=max(0.0, others / elapsed),
             bench_cpu=bench_cpu / elapsed,
-            rest=Counter(rest_kind(r.method, r.path) for r in fake.requests),
+            rest=Counter(
+                "429s received" if r.status == 429 else rest_kind(r.method, r.path)
+                for r in fake.requests
+            ),
         )
         await self.settle()
         return step

@@ -79,6 +79,7 @@ from .models import (
     SnowflakeFactory,
     now,
 )
+from .ratelimits import RateLimits
 from .validation import (
     DiscordAPIError,
     not_found,
@@ -268,8 +269,11 @@ class FakeDiscord(ScriptingMixin):
         heartbeat_interval_ms: int = 41_250,
         allow_privileged_intents: bool = True,
         shard_count: int = 1,
+        rate_limits: bool = False,
     ) -> None:
         self.snowflake = SnowflakeFactory()
+        # Discord's buckets and their headers (`ratelimits`), when asked: off by default.
+        self.rate_limits: RateLimits | None = RateLimits() if rate_limits else None
         # What ``GET /gateway/bot`` recommends; a session that IDENTIFYs with ``shard``
         # [id, count] gets only the guilds of its shard, ``(guild_id >> 22) % count``.
         self.shard_count = shard_count
@@ -1065,6 +1069,13 @@ class FakeDiscord(ScriptingMixin):
             record.status = fault.status
             await self._notify()
             return fault.response()
+        limit_headers: dict[str, str] = {}
+        if self.rate_limits is not None:
+            refused, limit_headers = self.rate_limits.check(request.method, path)
+            if refused is not None:
+                record.status = 429
+                await self._notify()
+                return refused
         try:
             record.body, files = await self._parse_body(request)
             record.files = [f.filename for f in files]
@@ -1096,7 +1107,9 @@ class FakeDiscord(ScriptingMixin):
             status, body = 400, {"message": f"FakeDiscord bug: {exc!r}", "code": 0}
         record.status = status
         await self._notify()
-        return _json_response(status, body)
+        response = _json_response(status, body)
+        response.headers.update(limit_headers)
+        return response
 
     async def _handle_cdn(self, request: web.Request) -> web.Response:
         att = self.attachments.get(int(request.match_info["attachment"]))

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bondbot.bot.client import BondBot
 from bondbot.bot.context import bot_of, is_gm, require_gm
+from bondbot.bot.outgoing import Turn
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.sheet_views import actor_of
@@ -21,7 +22,7 @@ from bondbot.bot.tables.common import AREA, quality, short
 from bondbot.bot.tables.games import ui_for
 from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.message import level_band
-from bondbot.bot.tables.messages import TableMessages, table_messages
+from bondbot.bot.tables.messages import TableMessages, clicked, table_messages
 from bondbot.bot.tables.modals import (
     AMOUNT,
     amount_modal,
@@ -305,6 +306,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         where = await self.messages.post(snapshot, "summary", build)
         if where is not None and where != snapshot.channel_id:
             # The evening is over: its thread is archived with its story.
+            await self.messages.outgoing.turn(where, Turn.SUMMARY)
             await self.bot.http.edit_channel(where, archived=True)
 
     # -- buttons and modals ----------------------------------------------------------------
@@ -320,10 +322,15 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
             interaction.channel_id,
         ):
             raise Refusal("table.not_this_table")
+        # A hand this click ends is pictured on its answer, if that redraws the table.
+        clicked.set(interaction.message.id if interaction.message is not None else None)
         registries = (common, panels.actions, ui_for(snapshot.game).actions)
         actions = next((found for found in registries if found.route(name)), registries[-1])
         click = Click(interaction, await reply_to(interaction), table)
-        await actions.dispatch(click, name, raw)
+        try:
+            await actions.dispatch(click, name, raw)
+        finally:
+            self.messages.click_handled(table)
 
 
 common = TableActions()

@@ -1,6 +1,8 @@
 """Each table's public message, kept up to date: drawn from the latest snapshot in the
 table's language, edited at most once a `message_interval`, one write at a time; its
-thread, and the picture of each hand posted there in order.
+thread, and the picture of each hand, in order (on the answer that ended it, else in the
+thread). Every request the bot makes here by itself waits its turn in `outgoing`, within
+Discord's budget (issue 32).
 
 What Discord loses or refuses is mended here (`mending`): a deleted table message is
 posted again, a deleted or locked thread replaced, a refusal told on the table and to the
@@ -10,10 +12,13 @@ tried again until it goes through."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -22,6 +27,7 @@ import discord
 
 from bondbot import background
 from bondbot.bot.client import BondBot
+from bondbot.bot.outgoing import PER_SECOND, WINDOW_S, Outgoing, Turn
 from bondbot.bot.reply import reply_to
 from bondbot.bot.tables.common import fit
 from bondbot.bot.tables.glance import redraw_panel
@@ -37,7 +43,13 @@ from bondbot.bot.tables.mending import (
     repost_nonce,
 )
 from bondbot.bot.tables.message import table_embed, table_view
-from bondbot.bot.tables.results import PICTURE, ended_hand, result_embed, result_picture
+from bondbot.bot.tables.results import (
+    PICTURE,
+    ResultPicture,
+    ended_hand,
+    result_embed,
+    result_picture,
+)
 from bondbot.bot.tables.story import closed_embed, closed_view, read_story, table_title
 from bondbot.games.contract import ShownHand
 from bondbot.i18n import Lang, t
@@ -50,6 +62,30 @@ log = logging.getLogger(__name__)
 RESUMED_PER_SECOND = 10  # table messages redrawn after a start (Discord: ~50 requests/s)
 THREAD_NAME_MAX = 100  # Discord's limit for a thread's name
 DESCRIPTION_MAX = 4096  # Discord's limit for an embed's description
+EMBEDS_MAX = 6000  # Discord's limit for a message's embeds together
+ANSWER_WAIT_S = 3.5  # how long a hand's picture waits for the answer that may carry it
+# How long that answer waits for the picture's drawing (about a millisecond on a quiet
+# loop): past it the answer goes without, and the picture to the thread. A busy bot
+# answers in time rather than spare a request.
+DRAWING_WAIT_S = 0.25
+
+# The table message whose button the interaction being handled clicked (set by the Tables
+# cog): a hand that click ends is pictured on the answer redrawing that message, which
+# Discord does not count against the bot's budget, rather than posted in the thread.
+clicked: ContextVar[int | None] = ContextVar("clicked", default=None)
+
+
+@dataclass
+class _Picture:
+    """A hand's picture, drawn for the answer to the click that ended the hand."""
+
+    hand: int
+    drawn: asyncio.Event = field(default_factory=asyncio.Event)
+    taken: asyncio.Event = field(default_factory=asyncio.Event)  # the answer went (or not)
+    carried: bool = False  # the answer carried it: no post in the thread
+    embed: discord.Embed | None = None
+    png: bytes | None = None
+    alt: str = ""
 
 
 class TableMessages:
@@ -80,6 +116,17 @@ class TableMessages:
         self._refused: dict[int, dict[str, str]] = {}
         self._where: dict[int, tuple[int, int]] = {}  # table → (guild, channel), if refused
         self._told_gm: set[int] = set()  # tables whose GM saw the refusal on his panel
+        # Every request the tables make by themselves waits its turn here (issue 32); a
+        # process of several spends its share of the bot token's budget.
+        # A channel's window shrinks with `message_interval` (Discord's pace is 1 s; the
+        # tests play faster against a fake without limits).
+        self.outgoing = Outgoing(
+            PER_SECOND / max(1, bot.shard_count or 1),
+            window=WINDOW_S * min(1.0, bot.message_interval),
+        )
+        self._channel: dict[int, int] = {}  # table → its channel (for its turn)
+        self._for_answer: dict[int, _Picture] = {}  # table → the picture its answer may carry
+        self._on_table: dict[int, discord.Embed] = {}  # table → the picture its message shows
 
     def resume(self, snapshots: list[TableSnapshot]) -> None:
         """Redraw the tables found at start, a few a second: their messages may be stale
@@ -94,16 +141,21 @@ class TableMessages:
         self._resuming = background.spawn(pace())
 
     async def changed(self, snapshot: TableSnapshot) -> None:
+        self._channel[snapshot.id] = snapshot.channel_id
         self._dirty.add(snapshot.id)
         if snapshot.id not in self._running:
             self._running[snapshot.id] = background.spawn(self._refresh(snapshot.id))
 
     async def _refresh(self, table_id: int) -> None:
         """Draw the table's latest state until the message shows it: a redraw Discord
-        did not take now (429, 5xx, the network) is tried again, a pause longer each time."""
+        did not take now (429, 5xx, the network) is tried again, a pause longer each time.
+
+        The edit waits its turn (`outgoing`) before the table's state is read: under
+        pressure, what changed meanwhile goes out in that one edit."""
         failures = 0
         try:
             while table_id in self._dirty:
+                await self.outgoing.turn(self._channel[table_id], Turn.TABLE)
                 self._dirty.discard(table_id)
                 snapshot = await self.bot.services.tables.snapshot(table_id)
                 if "table" in self._refused.get(table_id, {}):
@@ -219,16 +271,63 @@ class TableMessages:
                 await (await reply_to(interaction)).say("table.done")
             await self.changed(snapshot)
             return
+        picture = self._take_picture(snapshot)
         self._shown[snapshot.id] = snapshot  # first, so a pending refresh does not edit too
         try:
             async with self._writing[snapshot.id]:
-                await interaction.response.edit_message(**await self._draw(snapshot))
+                drawn = await self._draw(snapshot)
+                if picture is not None:  # the hand this click ended, on the table message
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(picture.drawn.wait(), DRAWING_WAIT_S)
+                    if picture.png is not None and picture.embed is not None:
+                        file = discord.File(
+                            io.BytesIO(picture.png), PICTURE, description=picture.alt
+                        )
+                        self._on_table[snapshot.id] = picture.embed
+                        drawn = {**self._pictured_on(snapshot.id, drawn), "attachments": [file]}
+                        picture.carried = True
+                await interaction.response.edit_message(**self._pictured_on(snapshot.id, drawn))
         except Exception:
             self._shown.pop(snapshot.id, None)
+            if picture is not None and picture.carried:  # not carried after all: the thread
+                picture.carried = False
+                self._on_table.pop(snapshot.id, None)
             await self.changed(snapshot)
             raise
+        finally:
+            if picture is not None:
+                picture.taken.set()
+
+    def click_handled(self, table_id: int) -> None:
+        """The click on the table message is handled: a picture its answer did not take
+        goes to the thread now."""
+        picture = self._for_answer.pop(table_id, None)
+        if picture is not None:
+            picture.taken.set()
+
+    def _take_picture(self, snapshot: TableSnapshot) -> _Picture | None:
+        """The picture of the hand `snapshot`'s action ended, if this answer is to carry it."""
+        picture = self._for_answer.get(snapshot.id)
+        if picture is None or picture.hand != snapshot.state.hand_no or not ended_hand(snapshot):
+            return None
+        del self._for_answer[snapshot.id]
+        return picture
+
+    def _pictured_on(self, table_id: int, drawn: dict[str, Any]) -> dict[str, Any]:
+        """`drawn` with the last hand's picture the table message shows under it (its
+        file stays attached), or without any picture (an older one's file goes)."""
+        if "embeds" in drawn:
+            return drawn
+        drawn = dict(drawn)
+        embed = drawn.pop("embed")
+        shown = self._on_table.get(table_id)
+        if shown is not None and len(embed) + len(shown) <= EMBEDS_MAX:
+            return {**drawn, "embeds": [embed, shown]}
+        return {**drawn, "embeds": [embed], "attachments": []}
 
     async def _render(self, snapshot: TableSnapshot) -> None:
+        if not snapshot.open:  # the closed scoreboard: no hand's picture on it
+            self._on_table.pop(snapshot.id, None)
         drawn = await self._draw(snapshot)
         embed, view = drawn["embed"], drawn["view"]
         self._shown[snapshot.id] = snapshot
@@ -236,15 +335,17 @@ class TableMessages:
         old = snapshot.message_id
         if old is not None and self._deleted.get(snapshot.id) != old:
             try:
-                await channel.get_partial_message(old).edit(embed=embed, view=view)
+                await channel.get_partial_message(old).edit(**self._pictured_on(snapshot.id, drawn))
             except discord.NotFound:  # 10008: a moderator deleted it
                 log.info("table %s: its message %s was deleted: posting it again", snapshot.id, old)
                 self._deleted[snapshot.id] = old
+                await self.outgoing.turn(snapshot.channel_id, Turn.TABLE)  # the edit had the first
         if old is None or self._deleted.get(snapshot.id) == old:
             # The nonce makes Discord return the message already posted if the bot stopped
             # after posting it and before saving its id: never two table messages. One
             # nonce per deleted message: posted again once per deletion.
             nonce = f"table{snapshot.id}" if old is None else repost_nonce(snapshot.id, old)
+            self._on_table.pop(snapshot.id, None)  # its file went with the deleted message
             message = await channel.send(embed=embed, view=view, nonce=nonce)
             await self.bot.services.tables.set_message(snapshot.id, message.id)
             snapshot.message_id = message.id
@@ -268,6 +369,7 @@ class TableMessages:
         """The table's public thread, started from its message (which stays at its top).
         Without the permission the table plays in the channel (the GM is told)."""
         name = await self._thread_name(snapshot)
+        await self.outgoing.turn(snapshot.channel_id, Turn.TABLE)
         try:
             thread = await self.bot.http.start_thread_with_message(
                 snapshot.channel_id, message_id, name=name, auto_archive_duration=1440
@@ -295,6 +397,7 @@ class TableMessages:
         try:
             thread = None
             if message is not None:
+                await self.outgoing.turn(channel, Turn.TABLE)
                 try:
                     thread = await http.start_thread_with_message(
                         channel, message, name=name, auto_archive_duration=1440
@@ -305,6 +408,7 @@ class TableMessages:
                     if not isinstance(error, discord.NotFound) and error.code != THREAD_EXISTS:
                         raise
             if thread is None:
+                await self.outgoing.turn(channel, Turn.TABLE)
                 thread = await http.start_thread_without_message(
                     channel, name=name, auto_archive_duration=1440, type=11
                 )
@@ -348,6 +452,8 @@ class TableMessages:
                 if where is None:
                     return None
                 messageable = self.bot.get_partial_messageable(where, guild_id=snapshot.guild_id)
+                turn = Turn.PICTURE if what == "pictures" else Turn.SUMMARY
+                await self.outgoing.turn(where, turn)
                 await messageable.send(**build())
                 return where
             except Exception as error:
@@ -444,14 +550,19 @@ class TableMessages:
             self._lost_thread[table_id] = thread_id
 
     async def hand_ended(self, snapshot: TableSnapshot) -> None:
-        """Post the picture of the hand the action behind `snapshot` ended, once, in the
-        table's thread; after the action's answer, and in the order the hands ended."""
+        """Picture the hand the action behind `snapshot` ended, once: on the answer to the
+        click that ended it, if that click was on the table message and its answer redraws
+        it; else in the table's thread, after the action's answer. In the order the hands
+        ended."""
         rows = ended_hand(snapshot)
         hand = snapshot.state.hand_no
         if not rows or not self.thread_of(snapshot) or self._pictured.get(snapshot.id, -1) >= hand:
             return
         self._pictured[snapshot.id] = hand
-        self.start(self._post_result(snapshot, rows))
+        waiting = None
+        if snapshot.message_id is not None and clicked.get() == snapshot.message_id:
+            waiting = self._for_answer[snapshot.id] = _Picture(hand)
+        self.start(self._post_result(snapshot, rows, waiting))
 
     def start(self, post: Coroutine[Any, Any, None]) -> None:
         """A post in a table's channel or thread, the bot's own work after an answer: a
@@ -460,32 +571,63 @@ class TableMessages:
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
 
-    async def _post_result(self, snapshot: TableSnapshot, rows: Sequence[ShownHand]) -> None:
-        async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
-            try:
-                settings = await self.bot.services.guilds.get(snapshot.guild_id)
-                picture = result_picture(snapshot, rows, table_lang(snapshot, settings))
-                embed = result_embed(picture)
-                # On the loop: a result draws in about a millisecond (bench/pictures.py),
-                # and a thread would only take the GIL back and forth with the loop; but
-                # the first drawing of a card takes a few, so a picture with one goes to a
-                # thread (the first hands after a start, at every table at once).
-                cards = [row.cards for row in rows]
-                draw = partial(result_png, cards, picture.labels, picture.heading)
-                png = draw() if drawn(cards) else await asyncio.to_thread(draw)
-            except Exception:
-                log.exception(
-                    "table %s: could not draw the picture of hand %s",
-                    snapshot.id,
-                    snapshot.state.hand_no,
-                )
+    async def _post_result(
+        self, snapshot: TableSnapshot, rows: Sequence[ShownHand], waiting: _Picture | None = None
+    ) -> None:
+        """Draw the hand's picture; give it to the answer `waiting` for it (the click that
+        ended the hand, on the table message: drawn at once, before any earlier hand's post
+        is through, so that answer never waits on the thread), else, or if that answer did
+        not carry it, post it in the thread, in the order the hands ended."""
+        if waiting is not None:
+            result = await self._draw_result(snapshot, rows)
+            if result is not None:
+                waiting.embed, waiting.png, waiting.alt = result[1], result[2], result[0].alt
+            waiting.drawn.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiting.taken.wait(), ANSWER_WAIT_S)
+            if self._for_answer.get(snapshot.id) is waiting:
+                del self._for_answer[snapshot.id]
+            if waiting.carried or result is None:
                 return
+        async with self._picturing[snapshot.id]:  # taken before any wait: hands in order
+            if waiting is None:
+                result = await self._draw_result(snapshot, rows)
+                if result is None:
+                    return
+            picture, embed, png = result
+            if self._on_table.pop(snapshot.id, None) is not None:
+                self._shown.pop(snapshot.id, None)  # an older hand's picture: it goes
+                await self.changed(snapshot)
 
             def build() -> dict[str, Any]:  # a new file each try: a sent one is read
                 file = discord.File(io.BytesIO(png), PICTURE, description=picture.alt)
                 return {"embed": embed, "file": file}
 
             await self.post(snapshot, "pictures", build)
+
+    async def _draw_result(
+        self, snapshot: TableSnapshot, rows: Sequence[ShownHand]
+    ) -> tuple[ResultPicture, discord.Embed, bytes] | None:
+        """The hand's picture (its words, its embed, its PNG); None if it could not be drawn."""
+        try:
+            settings = await self.bot.services.guilds.get(snapshot.guild_id)
+            picture = result_picture(snapshot, rows, table_lang(snapshot, settings))
+            embed = result_embed(picture)
+            # On the loop: a result draws in about a millisecond (bench/pictures.py), and a
+            # thread would only take the GIL back and forth with the loop; but the first
+            # drawing of a card takes a few, so a picture with one goes to a thread (the
+            # first hands after a start, at every table at once).
+            cards = [row.cards for row in rows]
+            draw = partial(result_png, cards, picture.labels, picture.heading)
+            png = draw() if drawn(cards) else await asyncio.to_thread(draw)
+        except Exception:
+            log.exception(
+                "table %s: could not draw the picture of hand %s",
+                snapshot.id,
+                snapshot.state.hand_no,
+            )
+            return None
+        return picture, embed, png
 
     def posted(self, table_id: int) -> asyncio.Event:
         """Set once the table's message is posted (and its thread started, or refused)."""

@@ -1,7 +1,8 @@
-"""The picture of a hand's result, posted in the table's thread when the hand ends.
+"""The picture of a hand's result, shown when the hand ends: on the table message when a
+click there ended it (that click's answer carries it, outside Discord's budget: issue 32),
+else posted in the table's thread (`messages`).
 
-The table message stays text (it is edited often and never carries an attachment); the
-cards everyone saw at the end of a hand (`Engine.shown_hands`: a baccarat coup's two
+The cards everyone saw at the end of a hand (`Engine.shown_hands`: a baccarat coup's two
 hands, a blackjack dealer's and each box's, a hold'em board and the hands shown down, a
 Makao deal's trump and the cards each player played, with his bid and tricks taken) are
 drawn one row each and posted once per hand. The picture says what each row is — whose
