@@ -29,6 +29,7 @@ from bondbot import background
 from bondbot.bot.client import BondBot
 from bondbot.bot.outgoing import PER_SECOND, WINDOW_S, Outgoing, Turn
 from bondbot.bot.reply import reply_to
+from bondbot.bot.tables import orphans
 from bondbot.bot.tables.common import fit
 from bondbot.bot.tables.glance import redraw_panel
 from bondbot.bot.tables.language import table_lang, table_money
@@ -55,6 +56,7 @@ from bondbot.games.contract import ShownHand
 from bondbot.i18n import Lang, t
 from bondbot.pictures.cards import drawn, result_png
 from bondbot.storage import tables as stored
+from bondbot.storage.link import Unreachable
 from bondbot.tables.context import iso
 from bondbot.tables.service import TableSnapshot
 
@@ -157,7 +159,13 @@ class TableMessages:
             while table_id in self._dirty:
                 await self.outgoing.turn(self._channel[table_id], Turn.TABLE)
                 self._dirty.discard(table_id)
-                snapshot = await self.bot.services.tables.snapshot(table_id)
+                try:
+                    snapshot = await self.bot.services.tables.snapshot(table_id)
+                except Unreachable:  # said once by the database's link: wait for it
+                    failures += 1
+                    self._dirty.add(table_id)
+                    await asyncio.sleep(backoff(failures))
+                    continue
                 if "table" in self._refused.get(table_id, {}):
                     return  # until the permissions change (`mend`)
                 try:
@@ -197,6 +205,10 @@ class TableMessages:
                 await self._refuse(snapshot, "table", "table")
             case "gone":  # its channel (its message is posted again): nowhere to draw it
                 log.warning("table %s: its channel %s is gone", snapshot.id, snapshot.channel_id)
+                if getattr(error, "code", None) == orphans.UNKNOWN_CHANNEL:  # deleted
+                    background.spawn(
+                        orphans.close_gone(self.bot, snapshot.id, orphans.CHANNEL_DELETED)
+                    )
             case _:
                 log.error("could not refresh the message of table %s", snapshot.id, exc_info=error)
         return False
