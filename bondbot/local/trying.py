@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import sys
 import tempfile
@@ -160,13 +159,13 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+OPEN_HOSTS = {"127.0.0.1", "localhost", "::1"}  # this machine's own address: no secrets
+
+
+def _open_host(host: str) -> bool:
+    """Whether the page may go without secrets: only on this machine's own loopback address
+    (any other address, 0.0.0.0 above all, may be reached from elsewhere)."""
+    return host in OPEN_HOSTS
 
 
 @dataclass
@@ -204,7 +203,7 @@ async def running(
         discord_api_base=fake.api_base,
     )
     bot = BondBot(settings, message_interval=message_interval, **bot_options)
-    page = LocalWeb(fake, world.guild, world.people, secure=not _loopback(options.host))
+    page = LocalWeb(fake, world.guild, world.people, secure=not _open_host(options.host))
     runner = web.AppRunner(page.app, handle_signals=False, access_log=None, shutdown_timeout=0.5)
     await runner.setup()
     try:
