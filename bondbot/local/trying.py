@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shutil
 import sys
 import tempfile
 import webbrowser
@@ -192,7 +193,12 @@ async def running(
     fake = FakeDiscord(token=TOKEN)
     world = build_world(fake, options.gm, options.players)
     await fake.start()
-    database = options.database or Path(tempfile.mkdtemp(prefix="bondbot-try-")) / "bondbot.sqlite3"
+    folder: Path | None = None
+    if options.database is None:
+        folder = Path(tempfile.mkdtemp(prefix="bondbot-try-"))
+        database = folder / "bondbot.sqlite3"
+    else:
+        database = options.database
     if not options.empty:
         await seed(database, world)
     settings = Settings(
@@ -230,6 +236,8 @@ async def running(
     finally:
         await runner.cleanup()
         await fake.stop()
+        if folder is not None:  # a try's own database goes with it (--database keeps one)
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 async def main(options: TryOptions) -> int:
@@ -242,7 +250,10 @@ async def main(options: TryOptions) -> int:
         loop.add_signal_handler(sig, stop.set)
     async with running(options) as (page, world, base, database):
         lan = page.secure
-        print(f"BondBot is running against a local stand-in for Discord (database {database}).")
+        kept = "" if options.database else ", removed when it stops; --database keeps one"
+        print(
+            f"BondBot is running against a local stand-in for Discord (database {database}{kept})."
+        )
         if lan:
             print("Each person opens his own link (it holds his secret; keep it to him):")
         else:
