@@ -274,6 +274,10 @@
       "data-name": c.name, text: c.name, onclick: () => { S.current = c.id; renderChannels(); renderMessages(); } });
   }
   function atBottom() { const s = $("scroller"); return s.scrollHeight - s.scrollTop - s.clientHeight < 80; }
+  // A picture that loads after its message was drawn keeps a reader at the bottom there.
+  let stick = true;
+  $("scroller").addEventListener("scroll", () => { stick = atBottom(); });
+  document.addEventListener("load", (ev) => { if (ev.target.tagName === "IMG" && stick) scrollDown(); }, true);
   function scrollDown() { const s = $("scroller"); s.scrollTop = s.scrollHeight; }
   function renderMessages() {
     const box = $("messages");
@@ -297,7 +301,6 @@
     box.insertBefore(node, after || null);
   }
   function apply(update) {
-    const bottom = atBottom();
     for (const key of ["me", "users", "channels", "members", "roles", "commands", "guild"]) {
       if (key in update) S[key] = update[key];
     }
@@ -322,7 +325,7 @@
       S.nodes.delete(id);
     }
     if (update.channels && !update.upsert) renderMessages();
-    if (bottom) scrollDown();
+    if (stick) scrollDown();  // a reader who scrolled up to read stays where he is
     if (update.acks) {
       requestAnimationFrame(() => {
         const t = performance.now();
