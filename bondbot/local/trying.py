@@ -151,6 +151,17 @@ async def seed(database: Path | str, world: TryWorld) -> bool:
     return True
 
 
+def _lan_address() -> str:
+    """This machine's address on its network, for the links a phone opens (no packet is
+    sent: a UDP socket only picks the route); 127.0.0.1 when there is none."""
+    import socket
+
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    return "127.0.0.1"
+
+
 def _has_display() -> bool:
     """Whether a graphical browser can open (never a text one taking over the terminal)."""
     import os
@@ -216,7 +227,9 @@ async def running(
         site = web.TCPSite(runner, options.host, options.port)
         await site.start()
         port = runner.addresses[0][1]
-        shown_host = "127.0.0.1" if options.host in ("0.0.0.0", "::") else options.host
+        shown_host = _lan_address() if options.host in ("0.0.0.0", "::") else options.host
+        if ":" in shown_host:
+            shown_host = f"[{shown_host}]"
         base = f"http://{shown_host}:{port}"
         async with bot:
             started = asyncio.create_task(bot.start(TOKEN), name="bondbot-try")
@@ -262,7 +275,8 @@ async def main(options: TryOptions) -> int:
             role = "GM" if user is world.gm else "player"
             print(f"  {user.name:<12} ({role}, {user.locale}): {page.link(base, user)}")
         if lan:
-            print(f"  (listening on {options.host}:{options.port}: use this machine's address)")
+            print(f"  (listening on {options.host}:{options.port}; another address of this")
+            print("  machine works too, with the same ?as=…&t=… part)")
         print("Ctrl-C stops it.", flush=True)
         if options.open_browser and _has_display():
             with contextlib.suppress(Exception):

@@ -158,6 +158,41 @@ async def test_a_command_a_click_and_a_form_through_the_api(try_page: Running) -
             page.response.close()
 
 
+async def test_another_site_cannot_act_through_the_local_page(try_page: Running) -> None:
+    """Without secrets on 127.0.0.1: another site's page can post only what a browser sends
+    without asking (a form, text/plain), and a name of its own resolving here (DNS
+    rebinding) carries its Host: both are refused, and nothing happens."""
+    web, world, base, _ = try_page
+    command = json.dumps(
+        {
+            "kind": "slash",
+            "channel_id": str(world.channel.id),
+            "path": "table open punto_banco",
+            "options": {"npc": "Le Chiffre", "minimum": "10", "maximum": "500"},
+        }
+    )
+    async with aiohttp.ClientSession() as session:
+        async with session.post(
+            f"{base}/api/act?as=Morgan", data=command, headers={"Content-Type": "text/plain"}
+        ) as response:
+            assert response.status == 415
+        async with session.post(
+            f"{base}/api/act?as=Morgan",
+            data=command,
+            headers={"Content-Type": "application/json", "Host": "evil.example:8765"},
+        ) as response:
+            assert response.status == 403
+        async with session.get(
+            f"{base}/api/view?as=Morgan", headers={"Host": "evil.example"}
+        ) as response:
+            assert response.status == 403
+        async with session.get(
+            f"{base}/api/view?as=Morgan", headers={"Host": "localhost:8765"}
+        ) as response:
+            assert response.status == 200
+    assert not web.fake.interactions  # nothing reached the bot
+
+
 async def test_off_localhost_every_request_needs_the_users_secret(tmp_path: Path) -> None:
     options = TryOptions(
         host="127.0.0.2", port=0, database=tmp_path / "lan.sqlite3", open_browser=False

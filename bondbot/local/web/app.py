@@ -39,6 +39,7 @@ ACT_TIMEOUT_S = 5.0
 _ID_OPTIONS = {6, 7, 8, 9}
 _ATTACHMENT_OPTION = 11
 _SUB = {1, 2}
+LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 
 
 @dataclass
@@ -100,6 +101,10 @@ class LocalWeb:
         return link + (f"&t={web_user.token}" if web_user.token else "")
 
     def _who(self, request: web.Request) -> WebUser:
+        if not self.secure and _hostname(request.host) not in LOOPBACK_NAMES:
+            # Without secrets, only this machine's own address: another name resolving
+            # here (DNS rebinding) is another site's page, not the user's.
+            raise web.HTTPForbidden(text="Open this page at 127.0.0.1 or localhost.")
         name = request.query.get("as", "")
         if not name and not self.secure:
             name = next(iter(self.users.values())).name
@@ -338,6 +343,11 @@ class LocalWeb:
 
     async def _act(self, request: web.Request) -> web.Response:
         web_user = self._who(request)
+        if request.content_type != "application/json":
+            # Only a JSON body: a browser asks before sending one from another site's page
+            # (CORS preflight, which this server never grants); a form or text/plain post
+            # from there would not ask.
+            raise web.HTTPUnsupportedMediaType(text="application/json only")
         try:
             body = await request.json()
             if not isinstance(body, dict):
@@ -434,6 +444,13 @@ class LocalWeb:
             else:
                 out[name] = value
         return out
+
+
+def _hostname(host: str) -> str:
+    """The name in a Host header, without its port ("[::1]:8765" → "::1")."""
+    if host.startswith("["):
+        return host[1 : host.find("]")]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
 def _shown(user: FakeUser) -> str:
