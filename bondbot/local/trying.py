@@ -23,6 +23,8 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from bondbot import background
+
 from .models import FakeChannel, FakeGuild, FakeRole, FakeUser
 from .server import FakeDiscord
 from .web import LocalWeb
@@ -232,8 +234,8 @@ async def running(
             shown_host = f"[{shown_host}]"
         base = f"http://{shown_host}:{port}"
         async with bot:
-            started = asyncio.create_task(bot.start(TOKEN), name="bondbot-try")
-            ready = asyncio.create_task(bot.wait_until_ready(), name="bondbot-try-ready")
+            started = background.spawn(bot.start(TOKEN), name="bondbot-try")
+            ready = background.spawn(bot.wait_until_ready(), name="bondbot-try-ready")
             done, _ = await asyncio.wait({started, ready}, return_when=asyncio.FIRST_COMPLETED)
             if started in done:
                 ready.cancel()

@@ -25,6 +25,8 @@ from urllib.parse import quote
 
 from aiohttp import web
 
+from bondbot import background
+
 from ..client import InteractionRejected, InteractionResult, NoResponse, Upload
 from ..models import FakeGuild, FakeMessage, FakeUser, iso
 from ..server import FakeDiscord
@@ -120,7 +122,7 @@ class LocalWeb:
     # -- pushes -------------------------------------------------------------------------------
 
     async def _start_watching(self, _app: web.Application) -> None:
-        self._watcher = asyncio.create_task(self._watch(), name="local-web-watch")
+        self._watcher = background.spawn(self._watch(), name="local-web-watch")
 
     async def _stop_watching(self, _app: web.Application) -> None:
         if self._watcher is not None:
@@ -259,9 +261,22 @@ class LocalWeb:
                 for r in self.guild.roles.values()
                 if r.id != self.guild.id and not r.name.endswith(" perms")
             ],
-            "commands": [*self.fake.commands(self.guild), *self.fake.commands(None)],
+            "commands": self._commands(user),
             "modal": self._modal(user.id),
         }
+
+    def _commands(self, user: FakeUser) -> list[dict[str, Any]]:
+        """The synced commands this user may use here, as Discord lists them to him (a
+        command needing permissions he lacks is not offered)."""
+        member = self.guild.members[user.id]
+        allowed = []
+        for command in [*self.fake.commands(self.guild), *self.fake.commands(None)]:
+            try:
+                self.fake._check_command_allowed(command, member, self.guild)
+            except InteractionRejected:
+                continue
+            allowed.append(command)
+        return allowed
 
     def _modal(self, user_id: int) -> dict[str, Any] | None:
         for inter in reversed(list(self.fake.interactions.values())):
