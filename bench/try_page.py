@@ -69,7 +69,7 @@ async def evening(coups: int, screenshot: Path | None) -> dict[str, list[float]]
                 )
                 await gm.click("deal")
                 await gm.sees(f"Coup {coup + 1}")
-                if await players[0].button("hp").count():  # someone lost: the Spend button
+                if await players[0].has("hp"):  # someone lost: the Spend button
                     await players[0].click("hp")
                     await players[0].page.wait_for_timeout(150)
             if screenshot is not None:  # the table, then its thread with the coups' pictures

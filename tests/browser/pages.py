@@ -9,6 +9,12 @@ from bondbot.local.models import FakeUser
 from bondbot.local.web import LocalWeb
 
 TIMEOUT_MS = 10_000
+FIND = """wanted => {
+  const found = [...document.querySelectorAll('#messages button[data-custom-id]')].filter(
+    b => { const fields = b.dataset.customId.split(':').slice(3);
+           return wanted.every((w, i) => fields[i] === w); });
+  return found.length ? found[found.length - 1].dataset.customId : null;
+}"""
 
 
 @dataclass
@@ -52,12 +58,16 @@ class View:
         await page.press("#command", "Enter")
         await page.wait_for_function("document.querySelector('#command').value === ''")
 
-    def button(self, action: str) -> Any:
-        """The newest button whose custom id ends with ``:action``."""
-        return self.page.locator(f"#messages button[data-custom-id$=':{action}']").last
+    async def has(self, action: str) -> bool:
+        """Whether a button for ``action`` ("seat", "choose:simulate") is drawn."""
+        return bool(await self.page.evaluate(FIND, action.split(":")))
 
     async def click(self, action: str) -> None:
-        await self.button(action).click()
+        """Click the newest button for ``action``: its custom id's fields after the table's
+        id start with it (``bb:tbl:<id>:deal:…``), whatever else they carry."""
+        handle = await self.page.wait_for_function(FIND, arg=action.split(":"))
+        custom_id = await handle.json_value()
+        await self.page.locator(f'#messages button[data-custom-id="{custom_id}"]').last.click()
 
     async def form(self, **values: str) -> None:
         """Fill the open form (a select by its option's label) and submit it."""
