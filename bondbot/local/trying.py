@@ -200,9 +200,15 @@ async def running(
     """The stand-in, the bot and the page, running until the block exits; yields
     ``(page, world, base_url, database)``. ``bot_options`` go to the bot's services (a test's
     seeds)."""
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
     from bondbot.bot.client import BondBot
     from bondbot.config import Settings
 
+    # The bot points discord.py's globals at the stand-in: put them back afterwards, so a
+    # process that goes on (the tests) does not keep a stopped stand-in's address.
+    discord_urls = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
     fake = FakeDiscord(token=TOKEN)
     world = build_world(fake, options.gm, options.players)
     await fake.start()
@@ -253,6 +259,7 @@ async def running(
         await fake.stop()
         if folder is not None:  # a try's own database goes with it (--database keeps one)
             shutil.rmtree(folder, ignore_errors=True)
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = discord_urls
 
 
 async def main(options: TryOptions) -> int:

@@ -193,6 +193,19 @@ async def test_another_site_cannot_act_through_the_local_page(try_page: Running)
     assert not web.fake.interactions  # nothing reached the bot
 
 
+async def test_discord_s_addresses_are_put_back_when_it_stops(tmp_path: Path) -> None:
+    """The bot points discord.py's globals at the stand-in; a process that goes on after a
+    try (the tests) gets Discord's own back."""
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    before = Route.BASE, str(DiscordWebSocket.DEFAULT_GATEWAY)
+    options = TryOptions(port=0, database=tmp_path / "urls.sqlite3", open_browser=False)
+    async with running(options, message_interval=0.05):
+        assert before[0] != Route.BASE
+    assert (Route.BASE, str(DiscordWebSocket.DEFAULT_GATEWAY)) == before
+
+
 async def test_off_localhost_every_request_needs_the_users_secret(tmp_path: Path) -> None:
     options = TryOptions(
         host="127.0.0.2", port=0, database=tmp_path / "lan.sqlite3", open_browser=False
