@@ -271,6 +271,9 @@ def _try(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"try: {exc}", file=sys.stderr)
         return 2
+    if args.database is not None and not args.database.parent.is_dir():
+        print(f"try: --database {args.database}: no folder {args.database.parent}", file=sys.stderr)
+        return 2
     options = trying.TryOptions(
         host=args.host,
         port=args.port,
