@@ -2,7 +2,7 @@
 
     python bench/clicks.py [--clicks 20] [--seed 7] [--timeout 600]
 
-Everything stays on 127.0.0.1 (the fake Discord of tests/fakediscord in this process, the
+Everything stays on 127.0.0.1 (the fake Discord of bondbot/local in this process, the
 real BondBot in its own, bench/load_bot.py); the bot and the temp directory are removed
 at the end. For each kind of button (and modal submit) the bot has, one user sends the
 same interaction `--clicks` times at once (the same custom id, dispatched back to back

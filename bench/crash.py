@@ -3,7 +3,7 @@
     python bench/crash.py [--runs 12] [--coups 4] [--rounds 3] [--seed 7] [--timeout 900]
                           [--verbose]
 
-Everything stays on 127.0.0.1 (the fake Discord of tests/fakediscord in this process, the
+Everything stays on 127.0.0.1 (the fake Discord of bondbot/local in this process, the
 real BondBot in its own, bench/load_bot.py) and the run is bounded (`--runs` evenings,
 `--timeout` for all of them); the bot and the temp directory (config, SQLite, log) are
 removed at the end.

@@ -2,7 +2,7 @@
 
     python bench/holdem_stall.py [--hands 200] [--seats 3,10] [--seed 1]
 
-The real BondBot runs against the fake Discord of tests/fakediscord, both on this event
+The real BondBot runs against the fake Discord of bondbot/local, both on this event
 loop, with a real SQLite file, the production table-message interval (an edit a second at
 most) and Le Chiffre on automatic play at an unlimited bankroll. At each table size the
 GM opens a hold'em table ($5/$10 blinds), the PCs buy in for $1,000, and `--hands` hands

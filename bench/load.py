@@ -7,7 +7,7 @@
                          [--processes N]
     python bench/load.py --rate R [--rate R2 ...] | --sweep [--rounds N] [--step-seconds S]
 
-The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1 with one guild,
+The fake Discord (bondbot/local) runs in this process on 127.0.0.1 with one guild,
 one channel per table, a GM (GM role) and three players per table; the database (a temp
 SQLite file, or with --database a fresh schema of that PostgreSQL database, dropped at
 the end) gets one NPC per table and one PC per player, each player's active character

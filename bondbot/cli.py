@@ -1,4 +1,4 @@
-"""`bondbot run | migrate | backup PATH | copy-database FROM TO | health | verify SEED
+"""`bondbot try | run | migrate | backup PATH | copy-database FROM TO | health | verify SEED
 COMMITMENT`: the operator's commands."""
 
 from __future__ import annotations
@@ -47,6 +47,43 @@ def _parser() -> argparse.ArgumentParser:
         "--config", type=Path, help="configuration file (default: ./config.toml)", default=None
     )
     sub = parser.add_subparsers(dest="command", required=True)
+    trying = sub.add_parser(
+        "try",
+        help="try BondBot in a browser: no Discord, no token",
+        description="Start the bot against a local stand-in for Discord and serve it as a web "
+        "page (each person's link is printed; the GM's opens in a browser when there is one). "
+        "The server has a GM, three players, the GM role, Le Chiffre (NPC) and one character "
+        "per player, so a table is two clicks away. No token is read; the database is a new "
+        "SQLite file in a temporary folder unless --database names one.",
+    )
+    trying.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 for phones on the LAN: then "
+        "each person's link carries a secret and requests without it are refused)",
+    )
+    trying.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    trying.add_argument(
+        "--database", type=Path, default=None, help="a SQLite file to use (and keep)"
+    )
+    trying.add_argument(
+        "--empty", action="store_true", help="no characters and no GM role: start bare"
+    )
+    trying.add_argument(
+        "--gm",
+        default="Morgan",
+        metavar="NAME[:LANG]",
+        help="the GM (default Morgan; LANG en, en-GB or fr)",
+    )
+    trying.add_argument(
+        "--players",
+        default="Alex,Camille:fr,Dana",
+        metavar="NAME[:LANG],...",
+        help="the three players (default Alex,Camille:fr,Dana)",
+    )
+    trying.add_argument(
+        "--no-browser", action="store_true", help="print the links, open no browser"
+    )
     sub.add_parser(
         "run",
         help="start the bot",
@@ -230,8 +267,39 @@ def _run(settings: Settings) -> int:
     return 0
 
 
+def _try(args: argparse.Namespace) -> int:
+    from bondbot.local import trying
+
+    try:
+        gm = trying.Person.parse(args.gm)
+        players = tuple(trying.Person.parse(p) for p in args.players.split(",") if p.strip())
+    except ValueError as exc:
+        print(f"try: {exc}", file=sys.stderr)
+        return 2
+    if args.database is not None and not args.database.parent.is_dir():
+        print(f"try: --database {args.database}: no folder {args.database.parent}", file=sys.stderr)
+        return 2
+    options = trying.TryOptions(
+        host=args.host,
+        port=args.port,
+        database=args.database,
+        empty=args.empty,
+        gm=gm,
+        players=players,
+        open_browser=not args.no_browser,
+    )
+    logging.basicConfig(level="WARNING", format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return asyncio.run(trying.main(options))
+    except OSError as exc:
+        print(f"try: cannot listen on {args.host}:{args.port} ({exc})", file=sys.stderr)
+        return 3
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "try":
+        return _try(args)
     try:
         if args.command == "verify":
             try:
