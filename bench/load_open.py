@@ -770,7 +770,7 @@ def report_backends(args: argparse.Namespace, rounds: list[Round]) -> None:
     if args.sweep:
         rows[0][2:2] = ["capacity SQLite/s", "PostgreSQL/s", "PG/SQLite"]
     for rnd in rounds:
-        pairs = [(rate, {s.bot: s for s in rnd.steps if s.rate == rate}) for rate in args.rates]
+        pairs = [(r, {s.bot: s for s in rnd.steps if s.rate == r}) for r in args.rates or []]
         if args.sweep:
             pairs = [(0.5 * rnd.capacity["game"], rnd.half)]
         for rate, by in pairs:

@@ -205,17 +205,18 @@ class SyncConnection:
         cursor = self._cursor
         try:
             if write and self.careful and self.in_transaction:
-                self._alone(query, values)
+                rows, rowcount = self._alone(query, values)
             else:
                 cursor.execute(query, values)
-            result = cursor.pgresult
-            rows = cursor.fetchall() if result and result.status == ExecStatus.TUPLES_OK else []
+                result = cursor.pgresult
+                ok = result and result.status == ExecStatus.TUPLES_OK
+                rows, rowcount = (cursor.fetchall() if ok else []), cursor.rowcount
         except psycopg.Error as exc:
             if not self.careful and self.in_transaction:
                 self.failed_bare = True  # the transaction is aborted: its job runs again
             raise as_dbapi(exc) from exc
         lastrowid = int(rows[0][0]) if rows and with_id else None
-        return Result(rows, lastrowid, cursor.rowcount)
+        return Result(rows, lastrowid, rowcount)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """One statement for many rows, pipelined (a copy's inserts)."""
@@ -225,21 +226,24 @@ class SyncConnection:
         except psycopg.Error as exc:
             raise as_dbapi(exc) from exc
 
-    def _alone(self, query: str, values: Any) -> None:
+    def _alone(self, query: str, values: Any) -> tuple[list[Row], int]:
         """A write that fails alone, as in SQLite: PostgreSQL aborts the whole transaction
-        on an error, so the write runs in a savepoint of its own (one round trip: the
-        three statements go in one pipeline), rolled back to when it fails."""
-        raw = self.raw
+        on an error, so the write runs in a savepoint of its own, rolled back to when it
+        fails. Three round trips, not one pipeline: psycopg's pipeline costs the bot
+        ~240 µs of CPU a write against ~140 (bench figures in docs/decisions.md)."""
+        raw, cursor = self.raw, self._cursor
+        cursor.execute(b"SAVEPOINT stmt")
         try:
-            with raw.pipeline():  # nothing prepared here: a failure would half-prepare it
-                raw.execute("SAVEPOINT stmt", prepare=False)
-                self._cursor.execute(query, values, prepare=False)
-                raw.execute("RELEASE SAVEPOINT stmt", prepare=False)
+            cursor.execute(query, values)
+            result = cursor.pgresult
+            rows = cursor.fetchall() if result and result.status == ExecStatus.TUPLES_OK else []
+            rowcount = cursor.rowcount
         except psycopg.Error:
             if raw.info.transaction_status == TransactionStatus.INERROR:
-                raw.execute("ROLLBACK TO SAVEPOINT stmt", prepare=False)
-                raw.execute("RELEASE SAVEPOINT stmt", prepare=False)
+                raw.execute(b"ROLLBACK TO SAVEPOINT stmt; RELEASE SAVEPOINT stmt")
             raise
+        cursor.execute(b"RELEASE SAVEPOINT stmt")
+        return rows, rowcount
 
     def chatter(self, sql: str) -> None:
         """Statements without parameters (BEGIN, SET LOCAL, SAVEPOINT …) in one round trip,
