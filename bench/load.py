@@ -473,7 +473,8 @@ async def seed_database(path: str | Path, world: World, tables: int) -> list[Tab
     db = await Database.open(path)  # type: ignore[arg-type]  # a URL on PostgreSQL
     try:
         await db.migrate()
-        async with db.transaction() as conn:
+        # one transaction for the whole world: a slow one on a busy machine is no refusal
+        async with db.transaction(deadline=time.monotonic() + 300) as conn:
             for guild, role in zip(world.guilds, world.gm_roles, strict=True):
                 await update_settings(
                     conn, guild.id, default_locale="en", gm_role_id=role.id, locale="en"
@@ -1319,14 +1320,21 @@ async def main_async(args: argparse.Namespace) -> int:
     if args.rates or args.sweep:
         from load_open import run_open
 
-        with tempfile.TemporaryDirectory(prefix="bondbot-load-open-") as tmp:
+        with (
+            tempfile.TemporaryDirectory(prefix="bondbot-load-open-") as tmp,
+            postgres_schema(args.database) as target,  # --database: the game on both
+        ):
+            args.database_target = target
             code = await run_open(args, Path(tmp))
         if args.profile is not None:
             print_profile(args.profile)
         if args.py_spy is not None:
-            from load_open import print_py_spy
+            from load_open import pg_spy_path, print_py_spy
 
             print_py_spy(args.py_spy)
+            if args.database is not None:
+                print("(the game on PostgreSQL:)")
+                print_py_spy(pg_spy_path(args.py_spy))
         return code
     with postgres_schema(args.database) as target:
         args.database_target = target
@@ -1485,7 +1493,8 @@ def main(argv: list[str] | None = None) -> int:
         "--database",
         metavar="URL",
         help="run the game bot on this PostgreSQL database (in a schema of its own, dropped"
-        " after) instead of a temporary SQLite file",
+        " after) instead of a temporary SQLite file; with --rate/--sweep, a second game bot"
+        " on it beside the one on SQLite (no floors), the two alternated in rounds",
     )
     parser.add_argument(
         "--table-floor",
@@ -1592,10 +1601,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.rates or args.sweep:
         if args.rates and args.sweep:
             parser.error("--rate and --sweep: one or the other")
-        if args.lock or args.trace_flag or args.gc_tune or args.processes > 1 or args.database:
-            parser.error(
-                "the open loop goes without --lock, --trace, --gc, --processes, --database"
-            )
+        if args.lock or args.trace_flag or args.gc_tune or args.processes > 1:
+            parser.error("the open loop goes without --lock, --trace, --gc, --processes")
         if args.table_floor:
             parser.error("the open loop always runs the table floor: no --table-floor")
         if args.rounds < 1 or args.step_seconds <= 0 or any(r <= 0 for r in args.rates or []):

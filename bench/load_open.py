@@ -388,10 +388,14 @@ class TableFloorBot(OpenBot):
 class GameBot(OpenBot):
     name = "game"
 
-    def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
+    def __init__(
+        self, args: argparse.Namespace, workdir: Path, database: str | Path | None = None
+    ) -> None:
         super().__init__(args, workdir)
         self.tables: list[Table] = []
-        self.database = workdir / "bondbot.sqlite3"
+        self.database = database or workdir / "bondbot.sqlite3"  # a URL: PostgreSQL
+        if database is not None:
+            self.name = PG
 
     async def start(self) -> None:
         args, fake = self.args, self.fake
@@ -561,30 +565,66 @@ def row_text(row: list[str]) -> str:
     )
 
 
-def order_of(number: int) -> list[str]:
+def order_of(number: int, names: list[str] | None = None) -> list[str]:
     """Round 1: game, table floor, /ping; round 2 the other way round; and so on."""
-    names = ["game", "table floor", "/ping"]
+    names = names or ["game", "table floor", "/ping"]
     return names if number % 2 == 1 else names[::-1]
+
+
+PG = "game pg"  # --database: the game on PostgreSQL, beside the game on SQLite
+
+
+async def spy_on(bot: OpenBot, path: Path) -> asyncio.subprocess.Process:
+    """py-spy sampling `bot`'s process into `path` (raw), all threads, 200 a second."""
+    assert bot.bot is not None
+    return await asyncio.create_subprocess_exec(
+        str(Path(sys.executable).with_name("py-spy")),
+        "record",
+        "--pid",
+        str(bot.bot.pid),
+        "--format",
+        "raw",
+        "--threads",
+        "--rate",
+        "200",
+        "--output",
+        str(path),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+
+
+def pg_spy_path(path: Path) -> Path:
+    """Where --py-spy puts the PostgreSQL game's samples (beside SQLite's)."""
+    return path.with_name(path.name + ".pg")
 
 
 async def run_open(args: argparse.Namespace, workdir: Path) -> int:
     rng = random.Random(args.seed)
     game = GameBot(args, workdir / "game")
     bots: dict[str, OpenBot] = {"game": game}
+    on_pg = getattr(args, "database_target", None)
+    names = ["game", PG] if on_pg else None
     try:
         started = time.monotonic()
         await game.start()
         await warm(game, rng, game)
-        bots["table floor"] = TableFloorBot(args, workdir / "table-floor", game.drawn())
-        bots["/ping"] = PingBot(args, workdir / "ping")
+        if on_pg:
+            pg = bots[PG] = GameBot(args, workdir / "game-pg", on_pg)
+            await pg.start()
+            await warm(pg, rng, pg)
+        else:
+            bots["table floor"] = TableFloorBot(args, workdir / "table-floor", game.drawn())
+            bots["/ping"] = PingBot(args, workdir / "ping")
         for name in ("table floor", "/ping"):
-            await bots[name].start()
-            await warm(bots[name], rng)
+            if name in bots:
+                await bots[name].start()
+                await warm(bots[name], rng)
         idle = {name: await bot.idle_cpu() for name, bot in bots.items()}
         print(
             f"open loop: {args.tables} punto banco tables (GM, 3 PCs, an NPC each)"
             f" {'in their channels' if args.in_channel else 'each in its thread'};"
-            f" steps of {args.step_seconds:g} s; three bots started and warmed in"
+            f" steps of {args.step_seconds:g} s; {len(bots)} bots started and warmed in"
             f" {time.monotonic() - started:.1f} s; seed {args.seed}"
         )
         print(
@@ -594,28 +634,16 @@ async def run_open(args: argparse.Namespace, workdir: Path) -> int:
         print(f"a step passes with p99 <= {P99_LIMIT_MS:g} ms and no miss\n")
         if args.profile is not None and game.bot is not None:
             game.bot.signal(signal.SIGUSR1)  # cProfile from here on
-        spy = None
+        spies = []
         if args.py_spy is not None and game.bot is not None:
-            spy = await asyncio.create_subprocess_exec(
-                str(Path(sys.executable).with_name("py-spy")),
-                "record",
-                "--pid",
-                str(game.bot.pid),
-                "--format",
-                "raw",
-                "--threads",
-                "--rate",
-                "200",
-                "--output",
-                str(args.py_spy),
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.DEVNULL,
-            )
+            spies.append(await spy_on(game, args.py_spy))
+            if PG in bots:
+                spies.append(await spy_on(bots[PG], pg_spy_path(args.py_spy)))
         print(row_text(STEP_HEADER))
         rounds: list[Round] = []
         hints: dict[str, float] = {}
         for number in range(1, args.rounds + 1):
-            rnd = Round(number, order_of(number))
+            rnd = Round(number, order_of(number, names))
             rounds.append(rnd)
             for name in rnd.order:
                 bot = bots[name]
@@ -627,15 +655,16 @@ async def run_open(args: argparse.Namespace, workdir: Path) -> int:
                         step = await bot.step(rate, args.step_seconds, rng)
                         rnd.steps.append(step)
                         print_step(step, number)
-            if args.sweep and rnd.capacity.get("table floor"):
-                half = 0.5 * rnd.capacity["table floor"]
+            base = "game" if on_pg else "table floor"  # --database: CPU at SQLite's half
+            if args.sweep and rnd.capacity.get(base):
+                half = 0.5 * rnd.capacity[base]
                 for name in [n for n in rnd.order if n != "/ping"]:
                     step = await bots[name].step(half, args.step_seconds, rng)
                     rnd.half[name] = step
                     print_step(step, number)
         if args.profile is not None and game.bot is not None:
             await game.bot.written([args.profile])
-        if spy is not None:
+        for spy in spies:
             spy.send_signal(signal.SIGINT)
             await spy.wait()
         print()
@@ -660,7 +689,9 @@ async def run_open(args: argparse.Namespace, workdir: Path) -> int:
 
 def report_open(args: argparse.Namespace, rounds: list[Round]) -> None:
     busy = max((s.others_cpu for r in rounds for s in r.steps), default=0.0)
-    if not args.sweep:
+    if getattr(args, "database_target", None):
+        report_backends(args, rounds)
+    elif not args.sweep:
         print("by offered rate (game against the table floor, in the same round):")
         rows = [
             [
@@ -735,6 +766,31 @@ def report_open(args: argparse.Namespace, rounds: list[Round]) -> None:
             " (others CPU): the machine is shared, so rates are low; compare ratios within"
             " a round"
         )
+
+
+def report_backends(args: argparse.Namespace, rounds: list[Round]) -> None:
+    """--database: the game on PostgreSQL against the game on SQLite, round by round."""
+    rows = [["round", "order", "offered/s", "p99 SQLite", "PostgreSQL", "CPU/interaction SQLite"]]
+    rows[0] += ["PostgreSQL", "PG/SQLite CPU"]
+    if args.sweep:
+        rows[0][2:2] = ["capacity SQLite/s", "PostgreSQL/s", "PG/SQLite"]
+    for rnd in rounds:
+        pairs = [(r, {s.bot: s for s in rnd.steps if s.rate == r}) for r in args.rates or []]
+        if args.sweep:
+            pairs = [(0.5 * rnd.capacity["game"], rnd.half)]
+        for rate, by in pairs:
+            s, p = by.get("game"), by.get(PG)
+            row = [str(rnd.number), " > ".join(rnd.order), f"{rate:.0f}"]
+            if args.sweep:
+                c = rnd.capacity
+                row[2:2] = [f"{c['game']:.0f}", f"{c[PG]:.0f}", ratio(c[PG], c["game"])]
+            row += [f"{x.pct(0.99):.1f} ms" if x else "-" for x in (s, p)]
+            row += [f"{x.cpu_ms:.3f} ms" if x else "-" for x in (s, p)]
+            row.append(f"{p.cpu_ms / s.cpu_ms:.2f}x" if s and p and s.cpu_ms else "-")
+            rows.append(row)
+    where = "at 50% of SQLite's capacity" if args.sweep else "by offered rate"
+    print(f"PostgreSQL against SQLite, the same game and load ({where}), by round:")
+    print_table(rows)
 
 
 IDLE_FRAMES = ("EpollSelector.select (", "Condition.wait (", "_worker (", "_connection_worker")

@@ -18,7 +18,13 @@ action (time.thread_time on the loop: what the bot's other work cannot use). Eve
 runs with the same `--synchronous` (NORMAL: no fsync per commit, today's setting).
 
     .venv/bin/python bench/writer.py [--actions 3000] [--clients 1,10,50,150]
-                                     [--synchronous NORMAL|FULL]
+                                     [--synchronous NORMAL|FULL] [--database URL]
+                                     [--rounds 1]
+
+`--database postgresql://…`: the group-commit writer on SQLite and on that PostgreSQL
+database (a schema of its own, dropped after), alternated `--rounds` times, with the
+process's CPU per action (every thread: PostgreSQL's work is on the connection's thread)
+and the ratio PostgreSQL/SQLite; the server's own CPU is not counted.
 """
 
 from __future__ import annotations
@@ -26,11 +32,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -148,6 +156,61 @@ class GroupCommit:
         await self.writer.close()
 
 
+class PgGroupCommit(GroupCommit):
+    name = "group-commit writer, PostgreSQL"
+
+    async def open(self, path: Any, synchronous: str) -> None:
+        from bondbot.storage.postgres import PgWriter
+
+        self.writer = await PgWriter.open(path)
+
+
+async def prepare_pg(url: str, tables: int) -> str:
+    """A fresh schema of `url`, migrated and seeded as `prepare` seeds SQLite."""
+    import psycopg
+
+    schema = f"bench_writer_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        admin.execute(f"CREATE SCHEMA {schema}")
+    target = f"{url}{'&' if '?' in url else '?'}options=" + urllib.parse.quote(
+        f"-csearch_path={schema}"
+    )
+    async with await Database.open(target) as db:
+        await db.migrate()
+        for table in range(1, tables + 1):
+            await db.writer.execute(
+                [
+                    (
+                        "INSERT INTO card_tables (id, guild_id, channel_id, game, status, state,"
+                        " created_at, updated_at) VALUES (?, 1, ?, 'punto_banco', 'open', ?, ?, ?)",
+                        (table, table, STATE, NOW, NOW),
+                    ),
+                    (
+                        "INSERT INTO balances (account, kind, unlimited) VALUES (?, 'cash', 1)",
+                        (f"bank:{table}",),
+                    ),
+                    *(
+                        (
+                            "INSERT INTO ledger (guild_id, kind, amount, src, dst, reason,"
+                            " created_at) VALUES (1, 'cash', 1000000000, NULL, ?, 'bench', ?)",
+                            (f"chips:{table}:{seat}", NOW),
+                        )
+                        for seat in (1, 2, 3)
+                    ),
+                ],
+                deadline=deadline_after(60.0),
+            )
+    return target
+
+
+def drop_pg(url: str, target: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA IF EXISTS bench_writer_{os.getpid()} CASCADE")
+
+
 async def measure(
     way: Any, path: Path, clients: int, actions: int, synchronous: str
 ) -> dict[str, float]:
@@ -168,9 +231,10 @@ async def measure(
             latencies.append(done - start)
             start = done
 
-    cpu, wall = time.thread_time(), time.perf_counter()
+    cpu, wall, process = time.thread_time(), time.perf_counter(), time.process_time()
     await asyncio.gather(*(client(t, way.run) for t in range(1, clients + 1)))
     cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
+    process = time.process_time() - process
     batches = getattr(getattr(way, "writer", None), "stats", None)
     await way.close()
     latencies.sort()
@@ -179,6 +243,7 @@ async def measure(
         "p50": statistics.median(latencies) * 1000,
         "p99": latencies[int(len(latencies) * 0.99) - 1] * 1000,
         "cpu": cpu / len(latencies) * 1000,
+        "process": process / len(latencies) * 1000,
         "per_commit": (
             statistics.mean(batches.sizes) if batches is not None and batches.sizes else 1.0
         ),
@@ -190,8 +255,12 @@ async def main() -> int:
     parser.add_argument("--actions", type=int, default=3000)
     parser.add_argument("--clients", default="1,10,50,150")
     parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
+    parser.add_argument("--database", metavar="URL", help="also the writer on this PostgreSQL")
+    parser.add_argument("--rounds", type=int, default=1, help="with --database: alternations")
     args = parser.parse_args()
     levels = [int(n) for n in args.clients.split(",")]
+    if args.database:
+        return await backends(args, levels)
     print(f"{args.actions} actions per cell, synchronous={args.synchronous}")
     print(
         f"{'way':<32} {'clients':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8}"
@@ -207,6 +276,44 @@ async def main() -> int:
                     f"{way_class.name:<32} {clients:>7} {row['rate']:>10.0f} {row['p50']:>8.2f}"
                     f" {row['p99']:>8.2f} {row['cpu']:>19.3f} {row['per_commit']:>15.1f}"
                 )
+    return 0
+
+
+async def backends(args: argparse.Namespace, levels: list[int]) -> int:
+    """The group-commit writer on SQLite and on PostgreSQL, alternated, by clients."""
+    print(f"{args.actions} actions per cell; process CPU per action (every thread)")
+    print(
+        f"{'round':>5} {'clients':>7} {'backend':<11} {'actions/s':>10} {'p99 ms':>8}"
+        f" {'CPU/action ms':>14} {'PG/SQLite CPU':>14}"
+    )
+    with tempfile.TemporaryDirectory() as scratch:
+        for number in range(1, args.rounds + 1):
+            for clients in levels:
+                rows: dict[str, dict[str, float]] = {}
+                order = ["SQLite", "PostgreSQL"][:: 1 if number % 2 else -1]
+                for backend in order:
+                    if backend == "SQLite":
+                        path: Any = Path(scratch) / f"{number}-{clients}.sqlite3"
+                        await prepare(path, clients, args.synchronous)
+                        way: Any = GroupCommit()
+                    else:
+                        path = await prepare_pg(args.database, clients)
+                        way = PgGroupCommit()
+                    try:
+                        rows[backend] = await measure(
+                            way, path, clients, args.actions, args.synchronous
+                        )
+                    finally:
+                        if backend != "SQLite":
+                            drop_pg(args.database, path)
+                for backend in order:
+                    row = rows[backend]
+                    share = row["process"] / rows["SQLite"]["process"]
+                    print(
+                        f"{number:>5} {clients:>7} {backend:<11} {row['rate']:>10.0f}"
+                        f" {row['p99']:>8.2f} {row['process']:>14.3f}"
+                        f" {f'{share:.2f}x' if backend != 'SQLite' else '':>14}"
+                    )
     return 0
 
 

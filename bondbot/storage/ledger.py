@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Literal
 
 from bondbot.errors import Refusal
 from bondbot.money import MAX_AMOUNT
-from bondbot.storage.conn import Connection
+from bondbot.storage.conn import Connection, dialect_of
 
 LedgerKind = Literal["cash", "hero"]
 KINDS: tuple[LedgerKind, ...] = ("cash", "hero")
@@ -143,6 +145,84 @@ def append_transfer(
         raise
     assert cursor.lastrowid is not None
     return cursor.lastrowid
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One movement for `append_transfers` (the rest of the row is the action's)."""
+
+    kind: LedgerKind
+    amount: int
+    src: str | None
+    dst: str | None
+    reason: str
+    note: str | None = None
+
+
+def append_transfers(
+    conn: sqlite3.Connection,
+    transfers: Sequence[Transfer],
+    *,
+    guild_id: int,
+    table_id: int | None = None,
+    actor_id: int | None = None,
+    now: str,
+) -> None:
+    """`append_transfer` for each, in order (an action's rows, in its writer job). On
+    PostgreSQL one multi-row INSERT carries them all: one round trip instead of one a
+    row; the triggers still move the balances row by row, in order, so a CHECK refuses
+    exactly what it refused row by row. When one does, the rows are written again one by
+    one (the statement wrote nothing) to raise the same `InsufficientFunds`."""
+    if len(transfers) < 2 or dialect_of(conn) != "postgresql":
+        for one in transfers:
+            _append(conn, one, guild_id=guild_id, table_id=table_id, actor_id=actor_id, now=now)
+        return
+    for one in transfers:
+        _check_transfer(one.kind, one.amount, one.src, one.dst, one.reason, one.note, now)
+    if not conn.in_transaction:
+        raise RuntimeError("ledger.append_transfers runs inside a writer job")
+    values = [
+        (guild_id, t.kind, t.amount, t.src, t.dst, t.reason, table_id, actor_id, t.note, now)
+        for t in transfers
+    ]
+    try:
+        conn.execute(_insert_rows(len(values)), [v for row in values for v in row])
+    except sqlite3.IntegrityError as exc:
+        if "CHECK constraint failed" not in str(exc):
+            raise
+        for one in transfers:  # the refused row raises as it would alone
+            _append(conn, one, guild_id=guild_id, table_id=table_id, actor_id=actor_id, now=now)
+        raise
+
+
+def _append(
+    conn: sqlite3.Connection,
+    one: Transfer,
+    *,
+    guild_id: int,
+    table_id: int | None,
+    actor_id: int | None,
+    now: str,
+) -> None:
+    append_transfer(
+        conn,
+        guild_id=guild_id,
+        kind=one.kind,
+        amount=one.amount,
+        src=one.src,
+        dst=one.dst,
+        reason=one.reason,
+        table_id=table_id,
+        actor_id=actor_id,
+        note=one.note,
+        now=now,
+    )
+
+
+@lru_cache(maxsize=64)
+def _insert_rows(count: int) -> str:
+    """The ledger INSERT for `count` rows (one text per count: each is prepared once)."""
+    return _INSERT + ", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" * (count - 1)
 
 
 async def transfer(

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg.pq import TransactionStatus
+from psycopg.pq import ExecStatus, TransactionStatus
 
 T = TypeVar("T")
 DIALECT = "postgresql"
@@ -38,6 +38,13 @@ _INSERT_WITH_ID = re.compile(
     r"^\s*INSERT INTO (ledger|characters|card_tables|rolls)\b(?!.*\bRETURNING\b)",
     re.IGNORECASE | re.DOTALL,
 )
+
+
+@lru_cache(maxsize=1024)
+def _shape(sql: str, params: str) -> tuple[str, bool, bool]:
+    """The translated query, whether it writes and whether it returns the new row's id:
+    read once per query text, as the text is the same at every call."""
+    return translate(sql, params), bool(_WRITE.match(sql)), bool(_INSERT_WITH_ID.match(sql))
 
 
 @lru_cache(maxsize=1024)
@@ -75,9 +82,14 @@ class Row(tuple):
 
 
 def _row_factory(cursor: Any) -> Callable[[Sequence[Any]], Row]:
-    names = [column.name for column in cursor.description or ()]
-    index = {name: position for position, name in enumerate(names)}
+    result = cursor.pgresult  # its names straight from libpq: `description` costs more
+    index = {} if result is None else _index(tuple(map(result.fname, range(result.nfields))))
     return lambda values: Row(values, index)
+
+
+@lru_cache(maxsize=1024)
+def _index(names: tuple[bytes | None, ...]) -> dict[str, int]:
+    return {(name or b"").decode(): position for position, name in enumerate(names)}
 
 
 # PostgreSQL's errors as the DB-API classes the storage catches (`sqlite3`'s, which every
@@ -159,6 +171,13 @@ class SyncConnection:
 
     def __init__(self, raw: psycopg.Connection[Any]) -> None:
         self.raw = raw
+        self._cursor = raw.cursor()  # one for every statement: a new one costs ~30 µs
+        # Whether a write inside a transaction gets a savepoint of its own, so that it
+        # fails alone as in SQLite (see `_alone`). A writer job first runs without (a
+        # round trip and PostgreSQL's subtransaction less per write); a failure then sets
+        # `failed_bare` and the job runs again, careful (`postgres._run_job`).
+        self.careful = True
+        self.failed_bare = False
 
     @classmethod
     def connect(cls, url: str, *, read_only: bool = False) -> SyncConnection:
@@ -181,19 +200,23 @@ class SyncConnection:
 
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Result:
         mode = "named" if isinstance(params, dict) else "positional" if params else "none"
-        query, values = translate(sql, mode), None if mode == "none" else params
+        query, write, with_id = _shape(sql, mode)
+        values = None if mode == "none" else params
+        cursor = self._cursor
         try:
-            if self.in_transaction and _WRITE.match(sql):
-                cursor = self._alone(query, values)
+            if write and self.careful and self.in_transaction:
+                rows, rowcount = self._alone(query, values)
             else:
-                cursor = self.raw.execute(query, values)
-            rows = cursor.fetchall() if cursor.description is not None else []
+                cursor.execute(query, values)
+                result = cursor.pgresult
+                ok = result and result.status == ExecStatus.TUPLES_OK
+                rows, rowcount = (cursor.fetchall() if ok else []), cursor.rowcount
         except psycopg.Error as exc:
+            if not self.careful and self.in_transaction:
+                self.failed_bare = True  # the transaction is aborted: its job runs again
             raise as_dbapi(exc) from exc
-        lastrowid = None
-        if rows and _INSERT_WITH_ID.match(sql):
-            lastrowid = int(rows[0][0])
-        return Result(rows, lastrowid, cursor.rowcount)
+        lastrowid = int(rows[0][0]) if rows and with_id else None
+        return Result(rows, lastrowid, rowcount)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """One statement for many rows, pipelined (a copy's inserts)."""
@@ -203,22 +226,32 @@ class SyncConnection:
         except psycopg.Error as exc:
             raise as_dbapi(exc) from exc
 
-    def _alone(self, query: str, values: Any) -> psycopg.Cursor[Any]:
+    def _alone(self, query: str, values: Any) -> tuple[list[Row], int]:
         """A write that fails alone, as in SQLite: PostgreSQL aborts the whole transaction
-        on an error, so the write runs in a savepoint of its own (one round trip: the
-        three statements go in one pipeline), rolled back to when it fails."""
-        raw = self.raw
+        on an error, so the write runs in a savepoint of its own, rolled back to when it
+        fails. Three round trips, not one pipeline: psycopg's pipeline costs the bot
+        ~240 µs of CPU a write against ~140 (bench figures in docs/decisions.md)."""
+        raw, cursor = self.raw, self._cursor
+        cursor.execute(b"SAVEPOINT stmt")
         try:
-            with raw.pipeline():  # nothing prepared here: a failure would half-prepare it
-                raw.execute("SAVEPOINT stmt", prepare=False)
-                cursor = raw.execute(query, values, prepare=False)
-                raw.execute("RELEASE SAVEPOINT stmt", prepare=False)
+            cursor.execute(query, values)
+            result = cursor.pgresult
+            rows = cursor.fetchall() if result and result.status == ExecStatus.TUPLES_OK else []
+            rowcount = cursor.rowcount
         except psycopg.Error:
             if raw.info.transaction_status == TransactionStatus.INERROR:
-                raw.execute("ROLLBACK TO SAVEPOINT stmt", prepare=False)
-                raw.execute("RELEASE SAVEPOINT stmt", prepare=False)
+                raw.execute(b"ROLLBACK TO SAVEPOINT stmt; RELEASE SAVEPOINT stmt")
             raise
-        return cursor
+        cursor.execute(b"RELEASE SAVEPOINT stmt")
+        return rows, rowcount
+
+    def chatter(self, sql: str) -> None:
+        """Statements without parameters (BEGIN, SET LOCAL, SAVEPOINT …) in one round trip,
+        on the simple protocol (`;`-separated)."""
+        try:
+            self.raw.execute(sql.encode())
+        except psycopg.Error as exc:
+            raise as_dbapi(exc) from exc
 
     def script(self, sql: str) -> None:
         """Several statements at once (a migration file: functions hold `;` in `$$`)."""

@@ -224,20 +224,24 @@ class TableMoney:
 
     def write(self, conn: JobConnection, *, guild_id: int, actor_id: int | None, now: str) -> None:
         """Write the rows this action produced (in the writer job that saves the table)."""
-        for row in self.rows:
-            ledger.append_transfer(
-                conn,
-                guild_id=guild_id,
-                kind=row.kind,
-                amount=row.amount,
-                src=row.src,
-                dst=row.dst,
-                reason=row.reason,
-                table_id=self.table_id,
-                actor_id=actor_id,
-                note=None if row.hand is None else hand_note(row.hand),
-                now=now,
-            )
+        ledger.append_transfers(
+            conn,
+            [
+                ledger.Transfer(
+                    row.kind,
+                    row.amount,
+                    row.src,
+                    row.dst,
+                    row.reason,
+                    None if row.hand is None else hand_note(row.hand),
+                )
+                for row in self.rows
+            ],
+            guild_id=guild_id,
+            table_id=self.table_id,
+            actor_id=actor_id,
+            now=now,
+        )
 
 
 def _short_of(account: str, kind: LedgerKind) -> str:

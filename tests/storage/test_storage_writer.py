@@ -356,3 +356,69 @@ async def test_close_answers_every_job_submitted_before(path: Path) -> None:
     assert [task.result() for task in pending] == [1, 2, 3]
     with pytest.raises(WriteFailed):
         await writer.submit(grant("sheet:9"), deadline=deadline_after(SOON))
+
+
+async def test_rows_written_together_refuse_as_one_by_one(writer: Writer) -> None:
+    """`append_transfers` (one INSERT on PostgreSQL): the row that overdraws is refused
+    with its account and what it held, nothing of the job is written, and the jobs
+    around it commit in the same batch."""
+    await writer.submit(grant("sheet:1", 100), deadline=deadline_after(SOON))
+
+    def rows_of(*transfers: tuple[str, str, int]) -> Any:
+        def job(conn: sqlite3.Connection) -> None:
+            ledger.append_transfers(
+                conn,
+                [ledger.Transfer("cash", amount, src, dst, "t") for src, dst, amount in transfers],
+                guild_id=1,
+                table_id=None,
+                now=NOW,
+            )
+
+        return job
+
+    results = await asyncio.gather(
+        writer.submit(
+            rows_of(("sheet:1", "sheet:2", 40), ("sheet:2", "sheet:3", 10)),
+            deadline=deadline_after(SOON),
+        ),
+        writer.submit(
+            rows_of(("sheet:1", "sheet:4", 50), ("sheet:4", "sheet:5", 60)),
+            deadline=deadline_after(SOON),
+        ),
+        writer.submit(
+            rows_of(("sheet:1", "sheet:6", 5), ("sheet:6", "sheet:7", 5)),
+            deadline=deadline_after(SOON),
+        ),
+        return_exceptions=True,
+    )
+    first, overdraw, last = results
+    assert first is None and last is None
+    assert isinstance(overdraw, ledger.InsufficientFunds)
+    assert (overdraw.account, overdraw.available, overdraw.requested) == ("sheet:4", 50, 60)
+    assert await balances(writer) == {"sheet:1": 55, "sheet:2": 30, "sheet:3": 10, "sheet:7": 5}
+
+
+async def test_a_job_that_goes_on_after_a_failed_write_keeps_its_other_writes(
+    writer: Writer,
+) -> None:
+    """As on SQLite, a write that fails fails alone: a job that catches it and writes on
+    commits its other writes (on PostgreSQL the job runs again, each write in its own
+    savepoint, since the failure aborted the transaction)."""
+    await writer.submit(grant("sheet:1", 100), deadline=deadline_after(SOON))
+
+    def goes_on(conn: sqlite3.Connection) -> str:
+        move("sheet:1", "sheet:2", 30)(conn)
+        try:
+            move("sheet:1", "sheet:3", 500)(conn)
+        except ledger.InsufficientFunds as exc:
+            move("sheet:1", "sheet:3", exc.available)(conn)
+            return "all of it"
+        return "never"
+
+    assert await writer.submit(goes_on, deadline=deadline_after(SOON)) == "all of it"
+    assert await balances(writer) == {"sheet:2": 30, "sheet:3": 70}
+    assert await rows(writer) == [
+        (None, "sheet:1", 100),
+        ("sheet:1", "sheet:2", 30),
+        ("sheet:1", "sheet:3", 70),
+    ]
