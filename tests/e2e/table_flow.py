@@ -135,7 +135,11 @@ async def press(fake: FakeDiscord, user: FakeUser, action: str, *args: object) -
     found = find_button(table.components, wanted)
     if found is not None:
         return await fake.click(user, table, found)
-    if action == "spend":
+    if action == "spend":  # the table's one Spend (a redraw under way may bring it back)
+        await fake.wait_until(
+            lambda: find_button(table_message(fake).components, ["hp"]) is not None, timeout=3
+        )
+        table = table_message(fake)
         picked = await fake.click(user, table, button_id(fake, "hp"))
         found = find_button(picked.components, wanted)
         return picked if found is None else await fake.click(user, picked, found)
