@@ -32,6 +32,21 @@ def folded(key: str, lang: Lang, entries: list[str]) -> list[str]:
     return [i18n.t(key, lang, entries=line) for line in lines]
 
 
+def fold_lines(lines: list[str], most: int = FOLD_AFTER) -> list[str]:
+    """One line per seat (a ponte's answer, a score) up to `most` seats; with more, the
+    same said side by side on one line (more only past a field's limit), at a ten-seat
+    table read at a glance."""
+    if len(lines) <= most:
+        return lines
+    joined: list[str] = []
+    for line in lines:
+        if joined and len(joined[-1]) + 3 + len(line) <= FOLD_CHARS:
+            joined[-1] += " · " + line
+        else:
+            joined.append(line)
+    return joined
+
+
 def fold_seats(lines: list[tuple[str, str, bool]], lang: Lang) -> list[str]:
     """A table's seat lines, each (its full line, its short entry, whether it matters now):
     with up to `FOLD_AFTER` seats every seat has its line; with more, the seats that matter

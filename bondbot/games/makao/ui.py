@@ -22,6 +22,7 @@ from bondbot.bot.router import ButtonSpec, view_of
 from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, short, table_button
+from bondbot.bot.tables.glance import fold_lines
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
@@ -193,6 +194,7 @@ def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str, whole: bool = 
                 total=totals.get(seat, 0),
             )
         )
+    lines = fold_lines(lines)  # ten players' scores side by side
     if whole and any(deal.won_back for deal in game.deals):
         lines.append(t("makao.sheet_star", lang))
     pot = snapshot.held.get(POT_NAME, 0)
