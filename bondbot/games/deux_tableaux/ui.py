@@ -420,10 +420,13 @@ class DeuxTableauxUI:
                 lines.append(t("deux_tableaux.banco_again", lang, name=loser))
             elif engine.banco_right == "closed":
                 lines.append(t("deux_tableaux.banco_closed", lang))
+            orders = []
             for name in TABLES if engine.coup is None else ():  # dealt: the holders say it
                 order = ", ".join(name_of(snapshot, seat) for seat in engine.table_order(name))
                 where = table_name(name, lang)
-                lines.append(t("deux_tableaux.order", lang, table=where, names=order))
+                orders.append(t("deux_tableaux.order", lang, table=where, names=order))
+            many = len(engine.seats) > FOLD_AFTER  # ten seats: both orders on one line
+            lines += fold_lines(orders, 1) if many else orders
         if engine.turn() and not _answering(engine):  # else said first in the coup's field
             lines.append(_waiting(snapshot, lang))
         if not state.npc_auto:

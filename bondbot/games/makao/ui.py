@@ -138,7 +138,8 @@ def _deal_lines(
             line += " → " + t(key, lang, score=score)
         players.append(line)
     # A deal played: its result on one line (the score sheet below adds up the cycle).
-    lines += ["; ".join(players)] if deal.complete and players else players
+    # … and in play, ten players' bids side by side (`fold_lines`: up to five, a line each)
+    lines += ["; ".join(players)] if deal.complete and players else fold_lines(players)
     if game.phase == "bidding":
         total = sum(deal.bids.values())
         lines[0] += " · " + t("makao.bids_total", lang, total=total, tricks=deal.number)
