@@ -58,9 +58,11 @@ def fold_seats(lines: list[tuple[str, str, bool]], lang: Lang) -> list[str]:
     if len(shown) > FOLD_AFTER // 2:  # many matter: all in short, those first
         entries = [entry for _, entry, matters in lines if matters]
         rest = [entry for _, entry, matters in lines if not matters]
-        return folded("table.seats_now", lang, entries) + (
-            folded("table.seats_also", lang, rest) if rest else []
-        )
+        now = folded("table.seats_now", lang, entries)
+        also = folded("table.seats_also", lang, rest) if rest else []
+        if len(also) == 1 and len(now[-1]) + 3 + len(also[0]) <= FOLD_CHARS:
+            now[-1] += " — " + also.pop()  # short names: those seated on the same line
+        return now + also
     rest = [entry for _, entry, matters in lines if not matters]
     return shown + (folded("table.seats_also", lang, rest) if rest else [])
 
