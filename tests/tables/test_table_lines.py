@@ -125,3 +125,41 @@ def test_the_document_says_how_much_is_read(evenings: dict[tuple[str, int], Coun
     if os.environ.get("BONDBOT_NEW_BUTTONS"):
         DOC.write_text(text, encoding="utf-8")
     assert DOC.read_text(encoding="utf-8") == text, "run with BONDBOT_NEW_BUTTONS=1"
+
+
+@pytest.mark.parametrize("game", ["deux_tableaux", "holdem", "makao"])
+def test_ten_long_names_stay_named_and_within_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """Ten seats folded to a line or two: every seated name still shown in full (as the
+    table shows names), never "?", and every field within Discord's 1,024 characters."""
+    import lines
+
+    from bondbot.bot.tables.common import FIELD_MAX, short
+    from bondbot.bot.tables.message import table_embed
+    from bondbot.money import Currency
+
+    long_names = tuple(f"{index:02d} " + "Ŵ" * 61 for index in range(10))  # 64 characters
+    monkeypatch.setattr(lines, "NAMES", long_names)
+    checked = []
+
+    def seen(snapshot, clock) -> None:  # type: ignore[no-untyped-def]
+        for lang in ("en", "fr"):
+            payload = table_embed(snapshot, lang, Currency("$", lang), clock.now).to_dict()
+            fields = payload.get("fields", [])
+            assert all(len(f["value"]) <= FIELD_MAX for f in fields), game
+            text = "\n".join([payload.get("description") or "", *(f["value"] for f in fields)])
+            missing = [s.name for s in snapshot.state.seats if short(s.name) not in text]
+            assert not missing, (game, lang, missing)
+            checked.append(len(snapshot.state.seats))
+
+    async def run() -> None:
+        db = await Database.open(tmp_path / "long.db")
+        await db.migrate()
+        try:
+            await evening(db, game, 10, 7, steps=40, seen=seen)
+        finally:
+            await db.close()
+
+    asyncio.run(run())
+    assert max(checked) >= 9  # the fold was drawn (hold'em seats its tenth by the rulebook)
