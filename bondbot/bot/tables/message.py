@@ -15,6 +15,7 @@ from bondbot import i18n
 from bondbot.bot.router import view_of
 from bondbot.bot.tables.common import add_lines, fit, names, quality, short, table_button
 from bondbot.bot.tables.games import optional, ui_for
+from bondbot.bot.tables.glance import fold_seats
 from bondbot.bot.tables.panels import spendable
 from bondbot.bot.tables.story import shoe_line, table_title
 from bondbot.games.registry import spec_for
@@ -104,6 +105,11 @@ def _game_limits(state: TableState, lang: Lang, money: str) -> dict[str, str]:
     return found
 
 
+def _unusual_choice(choice: str | None, lang: Lang) -> str | None:
+    """A seat's choice as a folded seat says it: only when it does not simulate."""
+    return None if choice == "simulate" else t(f"table.choice_{choice or 'none'}", lang)
+
+
 def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) -> discord.Embed:
     state = snapshot.state
     config = state.config
@@ -139,7 +145,7 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
     if not state.npc_auto:
         limits += "\n" + t("table.npc_by_gm", lang, npc=state.npc_name)
     embed.add_field(name=t("table.limits", lang), value=limits, inline=False)
-    seat_lines = []
+    seat_lines: list[tuple[str, str, bool]] = []
     for seat in state.seats:
         line = t(
             "table.seat_line",
@@ -150,9 +156,21 @@ def table_embed(snapshot: TableSnapshot, lang: Lang, money: str, now: datetime) 
             choice=t(f"table.choice_{seat.choice or 'none'}", lang),
         )
         extra = game.seat_extra(snapshot, seat.character_id, lang, money)
-        seat_lines.append(line if extra is None else f"{line} — {extra}")
+        full = line if extra is None else f"{line} — {extra}"
+        # the short entry of a folded seat: its name, chips, what it does now, a choice
+        # other than simulating (a ten-seat table names those that matter on their lines)
+        said = [part for part in (extra, _unusual_choice(seat.choice, lang)) if part]
+        entry = t(
+            "table.seat_entry_extra" if said else "table.seat_entry",
+            lang,
+            name=short(seat.name),
+            chips=format_amount(snapshot.chips.get(seat.character_id, 0), money),
+            extra=", ".join(said),
+        )
+        seat_lines.append((full, entry, bool(extra and extra.strip())))
     more = t("table.continued", lang)
-    add_lines(embed, t("table.seats", lang), seat_lines or [t("table.no_seats", lang)], more)
+    shown = fold_seats(seat_lines, lang)
+    add_lines(embed, t("table.seats", lang), shown or [t("table.no_seats", lang)], more)
     for name, value in game.public_fields(snapshot, lang, money):
         add_lines(embed, name, value.split("\n"), more)
     contest = _contest(snapshot, lang, money)

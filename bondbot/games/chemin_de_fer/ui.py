@@ -26,6 +26,7 @@ from bondbot.bot.tables import modals
 from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
+from bondbot.bot.tables.glance import fold_lines
 from bondbot.bot.tables.modals import amount_modal, amount_of, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
@@ -428,9 +429,11 @@ class CheminDeFerUI:
             if engine.turn():
                 lines.append(_waiting(snapshot, lang))
             covered = {item.seat: item for item in engine.coverage()}
+            calls = []
             for seat in engine.pontes():  # those still to answer: "The table waits for"
                 line = _call_line(snapshot, engine, seat, covered.get(seat), lang, money)
-                lines += [line] if line else []
+                calls += [line] if line else []
+            lines += fold_lines(calls)  # ten pontes' answers side by side
         else:
             for item in coup.covers:
                 lines.append(

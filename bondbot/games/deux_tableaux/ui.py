@@ -22,6 +22,7 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.acting import act, check_amount, may_act, options_now, speaks_for_npc
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, table_button
+from bondbot.bot.tables.glance import FOLD_AFTER, fold_lines
 from bondbot.bot.tables.modals import amount_modal, amount_of, parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
@@ -419,10 +420,13 @@ class DeuxTableauxUI:
                 lines.append(t("deux_tableaux.banco_again", lang, name=loser))
             elif engine.banco_right == "closed":
                 lines.append(t("deux_tableaux.banco_closed", lang))
+            orders = []
             for name in TABLES if engine.coup is None else ():  # dealt: the holders say it
                 order = ", ".join(name_of(snapshot, seat) for seat in engine.table_order(name))
                 where = table_name(name, lang)
-                lines.append(t("deux_tableaux.order", lang, table=where, names=order))
+                orders.append(t("deux_tableaux.order", lang, table=where, names=order))
+            many = len(engine.seats) > FOLD_AFTER  # ten seats: both orders on one line
+            lines += fold_lines(orders, 1) if many else orders
         if engine.turn() and not _answering(engine):  # else said first in the coup's field
             lines.append(_waiting(snapshot, lang))
         if not state.npc_auto:
@@ -453,15 +457,16 @@ class DeuxTableauxUI:
                     for item in covered
                 ]
                 lines.append(f"{heading} " + " · ".join(stakes))
+            bancos = []
             for seat in engine.pontes():
                 call = engine.calls.get(seat)
-                if call in ("banco", "pass"):
+                if call == "banco":  # a pass: his seat line says it
                     bank = format_amount(engine.bank, money)
-                    again = call == "banco" and engine.banco_right == "again"
-                    key = (
-                        "deux_tableaux.call_banco_again" if again else f"deux_tableaux.call_{call}"
-                    )
-                    lines.append(t(key, lang, name=name_of(snapshot, seat), amount=bank))
+                    again = engine.banco_right == "again"
+                    key = "deux_tableaux.call_banco_again" if again else "deux_tableaux.call_banco"
+                    bancos.append(t(key, lang, name=name_of(snapshot, seat), amount=bank))
+            many = len(engine.seats) > FOLD_AFTER  # ten seats: the bancos on one line
+            lines += fold_lines(bancos, 1) if many else bancos
         else:
             lines.append(t("deux_tableaux.dealt", lang, banker=name_of(snapshot, engine.banker)))
             for name, hand in coup.hands.items():

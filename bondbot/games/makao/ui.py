@@ -22,6 +22,7 @@ from bondbot.bot.router import ButtonSpec, view_of
 from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, short, table_button
+from bondbot.bot.tables.glance import fold_lines
 from bondbot.bot.tables.modals import parse_amount_or_refuse
 from bondbot.bot.tables.opening import (
     COMMON,
@@ -137,7 +138,8 @@ def _deal_lines(
             line += " → " + t(key, lang, score=score)
         players.append(line)
     # A deal played: its result on one line (the score sheet below adds up the cycle).
-    lines += ["; ".join(players)] if deal.complete and players else players
+    # … and in play, ten players' bids side by side (`fold_lines`: up to five, a line each)
+    lines += ["; ".join(players)] if deal.complete and players else fold_lines(players)
     if game.phase == "bidding":
         total = sum(deal.bids.values())
         lines[0] += " · " + t("makao.bids_total", lang, total=total, tricks=deal.number)
@@ -193,6 +195,7 @@ def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str, whole: bool = 
                 total=totals.get(seat, 0),
             )
         )
+    lines = fold_lines(lines)  # ten players' scores side by side
     if whole and any(deal.won_back for deal in game.deals):
         lines.append(t("makao.sheet_star", lang))
     pot = snapshot.held.get(POT_NAME, 0)
