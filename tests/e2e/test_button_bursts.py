@@ -42,7 +42,7 @@ from table_helpers import random_move
 
 BURST = 20
 STEPS = 30
-MAX_STEPS = 80
+MAX_STEPS = 120  # only a walk with a button met and still untried goes past STEPS
 FRESH = 10  # bursts of buttons not yet tried, at most, in a step
 GAMES = sorted(spec.key for spec in all_games())
 OPEN: dict[str, dict[str, str]] = {
