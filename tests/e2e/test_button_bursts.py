@@ -58,9 +58,10 @@ OPEN: dict[str, dict[str, str]] = {
 # Arguments that say what a button does, not which state it was drawn in (a move count, a
 # hand number): a burst of each is tried.
 DIRECTED = {"gpause", "npc", "gclose"}
-# Buttons of one moment (the first bank, the insurance, the bank's Keep, a hand's deal):
+# Buttons of one moment (the first bank, the insurance, the bank's Keep, a hand's deal, Makao's
+# Leave before the cycle starts):
 # tried first when met, before a move of the walk ends that moment.
-MOMENTS = {"start", "insure", "noinsure", "keep", "newhand", "deal", "wager", "auction"}
+MOMENTS = {"start", "insure", "noinsure", "keep", "newhand", "deal", "wager", "auction", "leave"}
 CHOSEN = {"card", "lead"}  # a card or suit picked among those in hand: one kind of button
 NOT_BURST = {"gclose"}  # its confirmation is tested with item 3 (test_forged_forms.py)
 LAST = {"end"}  # ending the evening (Macao, Makao, Michigan): burst once the walk is done
