@@ -16,14 +16,13 @@ confirm must match exactly (and the close itself happens once, whoever clicks).
 from __future__ import annotations
 
 import logging
-import secrets
-import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
 
+from bondbot.bot.confirmations import Confirmations
 from bondbot.bot.context import require_gm
 from bondbot.bot.reply import Reply, reply_to
 from bondbot.bot.router import Actions, ButtonSpec, custom_id, view_of
@@ -55,7 +54,7 @@ class Overview:
 
     def __init__(self, bot: BondBot) -> None:
         self.bot = bot
-        self._tokens: dict[int, tuple[str, float]] = {}  # table → its Close token, expiry
+        self._closing = Confirmations(nbytes=6, ttl_s=CONFIRM_TTL_S)  # by table
         self.actions = Actions()
         self.actions.on("page", int, str)(self._page)
         self.actions.on("post", int, int)(self._post)
@@ -180,9 +179,7 @@ class Overview:
         (the same for every ask while it is valid), which the confirm must match."""
         snapshot = await self._table(interaction, table)
         reply = await reply_to(interaction)
-        now = time.monotonic()
-        self._tokens = {k: v for k, v in self._tokens.items() if v[1] > now}
-        token, _ = self._tokens.setdefault(table, (secrets.token_hex(6), now + CONFIRM_TTL_S))
+        token = self._closing.ask(table)
         seated = len(snapshot.state.seats)
         view = view_of(
             [
@@ -202,8 +199,7 @@ class Overview:
     async def _close(self, interaction: discord.Interaction, table: int, token: str) -> None:
         """The confirmed Close: exactly as `/table close` (the GM told the shoe's seed, the
         evening's story posted); a table whose channel is gone closes without them."""
-        known = self._tokens.get(table)
-        if known is None or known[0] != token or known[1] <= time.monotonic():
+        if not self._closing.confirms(table, token):
             raise Refusal("gm.tables.confirm_stale", table=table)
         snapshot = await self._table(interaction, table)
         if await self._gone(interaction, snapshot):

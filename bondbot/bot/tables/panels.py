@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import io
-import secrets
 from datetime import datetime
 from typing import Any
 
 import discord
 
+from bondbot.bot.confirmations import Confirmations
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec, FormField, custom_id, modal_view, view_of
@@ -389,11 +389,11 @@ async def _gm_out(click: Click, character: int) -> None:
     await click.reply.say("table.unseated", name=name)
 
 
-# The confirmation each GM's question to close a table drew: (table, GM) → its token, the
-# same for his questions until it is used (clicks crossing each other draw one). Only that
-# exact id closes the table (`gclose:<token>`); any other (an old `gclose:1`, a forged or
-# guessed one, one drawn before a restart) is refused, and the panel asks again.
-_CLOSE_ASKED: dict[tuple[int, int], str] = {}
+# The confirmation each GM's question to close a table drew, by (table, GM): the same for
+# his questions until it is used. Only that exact id closes the table (`gclose:<token>`);
+# any other (an old `gclose:1`, a forged or guessed one, one drawn before a restart) is
+# refused, and the panel asks again.
+_CLOSE_ASKED = Confirmations(nbytes=8)
 ASK = "0"  # `gclose:0`, the panel's Close: the question
 
 
@@ -404,7 +404,7 @@ async def _gm_close(click: Click, token: str) -> None:
     await require_gm(click.interaction)
     asked = (click.table, click.user_id)
     if token == ASK:
-        drawn = _CLOSE_ASKED.setdefault(asked, secrets.token_hex(8))
+        drawn = _CLOSE_ASKED.ask(asked)
         lang, table = click.reply.lang, click.table
         view = view_of(
             [
@@ -416,9 +416,8 @@ async def _gm_close(click: Click, token: str) -> None:
             content=click.reply.t("table.close_ask"), embed=None, view=view
         )
         return
-    expected = _CLOSE_ASKED.get(asked)
-    if expected is None or not secrets.compare_digest(expected, token):
+    if not _CLOSE_ASKED.confirms(asked, token):
         raise Refusal("table.close_not_asked")
     cog = bot_of(click.interaction).get_cog("Tables")
     await cog.close_table(click.reply, click.table)  # type: ignore[union-attr]
-    _CLOSE_ASKED.pop(asked, None)
+    _CLOSE_ASKED.used(asked)
