@@ -163,8 +163,7 @@ class TableMessages:
                     snapshot = await self.bot.services.tables.snapshot(table_id)
                 except Unreachable:  # said once by the database's link: wait for it
                     failures += 1
-                    self._dirty.add(table_id)
-                    await asyncio.sleep(backoff(failures))
+                    await self._again(table_id, failures)
                     continue
                 if "table" in self._refused.get(table_id, {}):
                     return  # until the permissions change (`mend`)
@@ -177,8 +176,7 @@ class TableMessages:
                     if not await self._render_failed(snapshot, error, failures):
                         return
                     failures += 1
-                    self._dirty.add(table_id)
-                    await asyncio.sleep(backoff(failures))
+                    await self._again(table_id, failures)
                     continue
                 failures = 0
                 self._arm(snapshot)
@@ -187,6 +185,11 @@ class TableMessages:
             log.exception("could not refresh the message of table %s", table_id)
         finally:
             self._running.pop(table_id, None)
+
+    async def _again(self, table_id: int, failures: int) -> None:
+        """The table to be redrawn once more, after a pause longer each failure."""
+        self._dirty.add(table_id)
+        await asyncio.sleep(backoff(failures))
 
     async def _render_failed(
         self, snapshot: TableSnapshot, error: Exception, failures: int
