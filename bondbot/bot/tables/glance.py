@@ -11,6 +11,7 @@ from typing import Any
 
 from bondbot import i18n
 from bondbot.i18n import Lang
+from bondbot.tables.summary import hand_word
 
 LOG_LINES = 5  # the latest moves a log shows
 FOLD_AFTER = 5  # more seats than this, and those that matter not now share one line
@@ -78,8 +79,6 @@ def latest(lines: list[str], lang: Lang, keep: int = LOG_LINES) -> list[str]:
 def by_hand_word(key: str, game: str, lang: Lang) -> str:
     """`table.<key>.<word>`: the phrase naming a hand as the game does ("Coup 3" at
     baccarat, "Main 3" at a French hold'em table; `games.hand_word.<game>`)."""
-    from bondbot.tables.summary import hand_word
-
     return f"table.{key}.{hand_word(game, lang)}"
 
 
