@@ -5,7 +5,9 @@ Its parts are plain modules of functions, each taking the `TableCore` they share
 playing, hero_points, contests, timers and lifecycle. Functions rather than mixins or
 collaborator classes: what they share is exactly the core (the tables in memory, one
 action at a time per table, the commit and the notifying), so each part reads as what it
-does to a table, imports only what it needs, and none holds state of its own. The core
+does to a table, imports only what it needs, and none holds state of its own (where one
+part uses another's, as closing cashes out like leaving, it imports that function; classes
+would have to hold each other). The core
 imports none of them: the one it calls back (timers' `arm`, after every change) is handed
 to it here, so no import runs in a circle.
 
