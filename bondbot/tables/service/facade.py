@@ -7,9 +7,8 @@ collaborator classes: what they share is exactly the core (the tables in memory,
 action at a time per table, the commit and the notifying), so each part reads as what it
 does to a table, imports only what it needs, and none holds state of its own (where one
 part uses another's, as closing cashes out like leaving, it imports that function; classes
-would have to hold each other). The core
-imports none of them: the one it calls back (timers' `arm`, after every change) is handed
-to it here, so no import runs in a circle.
+would have to hold each other). The core imports none of them: the one it calls back
+(timers' `arm`, after every change) is handed to it here, so no import runs in a circle.
 
 Each method here is its module's function of the same name, with the same signature; its
 docstring is there.
