@@ -1,6 +1,6 @@
 """Card pictures: how long a hand's PNG takes to make and how big it is.
 
-    python bench/pictures.py [--hands 2000] [--seed 1]
+    python bench/display/pictures.py [--hands 2000] [--seed 1]
 
 First the very first hand (every card it shows drawn for the first time), then the 52
 cards and the back drawn once (what the bot does once per process, as hands come), then
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.pictures.cards import (
     HAND_CACHE,

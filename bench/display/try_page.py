@@ -1,6 +1,6 @@
 """The page of `bondbot try`: time from a click to its drawn answer, over an evening.
 
-    python bench/try_page.py [--coups 20] [--screenshot docs/try.png]
+    python bench/display/try_page.py [--coups 20] [--screenshot docs/try.png]
 
 Runs `bondbot try`'s stand-in, bot and page in this process, and Debian's chromium (headless,
 driven by Playwright; `bash .ci/chromium` installs it) with one page per person: the GM
@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]  # run from a checkout
 
 from conftest import CHROMIUM, FLAGS  # noqa: E402

@@ -1,4 +1,5 @@
-"""Scripted fake users for bench/crash.py and bench/clicks.py, against the bot in its own process.
+"""Scripted fake users for crash.py and clicks.py (bench/faults), against the bot in its own
+process.
 
 What both share: the cast (one guild, a GM with the GM role, players, channels; their
 sheets written to the database before the bot starts), the users' clicks (dispatched with
@@ -19,18 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))  # load_bot, load_fake
 
 import aiosqlite
-from load import DEADLINE_S
-from load_fake import (
-    BenchFake,
-    FakeChannel,
-    FakeMessage,
-    InteractionRejected,
-    InteractionResult,
-)
+from load_common import DEADLINE_S
+from load_fake import BenchFake, FakeChannel, FakeMessage, InteractionRejected, InteractionResult
 
 from bondbot.i18n import t
 from bondbot.sheets import validate_sheet

@@ -1,6 +1,6 @@
-"""Run one bot for bench/load.py in its own process, pointed at the bench's fake Discord.
+"""Run one bot for bench/load/load.py in its own process, pointed at the bench's fake Discord.
 
-    python bench/load_bot.py bondbot|floor --config CONFIG.toml
+    python bench/load/load_bot.py bondbot|floor --config CONFIG.toml
 
 `bondbot` is the real BondBot from its configuration (the token from BONDBOT_TOKEN);
 `floor` is a bare discord.py bot with one slash command, `/ping`, that answers at once
@@ -11,12 +11,12 @@ comes from BENCH_GATEWAY_URL: discord.py connects to `DiscordWebSocket.DEFAULT_G
 without asking Discord, so it is set here. With BENCH_TRACE=FILE it counts and times where
 BondBot's time goes (the database lock and its statements, the hot pure-Python steps, the
 event loop's lag): SIGUSR1 starts the count afresh, SIGUSR2 writes it to FILE as JSON
-(bench/load.py --trace does both around the measured phase). BENCH_PROFILE=FILE does the
+(bench/load/load.py --trace does both around the measured phase). BENCH_PROFILE=FILE does the
 same with cProfile's stats. With BENCH_GC=FILE it times the garbage collector's pauses
 and the loop's stalls the same way (GcWatch), under the setting BENCH_GC_TUNE names, and
 counts the objects left in the collector's care at the end, by type. With
 BENCH_SEEDS=HEX,HEX,… the first shoes the bot shuffles use these seeds, in order
-(bench/clicks.py stacks a blackjack deal that way), then random ones.
+(bench/faults/clicks.py stacks a blackjack deal that way), then random ones.
 SIGTERM or SIGINT closes the bot.
 """
 
@@ -47,7 +47,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.config import Settings, load_settings
 

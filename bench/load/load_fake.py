@@ -1,4 +1,4 @@
-"""The fake Discord as bench/load.py drives it: many users waiting at once, cheaply.
+"""The fake Discord as bench/load/load.py drives it: many users waiting at once, cheaply.
 
 `FakeDiscord.wait_until` wakes every waiter on every change of the fake, which is fine
 for a test and quadratic under load: with 150 users waiting, each REST call would wake
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 from bondbot.local import FakeDiscord
 from bondbot.local.client import FakeInteraction, InteractionRejected, InteractionResult

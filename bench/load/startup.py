@@ -1,7 +1,7 @@
 """Start-up with many open tables: how long until the bot answers, the event loop's
 longest stall meanwhile, the REST calls it makes, and its memory.
 
-    .venv/bin/python bench/startup.py [--tables 1000]
+    .venv/bin/python bench/load/startup.py [--tables 1000]
 
 Builds a database with `--tables` open punto banco tables (one per channel, each with a
 posted table message, a seated PC and a wager), then starts the real BondBot on it
@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 from fakediscord.fixtures import build_default_world, run_bot
 

@@ -1,6 +1,6 @@
 """The hold'em NPC at Gambling 0, 5, 10 and 15 (and today's policy) against five baselines.
 
-    python bench/holdem_npc.py [--scale 1] [--workers 1] [--seed 1] [--only tag]
+    python bench/npc/holdem_npc.py [--scale 1] [--workers 1] [--seed 1] [--only tag]
                                [--npcs 0,5,10,15,today] [--seats 2,4]
 
 Heads-up and at a 4-seat table (the NPC and three copies of the baseline), every hand
@@ -47,7 +47,7 @@ from concurrent.futures import ProcessPoolExecutor
 from itertools import pairwise
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.contract import Move
 from bondbot.games.holdem import npc, ranges

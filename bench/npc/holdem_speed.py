@@ -1,6 +1,6 @@
 """Hold'em through the engine: hands per second, and how long the NPC takes to decide.
 
-    python bench/holdem_speed.py [--hands 2000] [--decisions 3000] [--seed 1]
+    python bench/npc/holdem_speed.py [--hands 2000] [--decisions 3000] [--seed 1]
                                  [--levels 15] [--npc-only]
 
 Hands/s: six seats, 100 big blinds each at every deal, a fresh shuffled pack per hand,
@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.contract import Move
 from bondbot.games.holdem.engine import BlindLevel, Holdem, HoldemOptions

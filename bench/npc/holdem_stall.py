@@ -1,6 +1,6 @@
 """The hold'em NPC inside the running bot: its decision time and the event-loop stalls.
 
-    python bench/holdem_stall.py [--hands 200] [--seats 3,10] [--seed 1]
+    python bench/npc/holdem_stall.py [--hands 200] [--seats 3,10] [--seed 1]
 
 The real BondBot runs against the fake Discord of bondbot/local, both on this event
 loop, with a real SQLite file, the production table-message interval (an edit a second at
@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # run from a checkout; the fake Discord
 
 from fakediscord.fixtures import build_default_world, run_bot  # noqa: E402

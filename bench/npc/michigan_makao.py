@@ -1,6 +1,6 @@
 """Michigan and Makao engines: rounds per second, and the Makao NPC's bidding against chance.
 
-    python bench/michigan_makao.py [--michigan-rounds N] [--makao-cycles N] [--players 4]
+    python bench/npc/michigan_makao.py [--michigan-rounds N] [--makao-cycles N] [--players 4]
                                    [--seed HEX]
 
 Michigan: rounds played through the engine (`apply`, `automation`), every lead the
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.contract import Move
 from bondbot.games.makao.engine import Makao

@@ -1,6 +1,6 @@
 """Michigan and Makao: the NPC at Gambling 0, 5, 10 and 15 against baseline players.
 
-    python bench/michigan_makao_levels.py [--michigan-rounds N] [--makao-cycles N]
+    python bench/npc/michigan_makao_levels.py [--michigan-rounds N] [--makao-cycles N]
                                           [--players 4] [--seed HEX]
 
 Each row is the NPC at one level (or by today's policy, the automatic play before levels:
@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.contract import Move
 from bondbot.games.makao.engine import Makao

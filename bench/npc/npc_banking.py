@@ -1,6 +1,6 @@
 """The NPC banker's expectation per coup by Gambling level: chemin de fer, deux tableaux, Macao.
 
-    python bench/npc_banking.py [--coups 40000] [--seed TEXT] [--games cdf,deux,macao-own,macao]
+    python bench/npc/npc_banking.py [--coups 40000] [--seed TEXT] [--games cdf,deux,macao-own,macao]
 
 Each coup is dealt from the top of a freshly shuffled shoe (the game's packs: 6, 3, and
 Macao's one pack for three hands) and played once per banker policy from the same cards:
@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.chemin_de_fer.engine import ChemindeFer
 from bondbot.games.chemin_de_fer.engine import Settings as CdfSettings

@@ -1,6 +1,6 @@
 """Deal many punto banco coups from live shoes and compare the outcomes with the exact odds.
 
-    python bench/baccarat_odds.py [--coups N] [--packs 8] [--seed HEX]
+    python bench/odds/baccarat_odds.py [--coups N] [--packs 8] [--seed HEX]
 
 Each shoe is shuffled the way a table shuffles it (bondbot.rules.shoe, from a fresh seed
 derived from the run's seed) and replaced once past the cut card, 6 cards from the end.
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.rules.baccarat import Bet, deal_coup, new_shoe
 

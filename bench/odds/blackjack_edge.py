@@ -5,7 +5,7 @@ player, flat one-unit bets, never insuring, 6-pack shoes shuffled by the live re
 replaced at the cut card. The edge (expected loss per initial unit) must overlap the
 published 0.30%–0.40% within 3 standard errors; exit status 1 otherwise.
 
-    python bench/blackjack_edge.py [--rounds N] [--workers K] [--seed HEX]
+    python bench/odds/blackjack_edge.py [--rounds N] [--workers K] [--seed HEX]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bondbot.rules.blackjack import Blackjack, BlackjackRules
 from bondbot.rules.blackjack_strategy import basic_strategy

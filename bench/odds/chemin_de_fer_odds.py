@@ -1,6 +1,6 @@
 """Chemin de fer and deux tableaux outcomes: the exact odds, and the engines playing them.
 
-    python bench/chemin_de_fer_odds.py [--coups 100000] [--deux-coups 100000] [--seed HEX]
+    python bench/odds/chemin_de_fer_odds.py [--coups 100000] [--deux-coups 100000] [--seed HEX]
 
 1. Exact enumeration (6 packs, a coup off a full shoe) with the engine's own drawing rules
    (`games.chemin_de_fer.tableau`): fixed drawing against the punto banco figures of
@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.chemin_de_fer.engine import ChemindeFer
 from bondbot.games.chemin_de_fer.engine import Settings as ChemindeFerSettings

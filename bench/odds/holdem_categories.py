@@ -1,6 +1,6 @@
 """Count the category of every seven-card hand with the evaluator hold'em uses.
 
-    python bench/holdem_categories.py [--workers N] [--first-cards K] [--python]
+    python bench/odds/holdem_categories.py [--workers N] [--first-cards K] [--python]
 
 All 133,784,560 hands (C(52, 7)), split by their lowest card over `--workers` processes;
 each category's count must equal holdem.md's reference figure exactly (exit code 1
@@ -20,7 +20,7 @@ from itertools import combinations
 from math import comb
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.holdem import evaluator, names
 from bondbot.games.holdem.names import CATEGORIES

@@ -1,6 +1,6 @@
 """Recomputes `ranges.PREFLOP`, the pre-flop equity of each hand class against one random hand.
 
-    python bench/holdem_preflop.py [--deals 30000] [--seed 2026]
+    python bench/odds/holdem_preflop.py [--deals 30000] [--seed 2026]
 
 For each of the 169 classes (pairs, suited, offsuit), `--deals` random deals of the other
 hand and the board, evaluated with `names.evaluate`; prints the 13×13 table in the layout
@@ -16,7 +16,7 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.holdem.names import eval7_cards, evaluate
 from bondbot.games.holdem.ranges import ORDER, PREFLOP

@@ -1,6 +1,6 @@
 """Macao's odds, exact by enumeration, then checked by playing coups through the engine.
 
-    python bench/macao_odds.py [--coups 20000] [--packs 1] [--seed HEX]
+    python bench/odds/macao_odds.py [--coups 20000] [--packs 1] [--seed HEX]
 
 1. For each counting scheme, with one and two packs, the exact chance that one player's
    hand beats the banker's, loses, or ties, and what a one-stake wager on each target is
@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.games.contract import Move
 from bondbot.games.macao.counting import Counting

@@ -9,7 +9,7 @@ each; the guild's ledger; character-name autocomplete as the GM and as a player;
 autocomplete (house skills); `/sheet list`. Each figure is the median and the worst of
 `--repeat` runs, in milliseconds, on the event loop like the bot runs them.
 
-    .venv/bin/python bench/big_db.py [--rows 1000000] [--characters 2000] [--db PATH]
+    .venv/bin/python bench/storage/big_db.py [--rows 1000000] [--characters 2000] [--db PATH]
                                      [--repeat 20] [--seed 7]
 """
 

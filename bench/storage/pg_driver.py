@@ -8,7 +8,8 @@ on a thread as the writer runs it, asyncpg on the event loop; the figures are jo
 this process's CPU per job (the server's CPU is the same for both).
 
     .venv/bin/pip install -e '.[postgres]' asyncpg   # asyncpg only for this comparison
-    .venv/bin/python bench/pg_driver.py postgresql://user@host/db [--jobs 3000] [--batch 1 16]
+    .venv/bin/python bench/storage/pg_driver.py postgresql://user@host/db [--jobs 3000]
+                                                [--batch 1 16]
 """
 
 from __future__ import annotations

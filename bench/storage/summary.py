@@ -1,6 +1,6 @@
 """The evening's summary at a table's close: its ledger read, the summary, its text, its chart.
 
-    python bench/summary.py [--hands 200] [--pcs 6] [--other-tables 100] [--repeat 20]
+    python bench/storage/summary.py [--hands 200] [--pcs 6] [--other-tables 100] [--repeat 20]
                             [--seed 7]
 
 Builds a temp database where `--other-tables` evenings were played before (a busy server's
@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.money import format_amount
 from bondbot.pictures.chart import evening_chart

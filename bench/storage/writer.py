@@ -17,7 +17,7 @@ waits for the loop counts, as a user's would) and the event loop thread's CPU pe
 action (time.thread_time on the loop: what the bot's other work cannot use). Every way
 runs with the same `--synchronous` (NORMAL: no fsync per commit, today's setting).
 
-    .venv/bin/python bench/writer.py [--actions 3000] [--clients 1,10,50,150]
+    .venv/bin/python bench/storage/writer.py [--actions 3000] [--clients 1,10,50,150]
                                      [--synchronous NORMAL|FULL] [--database URL]
                                      [--rounds 1]
 

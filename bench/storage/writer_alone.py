@@ -1,9 +1,9 @@
 """The writer's cost per job when each job is alone in its batch, as at real tables' rates.
 
-    python bench/writer_alone.py [--jobs 400] [--gap-ms 10] [--rounds 3]
+    python bench/storage/writer_alone.py [--jobs 400] [--gap-ms 10] [--rounds 3]
                                  [--synchronous NORMAL|FULL]
 
-Under the open loop (bench/load.py --rate) a table's clicks rarely meet another's in the
+Under the open loop (bench/load/load.py --rate) a table's clicks rarely meet another's in the
 writer's queue: each wager, deal and spend is a batch of one, and pays the whole hand-off
 (the drain task, the hop to aiosqlite's thread, BEGIN IMMEDIATE … COMMIT, the answer back
 on the loop) by itself. This submits `--jobs` jobs one at a time, `--gap-ms` apart, each
@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from bondbot.storage import writer
 
