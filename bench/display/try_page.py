@@ -11,7 +11,9 @@ itself (performance.now() at the click, and in the frame after the push that car
 bot's answer was drawn);
 the script prints p50, p90, p99 and the worst per kind (click, form, command) and overall.
 The bot's message interval is the one `bondbot try` uses (1 s between two edits of a table
-message), so a burst of wagers is drawn as the bot sends it, not faster.
+message), so a burst of wagers is drawn as the bot sends it, not faster. A deferred
+answer is timed to its first drawing (the "thinking" state). `--screenshot` writes the
+README's picture: the table and its thread side by side.
 """
 
 from __future__ import annotations

@@ -2,27 +2,32 @@
 
     python bench/faults/clicks.py [--clicks 20] [--seed 7] [--timeout 600]
 
-Everything stays on 127.0.0.1 (the fake Discord of bondbot/local in this process, the
-real BondBot in its own, bench/load/load_bot.py); the bot and the temp directory are removed
-at the end. For each kind of button (and modal submit) the bot has, one user sends the
-same interaction `--clicks` times at once (the same custom id, dispatched back to back
-with `_wait=False`, as a user hammering a button or several devices would), then each
-click is sorted by what came back within Discord's 3 s: a clear answer (a result, or a
-translated refusal), the generic error (the bot's own fault), or none. The effects are
-counted in the database, before and after: the target is one effect per intent (none for
-the buttons that only show something).
+Everything stays on 127.0.0.1 (the fake Discord of bondbot/local in this process, the real
+BondBot in its own, bench/load/load_bot.py); the bot and the temp directory are removed at
+the end. For each kind of button (and modal submit) the bot has, one user sends the same
+interaction `--clicks` times at once (the same custom id, dispatched back to back with
+`_wait=False`, as a user hammering a button or several devices would), then each click is
+sorted by what came back within Discord's 3 s: a clear answer (a result, or a translated
+refusal), the generic error (the bot's own fault), or none. The effects are counted in the
+database, before and after: the target is one effect per intent (none for the buttons that
+only show something). Each burst hits the button where a player finds it (the panel it is in
+opened by one click first, not measured). An effect is a ledger row (buy-in, award, spend,
+cash-out, grant, roll step), a state change (a coup or round dealt, a hand added, a move in
+the round's log, a state save) or a deleted sheet; a wager or bet is counted in stakes held,
+since a new one replaces the last. Every kind, and what one effect of it is, is in
+clicks_report.KINDS.
 
-The scene, in four channels: a blackjack table whose shoe is stacked (bench/load/load_bot.py's
-BENCH_SEEDS: the first round deals the dealer an Ace, a pair to the first PC, a double to
-the second, a hit to the third; the second round a surrender), a punto banco table with
-two simulating PCs and a rulebook one, a rulebook-only table (two NPCs) for the pot, and a
-lounge for the GM's ledger pages, a skill roll, a sheet's deletion (and one kept), and two
-repeated grants: a `/gm hero` whose answer Discord refused (the fake's deadline set to
-nothing, as after a crash just after the commit), run again, asks "give it again?".
-Prints a row per button kind (clicks, effects and what an effect is, the three kinds of
-answer), what the clicks were told, and the bot's error log lines besides those about the
-answers lost on purpose; exit 1 unless every row has its expected effects and only clear
-answers, and the bot logged no other error.
+The scene, in four channels: a blackjack table whose shoe is stacked
+(bench/load/load_bot.py's BENCH_SEEDS: the first round deals the dealer an Ace, a pair to
+the first PC, a double to the second, a hit to the third; the second round a surrender), a
+punto banco table with two simulating PCs and a rulebook one, a rulebook-only table (two
+NPCs) for the pot, and a lounge for the GM's ledger pages, a skill roll, a sheet's deletion
+(and one kept), and two repeated grants: a `/gm hero` whose answer Discord refused (the
+fake's deadline set to nothing, as after a crash just after the commit), run again, asks
+"give it again?". Prints a row per button kind (clicks, effects and what an effect is, the
+three kinds of answer), what the clicks were told, and the bot's error log lines besides
+those about the answers lost on purpose; exit 1 unless every row has its expected effects
+and only clear answers, and the bot logged no other error. About 30 seconds.
 """
 
 from __future__ import annotations

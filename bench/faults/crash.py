@@ -1,7 +1,7 @@
 """Crash: kill -9 during a two-game evening, restart on the same database, audit, go on.
 
     python bench/faults/crash.py [--runs 12] [--coups 4] [--rounds 3] [--seed 7] [--timeout 900]
-                          [--verbose]
+                                 [--verbose]
 
 Everything stays on 127.0.0.1 (the fake Discord of bondbot/local in this process, the
 real BondBot in its own, bench/load/load_bot.py) and the run is bounded (`--runs` evenings,
@@ -44,7 +44,8 @@ before anyone plays on, the audit:
 The same audit runs at the end of each evening. Prints a line per run (where the kill
 landed, what was in flight, how long the bot took to be back, the pending contests reached
 again, audits) and the totals; `--verbose` adds every kind of answer the users got. Exit 1
-when an audit failed or a restart was not survived.
+when an audit failed or a restart was not survived. About 2 minutes with the defaults. The
+kills' timing depends on the machine, so two runs with one seed differ.
 """
 
 from __future__ import annotations

@@ -1,69 +1,146 @@
 """Load: many punto banco tables at once through the fake Discord, the bot in its own process.
 
     python bench/load/load.py [--tables 50] [--actions 3000] [--concurrency C] [--spend-rate 0.5]
-                         [--seed N] [--timeout 900] [--in-channel] [--lock S]
-                         [--database postgresql://user@host/db]
-                         [--table-floor] [--profile FILE] [--trace] [--gc TUNE]
-                         [--processes N]
+                              [--seed N] [--timeout 900] [--in-channel] [--lock S]
+                              [--database postgresql://user@host/db]
+                              [--table-floor] [--profile FILE] [--trace] [--gc TUNE]
+                              [--processes N] [--global-limit N] [--no-buckets]
+                              [--coup-every S] [--human-pace [--max-tables 1600]]
     python bench/load/load.py --rate R [--rate R2 ...] | --sweep [--rounds N] [--step-seconds S]
 
-The fake Discord (bondbot/local) runs in this process on 127.0.0.1 with one guild,
-one channel per table, a GM (GM role) and three players per table; the database (a temp
-SQLite file, or with --database a fresh schema of that PostgreSQL database, dropped at
-the end) gets one NPC per table and one PC per player, each player's active character
-and the guild's GM role, before the bot starts. Two bots then run, one after the other,
-each in its own process (bench/load/load_bot.py) against a fresh fake of the same world:
+Everything stays on 127.0.0.1 and the run is bounded (`--actions`, and `--timeout` for the
+whole run); the bot processes and the temp directory (config, SQLite database, bot logs)
+are removed at the end. About 30 s on a quiet 2-core machine with the defaults.
+
+The fake Discord (bondbot/local, with load_fake.py's waits that stay cheap with 150 users
+waiting at once) runs in this process on 127.0.0.1 with one guild, one channel per table,
+a GM (GM role) and three players per table; the database (a temp SQLite file, or with
+--database a fresh schema of that PostgreSQL database, dropped at the end) gets one NPC
+per table and one PC per player (his active character: $1,000,000, Gambling 8, 1,000 Hero
+Points) and the guild's GM role, before the bot starts (load_tables.py). Two bots then
+run, one after the other, each in its own process (bench/load/load_bot.py, which the bench
+waits for until it synced its commands, identified and holds a gateway connection)
+against a fresh fake of the same world (load_closed.py):
 
 - floor: a bare discord.py bot whose `/ping` answers at once (ephemeral, no database).
   `concurrency` fake users click `/ping` in a closed loop until `actions` interactions.
 - game: the real BondBot. Setup (not measured): at every table the GM runs `/table open
-  punto_banco` and the three PCs join (My seat, its form) and choose Simulate. Then every
-  table plays coups until `actions` game actions in all: the three PCs bet together
-  (the table's Bet button, which opens the modal, then its submit with the bet and the
-  amount; or, half the time after his first coup, My seat, which opens his private panel,
-  then its Same again), the GM deals once they have all been answered and the table is
-  redrawn with its Deal button (the redraw is coalesced, up to the bot's message interval,
-  1 s), and each PC whose line on the redrawn table says he lost clicks the table's Spend
-  a Hero Point button with probability `spend-rate` (one lost hand: it spends at once).
-  Every fake user waits for his own answer before his next click; there is no think time.
+  punto_banco` (bankroll $100,000,000; in its own thread, so each coup's result is posted
+  there as a picture; `--in-channel`: in the channel, no thread and no pictures) and the
+  three PCs join for $100,000 (My seat, which opens the buy-in form to someone without a
+  seat, then its submit) and choose Simulate (under the join's private answer). Then
+  every table plays coups until `actions` game actions in all: the three PCs bet together
+  (the table's Bet button, which opens the modal, then its submit with the bet chosen in
+  its menu and the amount, answered by the table redrawn; or, half the time after his
+  first coup, My seat, which opens his private panel, then its Same again), the GM deals
+  once they have all been answered and the table is redrawn with its Deal button (at once
+  when the coup's first wager came from the table's form, else by the coalesced redraw,
+  up to the bot's message interval, 1 s), the Deal click is answered with the redrawn
+  table, and each PC whose line there says he lost clicks the table's Spend a Hero Point
+  button with probability `spend-rate` (one lost hand: it spends at once). Every fake
+  user waits for his own answer before his next click; there is no think time.
 - table floor (`--table-floor`, a third run after the game): the floor bot again, given
-  the table message the game drew last; it posts a copy in every channel, and the users
-  click one of its buttons in a closed loop, each click answered by drawing the same
-  message again in place (as the game answers a deal) with nothing behind it: what
-  discord.py alone costs to answer a click on the table.
+  the table message the game drew last (its embed and buttons); it posts a copy in every
+  channel, and the users click one of its buttons in a closed loop, each click answered
+  by drawing the same message again in place, built afresh (as the game answers a deal),
+  with nothing behind it: what discord.py alone costs to answer a click on the table, a
+  floor no game at that table can pass; its rate and p99 are printed against /ping's.
 
-- processes (`--processes N`): the game bot runs as N processes, each on one of N
-  shards (`shard_count`, `shard_ids`), on one database; the fake has a guild on each
-  shard, sends each guild's events to its shard's process, and the tables are shared out
-  between the guilds; with `--database URL` they share that PostgreSQL database.
+- `--processes N`: the game bot runs as N processes, each on one of N shards
+  (`shard_count`, `shard_ids`), on one database; the fake has a guild on each shard (each
+  with its GM role; table n in guild n % N), sends each guild's events to its shard's
+  process, as Discord does; CPU is the bot processes' together, peak RSS their sum; the
+  floor stays one process. With `--database URL` (an empty database, BondBot's
+  PostgreSQL backend installed) they share that PostgreSQL database.
+- `--lock S`: 1 s into the game, another connection (as another process would) takes the
+  database's write lock and keeps it S seconds; the play goes on at least until it is
+  released. Then the bench reads the database: each table's coups on disk must be its
+  Deal clicks answered with the redrawn table, and the Hero Points spent on disk the
+  spends answered as done (PASS/FAIL: what is on disk is exactly what was answered as
+  done). With the lock, every write waiting is answered "busy": the misses column tells
+  whether each answer still came within 3 s.
 
 Game actions, what actions/s counts, are the interactions that do game work in the bot:
 wager submits, Same again clicks, deals and spends. The Bet buttons that only open a
 modal and the My seat clicks that only open the panel are interactions (in the latency
-figures) but not actions. `concurrency` (default: 3 per table, the most interactions the
-game ever has in flight) caps the interactions in flight
-in both runs, and is the number of floor users.
+figures, each its own kind) but not actions. `concurrency` (default: 3 per table, the
+most interactions the game ever has in flight) caps the interactions in flight in both
+runs, and is the number of floor users.
 
-Open loop (`--rate R`, `--sweep`, `--rounds N`; bench/load/load_open.py): the game, the table
-floor and /ping side by side, offered R interactions/s as the tables' users would (each
-clicks after an exponential think time, whether or not the bot answered the others); per
-rate offered, answered, p50, p99, misses and each bot's CPU per interaction; `--sweep`
-finds each bot's capacity (the highest rate with p99 <= 250 ms and no miss). See
-bench/README.md.
+Printed (load_report.py): one row per run: interactions, actions, time of the measured
+phase, actions/s, p50/p99/max latency, misses, mean interactions in flight (Little's law:
+latency × rate), the CPU of the bot process (and its CPU time per action, or per ping), of
+this process (the fake and its users) and of every other process over the phase (% of one
+core), and the bot's peak RSS (VmHWM). Then the game's latencies by kind of interaction,
+the REST calls each bot made (interaction callbacks, table message edits, …), refused
+answers and bot log errors if any, and a warning when other processes took CPU during a
+run (the machine has 2 cores: the figures are then low). Latency is the fake's own record:
+INTERACTION_CREATE dispatch to the accepted callback (the first response). A miss is an
+interaction never acknowledged within Discord's 3 s or whose callback came too late
+(10062). Targets (exit 1 if one fails, after printing everything): game actions/s >= 25%
+of the floor's rate; game p99 < 100 ms; no miss. Since the table's rework (issue 21 §1)
+each table plays about one coup a second, paced by the Deal button the coalesced redraw
+brings, so the closed loop's actions/s is bound by 3–4 actions per table a second, not by
+the bot: it measures latency under a paced, bursty load; throughput is the open loop's.
 
-Latency is the fake's own record: INTERACTION_CREATE dispatch to the accepted callback
-(the first response). A miss is an interaction never acknowledged within Discord's 3 s
-or whose callback came too late (10062). Peak memory is the bot process's VmHWM. CPU is
-the bot process's, this process's (the fake and its users) and every other process's
-CPU time over the measured phase, in % of one core (CPU/action: the bot processes' CPU
-time per game action, or per ping): the machine has 2 cores, so other
-busy processes lower the figures (a warning says so). Targets (exit 1 if one fails, after printing
-everything): game actions/s >= 25% of the floor's rate; game p99 < 100 ms; no miss.
-The REST calls the bot made during each phase are counted too (interaction callbacks,
-table message edits, others). With --profile FILE the game bot runs under cProfile over
-the measured phase, and with --trace its database lock, statements and hot spots are timed
-over it (see bench/load/load_bot.py); both slow the bot, so the figures of such a run are not the
-benchmark's, and they print where the time went after the figures.
+Discord's rate limits and a human pace:
+
+- The fake applies Discord's buckets by default (bondbot/local/ratelimits.py: 50 requests a
+  second in all, interaction callbacks and their token's webhooks apart; a channel's posts
+  and edits 5 in 5 s; the `X-RateLimit-*` headers and Discord's 429s, which discord.py
+  reads); `--no-buckets` (`--buckets off`) turns them off. The open loop runs without them
+  unless `--buckets on`: it measures the CPU against the table floor, and a token's budget
+  (about 30 coups a second at 1.35 requests a coup) caps the game long before the rates it
+  offers. `--global-limit N` gives the fake a smaller global limit (the bot's outgoing
+  queue then spends 80% of it, through `BENCH_REQUESTS_PER_SECOND`), to reach a token's
+  limit with the tables one machine can drive: at N = 10, 30 tables at a coup every 10 s
+  are about what the budget sustains at that cost a coup, 90 tables three times that.
+- `--coup-every S`: each table starts a coup S seconds after its last one started (its
+  first within S seconds of the start): a group at a human pace (a coup every 10 s is fast
+  for a group; one a minute is usual). The game's row then gives p99, misses and RSS at
+  that pace (the actions/s target against the floor means nothing there). After the play
+  the bench waits (at most 120 s) for every coup's picture, and prints `N requests a coup
+  outside interaction answers (posts, edits, threads, others; coups), K 429s received`
+  (what the coups cost of the token's budget: Discord counts every request but
+  interaction answers against the 50 a second) and `P pictures posted for C coups dealt,
+  the last L s after the play` (on the Deal's answer or in the thread, late rather than
+  never).
+- `--human-pace [--tables 50] [--max-tables 1600] [--coup-every 10]` (load_pace.py): the
+  most one process sustains at that pace: a fresh bot, database and fake for `--tables`,
+  then twice as many each step (two coups a table), until p99 > 250 ms or a miss; one row
+  a step (coups/s, p99, misses, the bot's CPU, its peak RSS, requests a coup, 429s,
+  pictures) and the last table count that held. With `--database URL` on PostgreSQL.
+
+Diagnosis (these slow the bot, so the figures of such a run are not the benchmark's; they
+print where the time went after the figures):
+
+- `--trace`: load_bot.py times the game bot over the measured phase only (SIGUSR1 and
+  SIGUSR2 start and stop the count): the event loop thread's CPU, how long the database
+  lock is held per transaction and per read and how many statements each runs, the wait
+  for the lock, a statement's mean cost, the event loop's lag, and the pure-Python steps
+  that block the loop (shuffles, JSON (de)serialisation of the table state, rendering the
+  table message, discord.py's payload parsing).
+- `--gc TUNE`: load_bot.py times every garbage collection of the game bot over the
+  measured phase (by generation, wall and the loop thread's CPU time, which other
+  processes do not inflate) and the event loop's stalls (a 1 ms heartbeat), under a
+  setting to try on top of the bot's own (`default`: the bot's; `freeze`: gc.freeze() once
+  the bot is ready; `freeze-late`: when the measured phase starts, the tables open;
+  `threshold=A,B,C`; or parts joined by `+`), then counts the objects left in the
+  collector's care at the end, by type (a leak shows there). It also times every callback
+  the loop runs and prints the longest, with what ran: while the loop is busy, the
+  heartbeat's lateness counts every callback queued ahead of it, and the longest callback
+  is what held the loop by itself. The floor bot's loop is watched the same way under its
+  own load (with Python's GC settings), and printed after, for comparison.
+- `--profile FILE`: the game bot under cProfile over the measured phase, the stats written
+  to FILE and their top printed (by own time, and cumulative for
+  bondbot/discord.py/sqlite/pydantic).
+
+Open loop (`--rate R`, `--sweep`, `--rounds N`): the game, the table floor and /ping side
+by side, offered R interactions/s as the tables' users would (each clicks after an
+exponential think time, whether or not the bot answered the others); per rate offered,
+answered, p50, p99, misses and each bot's CPU per interaction; `--sweep` finds each bot's
+capacity (the highest rate with p99 <= 250 ms and no miss). Its options and figures are in
+bench/load/load_open.py's docstring.
 """
 
 from __future__ import annotations

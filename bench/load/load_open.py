@@ -1,36 +1,89 @@
 """bench/load/load.py's open loop (`--rate`, `--sweep`, `--rounds`): tables' users who click
 after a think time, whether or not the bot has answered the others.
 
-Three bots run side by side, each in its own process against its own fake Discord of the
-same world (tables, a GM and three players each), started once for the whole run:
+    .venv/bin/python bench/load/load.py --rate R [--rate R2 …] | --sweep
+                                        [--rounds N] [--step-seconds 5] [--tables 50]
+                                        [--start-rate 200] [--max-rate 6400] [--precision 0.1]
+                                        [--max-steps 9] [--in-channel] [--profile FILE]
+                                        [--py-spy FILE] [--seed 7] [--database URL]
+
+The closed loop measures the queue: with no think time, every user clicks again the moment
+he is answered, so the rate is whatever the bot gives. The open loop offers load as real
+tables do. Three bots run side by side, each in its own process (load_open_bots.py)
+against its own fake Discord of the same world (tables, a GM and three players each),
+started once for the whole run and warmed by a little play, not measured:
 
 - game: BondBot, its tables opened, joined and set to Simulate (setup, not measured), then
-  played as in the closed loop (wagers, a deal, spends) but paced by arrivals;
+  played as in the closed loop (wagers by Same again in the seat panel My seat opens, or
+  the table's Bet button and its form; the GM's Deal once the table is redrawn with it; a
+  loser's Spend a Hero Point with probability `--spend-rate`) but paced by arrivals. Each
+  table's redraws being at most one edit a second (Discord's pace for a channel), the
+  tables bound how fast their users can play: `--tables 300` keeps each table's users near
+  a human pace at the rates the sweep reaches (50 tables at 1,000/s is 20 clicks a second
+  at each);
 - table floor: the floor bot answering clicks on a copy of the table message the game drew
-  (each click answered by drawing it again in place);
+  (each click answered by drawing it again in place, nothing behind it);
 - /ping: the floor bot's `/ping`.
 
 One rate step offers R interactions/s in all for `step_seconds`: a Poisson stream of
 arrivals (exponential gaps, mean 1/R), each at a table drawn uniformly, so each table's
 users together click as a Poisson stream of R/tables a second, and each user after an
 exponential think time. An arrival is the table's next click: on the floors any click, sent
-at once; in the game the click the table's script is at (the table's Bet button, its form's submit;
-My seat and Same again in the panel it opens; the GM's Deal; a loser's Spend a Hero Point),
-sent at once when what it clicks on is there, or as soon as the answer it needs comes (a
-modal submit needs its modal; Same again the seat panel; a deal the coup's wagers answered
-and the table redrawn with its Deal button, coalesced, up to a second; a spend the deal's
-answer). Arrivals never wait for the bot: when
-it is slow they pile up and go out together, as players' clicks would. After the step's
-last arrival the bench waits until every arrival was sent and answered (the drain), and
-the bot rests a moment before the next step.
+at once; in the game the click the table's script is at (the table's Bet button, its form's
+submit; My seat and Same again in the panel it opens; the GM's Deal; a loser's Spend a Hero
+Point), sent at once when what it clicks on is there, or as soon as the answer it needs
+comes (a modal submit needs its modal; Same again the seat panel; a deal the coup's wagers
+answered and the table redrawn with its Deal button, coalesced, up to a second; a spend the
+deal's answer). Arrivals never wait for the bot: when it is slow they pile up and go out
+together, as players' clicks would. After the step's last arrival the bench waits until
+every arrival was sent and answered (the drain, at most 8 s), and the bot rests until it is
+idle (under 5% of a core, 0.5 s at least: an overloaded bot still works through what it
+received), as does the fake (the bench process under 10%, every click given up or
+answered: after a collapse it still has the bot's late requests to refuse) before the next
+step. Each bot gets the same offered rates, and the same seeded arrivals, in one run. The
+bench process's garbage collector is off during a step (collected between steps).
 
-Per step: offered (arrivals), answered (acknowledged), p50/p99 of the fake's latency
-(dispatch to the accepted callback), misses (an interaction not acknowledged within 3 s,
-or acknowledged too late, or answered with an error, the generic one or "busy"; or an
-arrival that could not be sent within 3 s because the answer it needed had not come; a
-clear refusal is an answer, counted apart), and the bot process's
-CPU (user+system, /proc) per answered interaction. A step passes when p99 <= 250 ms and
-there is no miss.
+Per step (one line each, as it ends): offered (arrivals), answered (acknowledged), p50/p99
+of the fake's latency (dispatch to the accepted callback), misses (an interaction not
+acknowledged within 3 s, or acknowledged too late, or answered with an error, the generic
+one or "busy"; or an arrival that could not be sent within 3 s because the answer it needed
+had not come; a clear refusal, such as a spend clicked on a table message not yet redrawn,
+is an answer, counted apart), the bot process's CPU (user+system, /proc) per answered
+interaction over the step and its drain, the bench process's and other processes' CPU (the
+machine is shared: compare ratios within a round). A step passes when p99 <= 250 ms and
+there is no miss. At the end: each bot's REST calls per interaction answered (callbacks,
+message edits, messages sent) in its last step.
+
+- `--rate R` (repeatable): every bot at each rate; then, per round and rate, the p99 ratios
+  game/table floor and table floor//ping, and the CPU per interaction of the game, of the
+  table floor and their difference (BondBot's own work per interaction).
+- `--sweep`: each bot's capacity, the highest offered rate whose step passes. Up from
+  `--start-rate` by ×2 (from the previous round's capacity by ×1.5 in later rounds) until a
+  step fails (down by the factor if the first one fails), then bisection on geometric
+  means until the bracket is within `--precision`, `--max-steps` steps per bot at most. A
+  step that fails while other processes took more than a quarter of a core is run once
+  more, and the second result counts (a pass always counts). Then the game and the table
+  floor again at 50% of the table floor's capacity (the p99 target's point, and the CPU per
+  interaction of both at one rate). Prints per round the three capacities, the ratios
+  game/table floor and table floor//ping, the p99 of both at the 50% point and their
+  ratio, and the CPU per interaction of both and its difference. One round of the three
+  bots took 2 minutes on the 2-core machine shared with a little other work, 6 on a busy
+  one (second tries); `--rounds 3` 6–18 minutes.
+- `--database URL` (a `postgresql://` URL): the game on both backends instead of the floors,
+  game on SQLite and game pg on that database (a schema of its own), in alternating order
+  by round; the report gives per round both capacities and their ratio, and the p99 and
+  CPU per interaction of both at 50% of SQLite's capacity, with their ratio (`--py-spy
+  FILE` samples both, PostgreSQL's into FILE.pg).
+- `--rounds N`: N rounds, the bots in alternating order (round 1 game, table floor, /ping;
+  round 2 the other way round; …); each round's figures and ratios are printed.
+- `--py-spy FILE`: py-spy (`pip install py-spy`) samples the game bot, attached to its
+  process from the end of the warm-up, 200 times a second, all threads; the raw samples go
+  to FILE and the bench prints the samples by thread, then the event loop's (MainThread,
+  its waits in `select` left out): functions by own samples, BondBot's by inclusive
+  samples. The other threads' samples are almost all waits (the executor's, aiosqlite's).
+  It pauses the bot for each sample: not for the benchmark's figures.
+- `--profile FILE`: cProfile over every measured step of the game bot (from the end of the
+  warm-up), printed at the end; it slows the game, so its figures are not the benchmark's.
 """
 
 from __future__ import annotations

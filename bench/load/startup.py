@@ -4,13 +4,14 @@ longest stall meanwhile, the REST calls it makes, and its memory.
     .venv/bin/python bench/load/startup.py [--tables 1000]
 
 Builds a database with `--tables` open punto banco tables (one per channel, each with a
-posted table message, a seated PC and a wager), then starts the real BondBot on it
-against the fake Discord in this process (127.0.0.1), with a 1 ms heartbeat on the loop.
-Prints: the time from start to ready and to the first answered command; the longest
-stall of the loop (and the stalls over 50 and 100 ms), apart while the bot starts (building
-it, its cogs and commands: nobody can be answered yet) and from ready until every table
-message was redrawn; the REST calls by kind over the first seconds and until all are redrawn; the
-RSS the bot added. Figures, never asserted; bounded in time (`--timeout`).
+posted table message, a seated PC and a wager), then starts the real BondBot on it against
+the fake Discord in this process (127.0.0.1), with a 1 ms heartbeat on the loop. Prints: the
+time from start to ready and to the first answered command; the longest stall of the loop
+(and the stalls over 50 and 100 ms), apart while the bot starts (building it, its cogs and
+commands: nobody can be answered yet) and from ready until every table message was redrawn
+(ten a second, so that a thousand tables never meet Discord's rate limits); the REST calls
+by kind over the first seconds and until all are redrawn; the RSS the bot added. Figures,
+never asserted; bounded in time (`--timeout`).
 """
 
 from __future__ import annotations

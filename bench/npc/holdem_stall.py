@@ -7,7 +7,8 @@ loop, with a real SQLite file, the production table-message interval (an edit a 
 most) and Le Chiffre on automatic play at an unlimited bankroll. At each table size the
 GM opens a hold'em table ($5/$10 blinds), the PCs buy in for $1,000, and `--hands` hands
 are played: the GM deals, each PC acts through the table service as his buttons do (check
-or call most of the time, now and then a raise of up to the pot, or a fold), a PC who
+or call most of the time, a raise of up to the pot one time in seven, a fold one in ten),
+a PC who
 busts buys in again between hands. A heartbeat task asks the loop for a 1 ms sleep over
 and over: how late it wakes is how long something held the loop. Every `npc_move` (the
 Monte Carlo and the decision) is timed where the bot calls it, on the loop.
@@ -19,7 +20,8 @@ decisions; the decision's p50, p99 and longest (ms, and the longest less the col
 that ran inside it); the loop's stalls in wall time (p99, longest, longest with no
 collection in it) and in the loop thread's CPU time; the gen-2 collections. PASS when the
 longest stall the bot's own work causes (the loop thread's CPU, no collection in it) is
-under 50 ms at every size: garbage-collection pauses are the whole bot's (decisions.md,
+under 50 ms at every size. The NPC thinks on the loop, bounded (2,400 evaluations a
+decision): garbage-collection pauses are the whole bot's (decisions.md,
 "Storage and speed") and a thread would not avoid them (a collection holds the GIL).
 """
 

@@ -1,15 +1,18 @@
 """Michigan and Makao engines: rounds per second, and the Makao NPC's bidding against chance.
 
     python bench/npc/michigan_makao.py [--michigan-rounds N] [--makao-cycles N] [--players 4]
-                                   [--seed HEX]
+                                       [--seed HEX]
 
-Michigan: rounds played through the engine (`apply`, `automation`), every lead the
-automatic one, on a fresh shuffled pack per round. Makao: whole cycles; the NPC bids with
-its automatic bid, every other seat bids uniformly at random from 0 to k, and every seat
-plays the automatic player's cards (win while short, shed once made), so only the bids
-differ. Prints the exact-bid rates side by side; PASS when the NPC's beats the random
+Michigan: rounds played through the engine (`apply`, `automation`), every lead the automatic
+one (the NPC's and the timeout's), forced plays from `automation()`, on a fresh shuffled
+pack per round; prints rounds/s overall and without shuffling, and moves/s. Makao: whole
+cycles; the NPC bids with its automatic bid, every other seat bids uniformly at random from
+0 to k, and every seat plays the automatic player's cards (win while short, shed once made),
+so only the bids differ. Prints cycles/s and deals/s (the automatic decisions included), and
+the exact-bid rates side by side, with standard errors; PASS when the NPC's beats the random
 bidders' by more than 4 standard errors. Packs are shuffled from seeds derived from the
-run's seed, which is printed so a run can be replayed.
+run's seed, which is printed so a run can be replayed. About 2.5 minutes of CPU, most of it
+the 10,000 Makao cycles.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ players every time, playing as the bot advises them:
 
 Printed per policy: the banker's mean net per coup, per unit staked (chemin de fer, deux
 tableaux) or per stake (Macao), with its 95% interval; then the paired difference to
-"today" (same cards), with its 95% interval, which is much narrower. Seconds per game.
+"today" (same cards), with its 95% interval, which is much narrower (the policies differ
+on few coups). Seconds per game: about 5 minutes of one core with the defaults.
 """
 
 from __future__ import annotations

@@ -6,13 +6,14 @@
    (`games.chemin_de_fer.tableau`): fixed drawing against the punto banco figures of
    baccarat.md; classic drawing, the banker following seed 004's table and the ponte
    standing or drawing at 5, against chemin-de-fer.md. PASS when equal to the specs' six
-   decimals.
+   decimals. Under a second.
 2. The `ChemindeFer` engine plays `--coups` coups of each of those three ways, from live
    shoes replaced at their cut card (each from a seed derived from the run's seed): every
-   decision goes through `apply`, as at a table. PASS when each outcome lies within 3
+   decision goes through `apply`, as at a table (an NPC and a ponte, the bank passing
+   between them). PASS when each outcome lies within 3
    standard errors of the exact figure. Coups per second printed.
 3. The `DeuxTableaux` engine plays `--deux-coups` coups (3 packs): the NPC banks, one ponte
-   stakes on each table (equal stakes), hand-holders draw at 5, the banker weighs the tables
+   stakes 100 on each table (equal stakes), hand-holders draw at 5, the banker weighs the tables
    (equal money: he draws when they pull opposite ways). Prints each table's win, loss and
    tie rates, the banker's edge per unit staked with its standard error, how often the two
    tables pulled opposite ways, and coups per second. No exact reference: figures only.

@@ -7,7 +7,9 @@ each category's count must equal holdem.md's reference figure exactly (exit code
 otherwise). `--first-cards K` counts only the hands whose lowest card is one of the first
 K cards of the pack (a quick check of the script; the figures are then not compared).
 `--python` counts with the pure-Python evaluator that stands in for eval7 where eval7 is
-not installed (the default is the one hold'em uses here: eval7 when installed).
+not installed (the default is the one hold'em uses here: eval7 when installed). The
+evaluator is the one that names hold'em hands and that the NPC's Monte Carlo uses. About 3
+to 5 minutes on one core (486,000 hands/s on a busy machine).
 """
 
 from __future__ import annotations

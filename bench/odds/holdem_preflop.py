@@ -6,7 +6,8 @@ For each of the 169 classes (pairs, suited, offsuit), `--deals` random deals of 
 hand and the board, evaluated with `names.evaluate`; prints the 13×13 table in the layout
 `ranges.PREFLOP` ships (per mille, rows and columns A to 2, suited above the diagonal) and
 the largest difference from the shipped table. The shipped table: 30,000 deals a class,
-seed 2026, about 15 s on one core.
+seed 2026, about 15 s on one core; the largest difference is 0 with the defaults (the
+table was made so).
 """
 
 from __future__ import annotations

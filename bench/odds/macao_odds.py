@@ -8,13 +8,17 @@
    is also the NPC's (player draws on 0–4; banker draws on 0–4 when his rule lets him), and
    under the free choices taken the other way (player draws on 5 too; banker draws on 5
    and 6 whenever allowed). "informed" is a player who picks his wager after looking at his
-   two cards. PASS when the minus9 figures equal macao.md's, as printed there.
+   two cards. PASS when the minus9 figures equal macao.md's, as printed there (one and two
+   packs). The enumeration is `bondbot/games/macao/odds.py`: every deal weighed by how many
+   ordered deals give it, in integers; three schemes (minus9, modulo10, bust), tie 8:1,
+   equal naturals counted as ties; the wagers on his own hand, the banker's and a tie.
 2. `--coups` coups per scheme through the real engine (one PC wagering on his own hand with
    the recommended play, the NPC banking on automatic play, a fresh shoe shuffled as a
    table shuffles it for every coup, as in the enumeration): each outcome's frequency
    against the exact figure, in standard errors (PASS within 4), the own-hand wager's
    mean net per stake ("net") against its exact value, and coups per second (wall clock,
-   and per CPU second, which other processes on the machine do not lower).
+   without the shuffles, and per CPU second, which other processes on the machine do not
+   lower).
 """
 
 from __future__ import annotations

@@ -1,14 +1,17 @@
 """The evening's summary at a table's close: its ledger read, the summary, its text, its chart.
 
     python bench/storage/summary.py [--hands 200] [--pcs 6] [--other-tables 100] [--repeat 20]
-                            [--seed 7]
+                                    [--seed 7]
 
 Builds a temp database where `--other-tables` evenings were played before (a busy server's
 ledger) and then the measured one: `--pcs` PCs buy in, each of `--hands` hands settles
 every PC's wager against the NPC in one action (blackjack-like), a third of the lost ones
-are won back with a Hero Point, then everyone cashes out. Times, median and worst of
-`--repeat` runs: the storage query (`ledger.table_entries`, on the bot's read connection),
-the pure summary (`tables.summary.evening`), its text and its chart (`evening_chart`).
+are won back with a Hero Point, then everyone cashes out; each row noted with its hand,
+as tables write them. Prints the ledger's size, then the median and worst of `--repeat`
+runs of: the storage query (`ledger.table_entries`, one range of the `ledger_by_table`
+index, on the bot's read connection), the pure summary (`tables.summary.evening`), both
+together, its text and its chart (`pictures.chart.evening_chart`: a styled line per PC,
+the NPC's, the Hero Point marks; with the chart's PNG size).
 Target: query and summary together under 50 ms.
 """
 

@@ -15,11 +15,12 @@ are done in all. The ways:
 Prints actions/s, p50/p99 latency (a client's previous answer to this one: the time it
 waits for the loop counts, as a user's would) and the event loop thread's CPU per
 action (time.thread_time on the loop: what the bot's other work cannot use). Every way
-runs with the same `--synchronous` (NORMAL: no fsync per commit, today's setting).
+runs with the same `--synchronous` (NORMAL: no fsync per commit, today's setting). Also
+printed: actions per commit. No targets: it compares.
 
     .venv/bin/python bench/storage/writer.py [--actions 3000] [--clients 1,10,50,150]
-                                     [--synchronous NORMAL|FULL] [--database URL]
-                                     [--rounds 1]
+                                             [--synchronous NORMAL|FULL] [--database URL]
+                                             [--rounds 1]
 
 `--database postgresql://…`: the group-commit writer on SQLite and on that PostgreSQL
 database (a schema of its own, dropped after), alternated `--rounds` times, with the

@@ -1,7 +1,7 @@
 """The writer's cost per job when each job is alone in its batch, as at real tables' rates.
 
     python bench/storage/writer_alone.py [--jobs 400] [--gap-ms 10] [--rounds 3]
-                                 [--synchronous NORMAL|FULL]
+                                         [--synchronous NORMAL|FULL]
 
 Under the open loop (bench/load/load.py --rate) a table's clicks rarely meet another's in the
 writer's queue: each wager, deal and spend is a batch of one, and pays the whole hand-off
@@ -11,7 +11,9 @@ inserting a 2 KB row (a table's state is about that), through `storage.writer.Wr
 with the loop's blocked hand-off (HANDOFF_S as shipped) and without it (0), in alternating
 rounds; then the same transaction run inline with sqlite3 (no thread, no loop), the floor
 of what the database itself costs. Prints per job: the process's CPU (every thread), the
-loop thread's CPU, and the latency p50/p99 of `submit`.
+loop thread's CPU, and the latency p50/p99 of `submit`. `--synchronous` is NORMAL by
+default, as the bot opens its database (`storage.db.Database.open`: in WAL, no fsync per
+commit); FULL adds one. A few seconds.
 """
 
 from __future__ import annotations
