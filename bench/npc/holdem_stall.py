@@ -108,10 +108,10 @@ DECISIONS: list[tuple[float, float]] = []  # (wall, of which garbage collection)
 _npc_move = Holdem.npc_move
 
 
-def _timed_npc_move(self: Holdem, rng: random.Random):  # type: ignore[no-untyped-def]
+def _timed_npc_move(self: Holdem, rng: random.Random, **kwargs):  # type: ignore[no-untyped-def]
     start = time.perf_counter()
     try:
-        return _npc_move(self, rng)
+        return _npc_move(self, rng, **kwargs)  # the table passes its NPC's level
     finally:
         end = time.perf_counter()
         DECISIONS.append((end - start, COLLECTIONS.during(start, end)))
@@ -161,7 +161,8 @@ async def play_hands(
                 assert raising.min is not None and raising.max is not None
                 pot = sum(p.amount for p in engine.pots()) + sum(engine.bets.values())
                 top = max(raising.min, min(raising.max, max(engine.bets.values()) + pot))
-                amount = rng.randint(raising.min, top)
+                # whole chips, as the table's form takes them (min and max are whole)
+                amount = rng.randrange(raising.min, top + 1, engine.chip_value())
                 snapshot = await tables.act(table, owner, raising.kind, amount=amount)
             elif "fold" in kinds and roll > 0.9:
                 snapshot = await tables.act(table, owner, "fold")
