@@ -437,10 +437,16 @@ async def run_game(
             await each.start(args.profile, args.trace, args.gc_out, args.gc_tune, share)
             await each.wait_connected()
         setup = Clicker(fake, asyncio.Semaphore(args.concurrency))
+        # --human-pace sets up a few tables at a time: hundreds opened at once answer a join
+        # later than 3 s on a busy machine, and the setup is not what is measured
+        opening = asyncio.Semaphore(getattr(args, "setup_tables", None) or len(tables))
+
+        async def set_up(table: Table) -> None:
+            async with opening:
+                await setup_table(table, setup, fake, world.gm.id, thread=not args.in_channel)
+
         started = time.monotonic()
-        await asyncio.gather(
-            *(setup_table(t, setup, fake, world.gm.id, thread=not args.in_channel) for t in tables)
-        )
+        await asyncio.gather(*(set_up(t) for t in tables))
         setup_seconds = time.monotonic() - started
         args.threads = sum(1 for c in fake.channels.values() if c.is_thread)
         if sum(setup.refused.values()) or sum(setup.timeouts.values()):

@@ -11,6 +11,8 @@ import math
 import os
 import signal
 import sys
+import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
@@ -21,6 +23,29 @@ from load_fake import BenchFake
 HERE = Path(__file__).resolve().parent
 TOKEN = "bench-token"
 DEADLINE_S = 3.0
+
+
+# -- the database ----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def postgres_schema(url: str | None) -> Iterator[str | None]:
+    """A fresh schema of the PostgreSQL database `url` for this run (dropped after)."""
+    if url is None:
+        yield None
+        return
+    import psycopg
+
+    schema = f"bench_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        options = urllib.parse.quote(f"-csearch_path={schema}")
+        yield f"{url}{'&' if '?' in url else '?'}options={options}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 # -- the bot's process ------------------------------------------------------------------------
