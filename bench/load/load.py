@@ -93,7 +93,8 @@ Discord's rate limits and a human pace:
   unless `--buckets on`: it measures the CPU against the table floor, and a token's budget
   (about 30 coups a second at 1.35 requests a coup) caps the game long before the rates it
   offers. `--global-limit N` gives the fake a smaller global limit (the bot's outgoing
-  queue then spends 80% of it, through `BENCH_REQUESTS_PER_SECOND`), to reach a token's
+  queue then spends 80% of it, rounded down to a whole number of requests a second, at
+  least one, through `BENCH_REQUESTS_PER_SECOND`), to reach a token's
   limit with the tables one machine can drive: at N = 10, 30 tables at a coup every 10 s
   are about what the budget sustains at that cost a coup, 90 tables three times that.
 - `--coup-every S`: each table starts a coup S seconds after its last one started (its

@@ -67,6 +67,7 @@ class Phase:
     rest: Counter[str] = field(default_factory=Counter)
     budget: Counter[str] = field(default_factory=Counter)  # outside interaction answers
     limited: int = 0  # 429s the bot received
+    limited_by: Counter[str] = field(default_factory=Counter)  # their routes, and scope
     pictures: tuple[int, int] | None = None  # (posted, coups dealt)
     pictures_late: float = 0.0  # the last picture, this long after the play
 
@@ -97,6 +98,7 @@ class Measure:
         self.first_latency = len(fake.latencies)
         self.first_interaction = len(fake.interactions)
         self.first_request = len(fake.requests)
+        self.limited_global = 0 if fake.rate_limits is None else fake.rate_limits.limited_global
         self.bot_cpu = self._bots_cpu()
         self.bench_cpu = time.process_time()
         self.started = time.monotonic()
@@ -150,6 +152,14 @@ class Measure:
             if (kind := budget_kind(r.method, r.path)) is not None and r.status != 429
         )
         phase.limited = sum(1 for r in requests if r.status == 429)
+        phase.limited_by = Counter(
+            f"{r.method} {re.sub(r'[0-9]+', '{id}', r.path)}" for r in requests if r.status == 429
+        )
+        limits = self.fake.rate_limits
+        if limits is not None and phase.limited:
+            phase.limited_by["(of them, the global limit's)"] = (
+                limits.limited_global - self.limited_global
+            )
 
 
 def pictures(fake: BenchFake, first: int) -> int:
@@ -432,7 +442,9 @@ async def run_game(
         ]
     bot = bots[0]
     try:
-        share = {"BENCH_REQUESTS_PER_SECOND": str(args.global_limit * SHARE / n)}
+        # a whole number: the queue lets a fractional share through rounded up (2.4 a second
+        # is 3, all of --global-limit 3, and its 429s), where Discord's 50 give 40 exactly
+        share = {"BENCH_REQUESTS_PER_SECOND": str(max(1, int(args.global_limit * SHARE / n)))}
         for each in bots:
             await each.start(args.profile, args.trace, args.gc_out, args.gc_tune, share)
             await each.wait_connected()

@@ -74,6 +74,8 @@ async def _step(args: argparse.Namespace, tables: int) -> tuple[bool, list[str]]
     held = game.misses == 0 and game.pct(0.99) <= HUMAN_P99_MS and not clicker.timeouts
     row = _row(tables, setup_s, game, held)
     print_table([HEADER, row])
+    if game.limited_by:
+        print("the 429s: " + ", ".join(f"{n} {route}" for route, n in game.limited_by.items()))
     if errors:
         print(f"bot logged {len(errors)} error line(s), first: {errors[0][:200]}")
     return held, row
