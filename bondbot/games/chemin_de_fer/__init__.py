@@ -10,8 +10,8 @@ table's minimum is the smallest stake (and bank), its maximum the largest bank i
 
 from pydantic import BaseModel, Field
 
+from bondbot.games.baccarat_bank.tableau import Drawing
 from bondbot.games.chemin_de_fer.engine import ChemindeFer, Settings
-from bondbot.games.chemin_de_fer.tableau import Drawing
 from bondbot.games.registry import GameSpec, NewTable
 from bondbot.rules import baccarat
 from bondbot.rules.shoe import Shoe

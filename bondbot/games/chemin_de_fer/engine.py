@@ -55,8 +55,17 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bondbot.games.baccarat_bank.coverage import Cover, cover
+from bondbot.games.baccarat_bank.tableau import (
+    Drawing,
+    banker_draws_fixed,
+    is_natural,
+    ponte_draws_fixed,
+    ponte_recommendation,
+    ponte_rule,
+    recommendation,
+)
 from bondbot.games.chemin_de_fer import npc as npc_play
-from bondbot.games.chemin_de_fer.coverage import Cover, cover
 from bondbot.games.chemin_de_fer.events import (
     Abattage,
     BancoCalled,
@@ -76,15 +85,6 @@ from bondbot.games.chemin_de_fer.events import (
     Stood,
     ThirdCard,
     Winner,
-)
-from bondbot.games.chemin_de_fer.tableau import (
-    Drawing,
-    banker_draws_fixed,
-    is_natural,
-    ponte_draws_fixed,
-    ponte_recommendation,
-    ponte_rule,
-    recommendation,
 )
 from bondbot.games.contract import (
     GAMBLING_MAX,

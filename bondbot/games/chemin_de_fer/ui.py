@@ -37,10 +37,10 @@ from bondbot.bot.tables.opening import (
 )
 from bondbot.bot.tables.turns import whose_turn
 from bondbot.errors import Refusal
-from bondbot.games.chemin_de_fer.coverage import Cover
+from bondbot.games.baccarat_bank.coverage import Cover
+from bondbot.games.baccarat_bank.tableau import BANKER_DRAWS_UP_TO
 from bondbot.games.chemin_de_fer.engine import ChemindeFer
 from bondbot.games.chemin_de_fer.events import CoupSettled, StakeResult, ThirdCard
-from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
 from bondbot.games.contract import Move, Record
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount

@@ -55,9 +55,9 @@ from typing import ClassVar, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bondbot.games.chemin_de_fer.coverage import Cover, cover
-from bondbot.games.chemin_de_fer.events import StakeResult, Winner
-from bondbot.games.chemin_de_fer.tableau import (
+from bondbot.games.baccarat_bank.coverage import Cover, cover
+from bondbot.games.baccarat_bank.events import StakeResult, Winner
+from bondbot.games.baccarat_bank.tableau import (
     is_natural,
     ponte_recommendation,
     ponte_rule,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from bondbot.games.chemin_de_fer.expectation import banker_outlook, composition, ponte_outlook
+from bondbot.games.baccarat_bank.expectation import banker_outlook, composition, ponte_outlook
 from bondbot.games.chemin_de_fer.npc import EPSILON, NOVICE_THRESHOLDS
 from bondbot.games.contract import GAMBLING_MAX, Move, Option, SeatKey
 from bondbot.games.skill import plays_strong

@@ -33,8 +33,8 @@ from bondbot.bot.tables.opening import (
 )
 from bondbot.bot.tables.turns import whose_turn
 from bondbot.errors import Refusal
-from bondbot.games.chemin_de_fer.events import StakeResult
-from bondbot.games.chemin_de_fer.tableau import BANKER_DRAWS_UP_TO
+from bondbot.games.baccarat_bank.events import StakeResult
+from bondbot.games.baccarat_bank.tableau import BANKER_DRAWS_UP_TO
 from bondbot.games.chemin_de_fer.ui import (
     cover_line,
     limits_hint,
