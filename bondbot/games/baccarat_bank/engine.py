@@ -117,16 +117,6 @@ class BankGame(Engine):
     def answer_round(self) -> int:
         return self.rounds_over
 
-    @classmethod
-    def _seated(cls, seats: Sequence[SeatKey], **named: SeatKey | None) -> list[SeatKey]:
-        """`seats` for a new table, refused unless each seat `named` (the NPC, a first
-        banker) is among them and none is there twice."""
-        if any(seat is not None and seat not in seats for seat in named.values()):
-            raise IllegalAction(f"{cls.key}.not_seated", **named)
-        if len(set(seats)) != len(seats):
-            raise IllegalAction(f"{cls.key}.seated_twice")
-        return list(seats)
-
     # -- seats, stacks, order ------------------------------------------------------------
 
     def _stack(self, seat: SeatKey) -> int | None:
@@ -355,8 +345,3 @@ class BankGame(Engine):
     @property
     def needs_new_shoe(self) -> bool:
         return not self.coup_in_play and self.shoe.past_cut
-
-    def replace_shoe(self, shoe: Shoe) -> None:
-        if self.coup_in_play:
-            raise IllegalAction(f"{self.key}.coup_in_play")
-        self.shoe = shoe

@@ -94,6 +94,7 @@ from bondbot.games.contract import (
 )
 from bondbot.rules.baccarat import codes_value
 from bondbot.rules.cards import Card, cards_of
+from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
 Phase = Literal["bank", "stakes", "ponte", "banker"]
@@ -159,9 +160,13 @@ class ChemindeFer(BankGame):
     ) -> ChemindeFer:
         """A table with `seats` in order; `banker` (drawn at random or the GM's choice) first,
         or None: the table names him (`first_banker`) once its players are seated."""
+        if (banker is not None and banker not in seats) or (npc is not None and npc not in seats):
+            raise IllegalAction("chemin_de_fer.not_seated", banker=banker, npc=npc)
+        if len(set(seats)) != len(seats):
+            raise IllegalAction("chemin_de_fer.seated_twice")
         return cls(
             shoe=shoe,
-            seats=cls._seated(seats, banker=banker, npc=npc),
+            seats=list(seats),
             npc=npc,
             banker=banker,
             settings=settings or Settings(),
@@ -524,3 +529,8 @@ class ChemindeFer(BankGame):
     @property
     def coup_in_play(self) -> bool:
         return self.coup is not None
+
+    def replace_shoe(self, shoe: Shoe) -> None:
+        if self.coup is not None:
+            raise IllegalAction("chemin_de_fer.coup_in_play")
+        self.shoe = shoe

@@ -84,6 +84,7 @@ from bondbot.games.deux_tableaux.events import (
 )
 from bondbot.rules.baccarat import codes_value
 from bondbot.rules.cards import Card, cards_of
+from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
 
 TABLES: tuple[Table, ...] = ("right", "left")
@@ -172,8 +173,11 @@ class DeuxTableaux(AuctionedBank):
         settings: Settings | None = None,
     ) -> DeuxTableaux:
         """A table with `seats` in order; the NPC banks by itself unless the GM auctions."""
-        seated = cls._seated(seats, npc=npc)
-        return cls(shoe=shoe, seats=seated, npc=npc, settings=settings or Settings())
+        if npc is not None and npc not in seats:
+            raise IllegalAction("deux_tableaux.not_seated", npc=npc)
+        if len(set(seats)) != len(seats):
+            raise IllegalAction("deux_tableaux.seated_twice")
+        return cls(shoe=shoe, seats=list(seats), npc=npc, settings=settings or Settings())
 
     # -- seats, stacks, order ------------------------------------------------------------
 
@@ -587,3 +591,8 @@ class DeuxTableaux(AuctionedBank):
     @property
     def coup_in_play(self) -> bool:
         return self.coup is not None
+
+    def replace_shoe(self, shoe: Shoe) -> None:
+        if self.coup is not None:
+            raise IllegalAction("deux_tableaux.coup_in_play")
+        self.shoe = shoe
