@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from bondbot.games.baccarat_bank.coverage import Cover
 from bondbot.games.baccarat_bank.events import (
     BancoCalled,
+    CoupSettled,
     NoPlay,
     Passed,
     StakeResult,
@@ -96,6 +98,20 @@ def bank_label(table: str | None, amount: int) -> str:
     return f"bank:{amount}" if table is None else f"bank:{table}:{amount}"
 
 
+@dataclass
+class Settlement:
+    """What a coup's settlement moves: chips between accounts, Hero Points it opens."""
+
+    transfers: list[Transfer] = field(default_factory=list)
+    lost: list[LostHand] = field(default_factory=list)
+
+    def pay(self, src: SeatKey, dst: SeatKey, amount: int, reason: str) -> None:
+        """Chips from one seat to another."""
+        self.transfers.append(
+            Transfer(src=seat_account(src), dst=seat_account(dst), amount=amount, reason=reason)
+        )
+
+
 class BankGame(Engine):
     """A baccarat bank's table: seats, the banker and his bank, the pontes' calls, a coup."""
 
@@ -107,11 +123,14 @@ class BankGame(Engine):
     shoe: ShoeField
     banker: SeatKey | None = None
     bank: int = 0  # held in the banker's stack
+    phase: str = "stakes"  # each game names its phases
+    coup: BaseModel | None = None  # the coup in play (each game's own)
     between_hands: bool = True
     # Rounds of the pontes' calls that are over: a round nobody played ends without a hand
     # dealt, so the hand's number alone cannot tell a stake or pass button drawn for it
     # from one drawn for the next (`answer_round`).
     rounds_over: int = 0
+    last: CoupSettled | None = None  # the last coup settled (each game's own)
 
     @property
     def answer_round(self) -> int:
@@ -249,20 +268,28 @@ class BankGame(Engine):
     def _decided(self, move: Move, *, draw: bool) -> Record:
         raise NotImplementedError
 
+    def _coup_over(self, move: Move, events: list[Event], money: Settlement) -> Record:
+        """The settling move's record: the coup is over, its offers open."""
+        return Record(
+            move=move,
+            events=tuple(events),
+            transfers=tuple(money.transfers),
+            lost=tuple(money.lost),
+            hand_over=True,
+        )
+
     def commission_percent(self) -> int:
         """The house's cut of the banker's win, in percent."""
         return 0
 
     def _settle_covers(
-        self, covers: Sequence[Cover], winner: Winner, table: str | None
-    ) -> tuple[list[StakeResult], list[Transfer], list[LostHand]]:
-        """One hand's covered stakes against the bank: each result, the chips each moves
-        seat to seat, and the Hero Points they open against the NPC."""
+        self, covers: Sequence[Cover], winner: Winner, table: str | None, money: Settlement
+    ) -> list[StakeResult]:
+        """One hand's covered stakes against the bank: each result; the chips each moves
+        seat to seat and the Hero Points they open against the NPC go to `money`."""
         banker = self.banker
         assert banker is not None
         results: list[StakeResult] = []
-        transfers: list[Transfer] = []
-        lost: list[LostHand] = []
         percent = self.commission_percent()
         for item in covers:
             if item.covered == 0:
@@ -274,20 +301,26 @@ class BankGame(Engine):
                 src, dst, reason = item.seat, banker, f"{self.key}.stake_lost"
                 if banker == self.npc:
                     label = lost_label(table, amount)
-                    lost.append(LostHand(seat=item.seat, label=label, pay=2 * amount))
+                    money.lost.append(LostHand(seat=item.seat, label=label, pay=2 * amount))
             elif winner == "ponte":
                 src, dst, reason = banker, item.seat, f"{self.key}.stake_won"
                 if item.seat == self.npc and banker != self.npc:
                     pay = 2 * amount - amount * percent // 100
-                    lost.append(LostHand(seat=banker, label=bank_label(table, amount), pay=pay))
+                    label = bank_label(table, amount)
+                    money.lost.append(LostHand(seat=banker, label=label, pay=pay))
             else:
                 continue
-            transfers.append(
-                Transfer(src=seat_account(src), dst=seat_account(dst), amount=amount, reason=reason)
-            )
-        return results, transfers, lost
+            money.pay(src, dst, amount, reason)
+        return results
 
-    # -- the NPC -------------------------------------------------------------------------
+    # -- the timer's default and the NPC -------------------------------------------------
+
+    def timeout_move(self, seat: SeatKey) -> Move | None:
+        return self._timer_default(seat) if seat in self.turn() else None
+
+    def _timer_default(self, seat: SeatKey) -> Move:
+        """The move a timer makes for `seat` when his turn runs out (the recommended play)."""
+        raise NotImplementedError
 
     def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
         if self.npc is None or self.npc not in self.turn():
@@ -337,7 +370,7 @@ class BankGame(Engine):
 
     @property
     def coup_in_play(self) -> bool:
-        raise NotImplementedError
+        return self.coup is not None
 
     def current_shoe(self) -> Shoe:
         return self.shoe

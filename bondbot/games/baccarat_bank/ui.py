@@ -26,7 +26,6 @@ from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.modals import amount_modal
 from bondbot.bot.tables.turns import whose_turn
-from bondbot.errors import Refusal
 from bondbot.games.baccarat_bank.engine import BankGame, bank_label, lost_label
 from bondbot.games.baccarat_bank.events import CoupSettled, StakeResult, ThirdCard
 from bondbot.games.baccarat_bank.tableau import BANKER_DRAWS_UP_TO
@@ -34,7 +33,7 @@ from bondbot.games.contract import Move, Record
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
 from bondbot.rules.cards import Card
-from bondbot.tables.service import TableSnapshot
+from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import SpendOffer
 
 GREEN, BLUE, RED = (
@@ -264,42 +263,26 @@ class BankUI:
 
     # -- the GM's start ------------------------------------------------------------------
 
-    def started(self, engine: BankGame) -> bool:
-        """Whether the game has started (a bank, or its auction)."""
-        return engine.banker is not None
-
-    async def startable(self, reply: Reply, table: int) -> TableSnapshot:
-        """The table the GM may start now (refused once started, or with fewer than two)."""
+    async def gm_table(self, reply: Reply, table: int) -> tuple[TableService, TableSnapshot]:
+        """The table, for the GM alone."""
         await require_gm(reply.interaction)
-        snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
-        engine = self.engine_of(snapshot)
-        if self.started(engine):
-            raise self.refusal("started")
-        if len(engine.seats) < 2:
-            raise self.refusal("nobody_seated")
-        return snapshot
+        tables = bot_of(reply.interaction).services.tables
+        return tables, await tables.snapshot(table)
 
-    def refusal(self, why: str) -> Refusal:
-        """The game's refusal of a start: "started", "nobody_seated", "deals_itself" (its
-        keys are written out where it says them, where the tests find every refusal)."""
-        raise NotImplementedError
-
-    async def start(self, reply: Reply, table: int) -> None:
+    async def start(self, reply: Reply, table: int, dealing: bool = False) -> None:
+        """The GM's start (Start, or `/table deal`, `dealing`: once started, the coups deal
+        themselves)."""
         raise NotImplementedError
 
     async def deal(self, reply: Reply, table: int) -> None:
         """`/table deal`: the GM's start; after it the coups deal themselves."""
-        snapshot = await bot_of(reply.interaction).services.tables.snapshot(table)
-        if self.started(self.engine_of(snapshot)):
-            await require_gm(reply.interaction)
-            raise self.refusal("deals_itself")
-        await self.start(reply, table)
+        await self.start(reply, table, dealing=True)
 
     # -- the table message ---------------------------------------------------------------
 
     def answering(self, engine: BankGame) -> bool:
         """Whether the pontes are answering: the table's wait is said in the coup's field."""
-        return getattr(engine, "coup", None) is None and getattr(engine, "phase", None) == "stakes"
+        return engine.coup is None and engine.phase == "stakes"
 
     def waiting(self, snapshot: TableSnapshot, lang: Lang) -> str:
         """The table waits for these players, until when."""
@@ -325,10 +308,9 @@ class BankUI:
             coming = engine.hand if engine.coup_in_play else engine.hand + 1
             title = t(f"{self.key}.field_coup", lang, hand=coming)
             fields.append((title, self.coup_text(snapshot, lang, money)))
-        last = getattr(engine, "last", None)
-        if last is not None and not engine.coup_in_play:  # a coup dealt: its own field
+        if engine.last is not None and not engine.coup_in_play:  # a coup dealt: its field
             title = t(f"{self.key}.field_last", lang, hand=engine.hand)
-            fields.append((title, self.last_text(snapshot, last, engine.hand, lang, money)))
+            fields.append((title, self.last_text(snapshot, engine.last, engine.hand, lang, money)))
         return fields
 
     def coup_shown(self, engine: BankGame) -> bool:
@@ -370,7 +352,7 @@ class BankUI:
         engine = self.engine_of(snapshot)
         if not engine.turn():  # none before the first bank, nor while the table deals
             return []
-        wanted = self.table_moves.get(engine.phase, ("draw", "stand"))  # type: ignore[attr-defined]
+        wanted = self.table_moves.get(engine.phase, ("draw", "stand"))
         kinds = {option.kind for option in options_now(snapshot) if option.seat is not None}
         return [self.move_button(snapshot, kind, lang, money) for kind in wanted if kind in kinds]
 

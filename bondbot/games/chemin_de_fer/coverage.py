@@ -1,6 +1,4 @@
-"""Covering stakes with a bank, where it was first written: the baccarat bank's own
+"""Covering stakes with a bank, named where it was first written: it is the baccarat bank's
 (`games.baccarat_bank.coverage`), which deux tableaux shares."""
 
-from bondbot.games.baccarat_bank.coverage import Cover, cover, in_play
-
-__all__ = ["Cover", "cover", "in_play"]
+from bondbot.games.baccarat_bank.coverage import *  # noqa: F403

@@ -56,7 +56,14 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bondbot.games.baccarat_bank.coverage import Cover, cover
-from bondbot.games.baccarat_bank.engine import COMMON_MOVES, BankGame, BankSettings, winner_of
+from bondbot.games.baccarat_bank.engine import (
+    COMMON_MOVES,
+    BankGame,
+    BankSettings,
+    Settlement,
+    winner_of,
+)
+from bondbot.games.baccarat_bank.events import Dealt, Staked
 from bondbot.games.baccarat_bank.tableau import (
     Drawing,
     banker_draws_fixed,
@@ -77,8 +84,6 @@ from bondbot.games.chemin_de_fer.events import (
     BankWithdrawn,
     CoupCovered,
     CoupSettled,
-    Dealt,
-    Staked,
 )
 from bondbot.games.contract import (
     Event,
@@ -425,11 +430,12 @@ class ChemindeFer(BankGame):
         assert coup is not None and banker is not None
         ponte_total, banker_total = codes_value(coup.ponte), codes_value(coup.banker)
         winner = winner_of(ponte_total, banker_total)
-        results, transfers, lost = self._settle_covers(coup.covers, winner, None)
+        money = Settlement()
+        results = self._settle_covers(coup.covers, winner, None, money)
         won = -sum(result.net for result in results)
         commission = won * self.settings.commission // 100 if won > 0 else 0
         if commission:
-            transfers.append(
+            money.transfers.append(
                 Transfer(
                     src=seat_account(banker),
                     dst=COMMISSION_ACCOUNT,
@@ -464,13 +470,7 @@ class ChemindeFer(BankGame):
         else:
             self.bank = bank_after
             self.banco_suivi = coup.banco if winner == "banker" else None
-        return Record(
-            move=move,
-            events=tuple(events),
-            transfers=tuple(transfers),
-            lost=tuple(lost),
-            hand_over=True,
-        )
+        return self._coup_over(move, events, money)
 
     def _end_hand(self) -> None:
         self.rounds_over += 1  # the pontes' calls are over, dealt or not
@@ -481,9 +481,7 @@ class ChemindeFer(BankGame):
 
     # -- defaults and the NPC ------------------------------------------------------------
 
-    def timeout_move(self, seat: SeatKey) -> Move | None:
-        if seat not in self.turn():
-            return None
+    def _timer_default(self, seat: SeatKey) -> Move:
         if self.phase == "bank":
             return Move(kind="keep" if self.bank > 0 else "refuse", seat=seat)
         if self.phase == "stakes":
@@ -525,10 +523,6 @@ class ChemindeFer(BankGame):
             self.banco_suivi = None
         if seat in self.refused:
             self.refused.remove(seat)
-
-    @property
-    def coup_in_play(self) -> bool:
-        return self.coup is not None
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.coup is not None:

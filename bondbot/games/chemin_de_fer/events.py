@@ -7,16 +7,9 @@ from typing import Literal
 
 from bondbot.games.baccarat_bank import events
 from bondbot.games.baccarat_bank.coverage import Cover
-from bondbot.games.baccarat_bank.events import (
-    Dealt,
-    NoPlay,
-    Passed,
-    Staked,
-    StakeResult,
-    Stood,
-    ThirdCard,
-    Winner,
-)
+from bondbot.games.baccarat_bank.events import StakeResult, Winner
+from bondbot.games.baccarat_bank.events import Stood as Stood  # named here as ever
+from bondbot.games.baccarat_bank.events import ThirdCard as ThirdCard
 from bondbot.games.contract import Event, SeatKey
 
 Side = Literal["ponte", "banker"]
@@ -91,25 +84,3 @@ class CoupSettled(events.CoupSettled):
     winner: Winner
     results: tuple[StakeResult, ...]
     commission: int = 0
-
-
-__all__ = [
-    "Abattage",
-    "BancoCalled",
-    "BankKept",
-    "BankOffered",
-    "BankPut",
-    "BankRefused",
-    "BankWithdrawn",
-    "CoupCovered",
-    "CoupSettled",
-    "Dealt",
-    "NoPlay",
-    "Passed",
-    "Side",
-    "StakeResult",
-    "Staked",
-    "Stood",
-    "ThirdCard",
-    "Winner",
-]

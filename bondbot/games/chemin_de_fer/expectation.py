@@ -1,12 +1,4 @@
-"""Classic drawing's exact expectations, where they were first written: the baccarat
-bank's own (`games.baccarat_bank.expectation`), which deux tableaux shares."""
+"""Classic drawing's exact expectations, named where they were first written: they are the
+baccarat bank's (`games.baccarat_bank.expectation`), which deux tableaux shares."""
 
-from bondbot.games.baccarat_bank.expectation import (
-    PER_PACK,
-    Outlook,
-    banker_outlook,
-    composition,
-    ponte_outlook,
-)
-
-__all__ = ["PER_PACK", "Outlook", "banker_outlook", "composition", "ponte_outlook"]
+from bondbot.games.baccarat_bank.expectation import *  # noqa: F403

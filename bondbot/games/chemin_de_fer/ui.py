@@ -173,20 +173,14 @@ class CheminDeFerUI(BankUI):
     hand_bound = ("stake", "banco", "pass")  # the pontes answer together: the coup's number
     order = ("keep", "bank", "refuse", "withdraw", "stake", "banco", "pass", "draw", "stand")
 
-    def refusal(self, why: str) -> Refusal:
-        return Refusal(
-            {
-                "started": "chemin_de_fer.started",
-                "nobody_seated": "chemin_de_fer.nobody_seated",
-                "deals_itself": "chemin_de_fer.deals_itself",
-            }[why]
-        )
-
-    async def start(self, reply: Reply, table: int) -> None:
+    async def start(self, reply: Reply, table: int, dealing: bool = False) -> None:
         """The GM starts the game: the first banker, chosen at open or drawn by the table."""
-        snapshot = await self.startable(reply, table)
-        tables = bot_of(reply.interaction).services.tables
+        tables, snapshot = await self.gm_table(reply, table)
         engine = engine_of(snapshot)
+        if engine.banker is not None:
+            raise Refusal("chemin_de_fer.deals_itself" if dealing else "chemin_de_fer.started")
+        if len(engine.seats) < 2:
+            raise Refusal("chemin_de_fer.nobody_seated")
         chosen = snapshot.state.config.options.get("first_banker")
         if chosen is not None and chosen not in engine.seats:
             raise Refusal("chemin_de_fer.first_banker_absent")

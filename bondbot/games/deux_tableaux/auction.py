@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bondbot.games.baccarat_bank.engine import BankGame
+from bondbot.games.baccarat_bank.events import Passed
 from bondbot.games.contract import Event, Move, Option, Record, SeatKey
 from bondbot.games.deux_tableaux.events import (
     AuctionClosed,
@@ -24,7 +25,6 @@ from bondbot.games.deux_tableaux.events import (
     BankEnded,
     BankStarted,
     Bid,
-    Passed,
 )
 
 

@@ -50,7 +50,7 @@ from typing import ClassVar, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from bondbot.games.baccarat_bank.coverage import Cover, cover
-from bondbot.games.baccarat_bank.engine import COMMON_MOVES, BankSettings, winner_of
+from bondbot.games.baccarat_bank.engine import COMMON_MOVES, BankSettings, Settlement, winner_of
 from bondbot.games.baccarat_bank.events import Winner
 from bondbot.games.baccarat_bank.tableau import (
     is_natural,
@@ -60,13 +60,11 @@ from bondbot.games.baccarat_bank.tableau import (
 )
 from bondbot.games.contract import (
     Event,
-    LostHand,
     Move,
     Option,
     Record,
     SeatKey,
     ShownHand,
-    Transfer,
 )
 from bondbot.games.deux_tableaux import npc as npc_play
 from bondbot.games.deux_tableaux.auction import AuctionedBank
@@ -464,14 +462,11 @@ class DeuxTableaux(AuctionedBank):
         assert coup is not None and banker is not None
         banker_total = codes_value(coup.banker)
         results: list[TableResult] = []
-        transfers: list[Transfer] = []
-        lost: list[LostHand] = []
+        money = Settlement()
         for table, hand in coup.hands.items():
             total = codes_value(hand.cards)
             winner = hand.winner or winner_of(total, banker_total)
-            stakes, moved, opened = self._settle_covers(hand.covers, winner, table)
-            transfers += moved
-            lost += opened
+            stakes = self._settle_covers(hand.covers, winner, table, money)
             natural = is_natural(total, len(hand.cards)) or is_natural(
                 banker_total, len(coup.banker)
             )
@@ -506,13 +501,7 @@ class DeuxTableaux(AuctionedBank):
         self.between_hands = True
         if self.bank < self.settings.min_bank:
             events.append(self._end_bank("spent"))
-        return Record(
-            move=move,
-            events=tuple(events),
-            transfers=tuple(transfers),
-            lost=tuple(lost),
-            hand_over=True,
-        )
+        return self._coup_over(move, events, money)
 
     def _next_turns(self, coup: Coup, results: list[TableResult], events: list[Event]) -> None:
         """The hand passes on a table that lost; the banco rights move on."""
@@ -537,9 +526,7 @@ class DeuxTableaux(AuctionedBank):
 
     # -- defaults and the NPC ------------------------------------------------------------
 
-    def timeout_move(self, seat: SeatKey) -> Move | None:
-        if seat not in self.turn():
-            return None
+    def _timer_default(self, seat: SeatKey) -> Move:
         if self.phase in ("auction", "stakes"):
             return Move(kind="pass", seat=seat)
         if self.phase == "hands":
@@ -587,10 +574,6 @@ class DeuxTableaux(AuctionedBank):
             self.bank = 0
         if self.banco_loser == seat:
             self.banco_loser = None
-
-    @property
-    def coup_in_play(self) -> bool:
-        return self.coup is not None
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.coup is not None:

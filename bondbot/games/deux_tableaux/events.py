@@ -7,14 +7,7 @@ from typing import Literal
 
 from bondbot.games.baccarat_bank import events
 from bondbot.games.baccarat_bank.coverage import Cover
-from bondbot.games.baccarat_bank.events import (
-    NoPlay,
-    Passed,
-    StakeResult,
-    Stood,
-    ThirdCard,
-    Winner,
-)
+from bondbot.games.baccarat_bank.events import StakeResult, Winner
 from bondbot.games.contract import Event, Frozen, SeatKey
 
 Table = Literal["right", "left"]
@@ -120,29 +113,3 @@ class HandPassed(Event):
     kind: Literal["hand_passed"] = "hand_passed"
     table: Table
     seat: SeatKey
-
-
-__all__ = [
-    "Abattage",
-    "AuctionClosed",
-    "AuctionOpened",
-    "BancoCalled",
-    "BankEnded",
-    "BankStarted",
-    "BankerAdvice",
-    "Bid",
-    "CoupSettled",
-    "Dealt",
-    "HandPassed",
-    "NoPlay",
-    "Passed",
-    "Side",
-    "StakeResult",
-    "Staked",
-    "Stood",
-    "Table",
-    "TableCovered",
-    "TableResult",
-    "ThirdCard",
-    "Winner",
-]

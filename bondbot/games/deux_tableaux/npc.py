@@ -21,9 +21,8 @@ import random
 from typing import TYPE_CHECKING
 
 from bondbot.games.baccarat_bank.expectation import banker_outlook, composition, ponte_outlook
-from bondbot.games.baccarat_bank.npc import EPSILON, novice_draw, values
+from bondbot.games.baccarat_bank.npc import EPSILON, drawing, values
 from bondbot.games.contract import GAMBLING_MAX, Move, Option, SeatKey
-from bondbot.games.skill import plays_strong
 from bondbot.rules.baccarat import codes_value
 
 if TYPE_CHECKING:
@@ -44,11 +43,8 @@ def decide(
     if game.phase == "stakes":
         return _stake(game, seat, {(o.kind, o.targets): o for o in mine})
     assert game.coup is not None
-    if plays_strong(level, rng):
-        draw = strong_draw(game)
-    else:
-        draw = novice_draw(game.coup.banker, game.phase == "hands", rng)
-    return Move(kind="draw" if draw else "stand", seat=seat)
+    at_five = game.phase == "hands"
+    return drawing(seat, level, rng, lambda: strong_draw(game), game.coup.banker, at_five)
 
 
 def _seen(game: DeuxTableaux, own: list[str]) -> list[int]:

@@ -210,23 +210,14 @@ class DeuxTableauxUI(BankUI):
     hand_bound = ("bid", "stake", "banco", "pass", "withdraw")  # answered together
     order = ("bid", "stake", "banco", "pass", "withdraw", "draw", "stand")
 
-    def started(self, engine: DeuxTableaux) -> bool:  # type: ignore[override]
-        return engine.banker is not None or engine.phase == "auction"
-
-    def refusal(self, why: str) -> Refusal:
-        return Refusal(
-            {
-                "started": "deux_tableaux.started",
-                "nobody_seated": "deux_tableaux.nobody_seated",
-                "deals_itself": "deux_tableaux.deals_itself",
-            }[why]
-        )
-
-    async def start(self, reply: Reply, table: int) -> None:
+    async def start(self, reply: Reply, table: int, dealing: bool = False) -> None:
         """The GM lets the NPC put up the first bank (the table does it by itself
-        afterwards)."""
-        await self.startable(reply, table)
-        tables = bot_of(reply.interaction).services.tables
+        afterwards), unless he auctions it."""
+        tables, snapshot = await self.gm_table(reply, table)
+        if engine_of(snapshot).banker is not None or engine_of(snapshot).phase == "auction":
+            raise Refusal("deux_tableaux.deals_itself" if dealing else "deux_tableaux.started")
+        if len(engine_of(snapshot).seats) < 2:
+            raise Refusal("deux_tableaux.nobody_seated")
         snapshot = await tables.act(table, reply.interaction.user.id, "default_bank", as_gm=True)
         started = next(e for r in snapshot.records for e in r.events if isinstance(e, BankStarted))
         await reply.say(
