@@ -2,10 +2,11 @@
 pontes in seat order from his right answering together, the cards dealt and drawn, every
 covered stake settled seat to seat, seats that come and go between coups, the shoe.
 
-A game says what is its own: its settings, how a ponte's answer is kept (`_record_call`,
-`call_kind`), who has priority for a banco (`_banco_priority`), where a third card goes
-(`_hand_cards`), who decides now (`_decider`), which hands are face down (`_face_down`),
-what leaving does to its bank (`_leaving`) and how the NPC plays (`_npc_decides`).
+A game says what is its own: its settings and phases, how a ponte's answer is kept
+(`_record_call`, `call_kinds`), who has priority for a banco (`_banco_priority`), where a
+third card goes (`_hand_cards`), who decides now (`_decider`) and what a timer plays
+(`_timer_default`), which hands are face down (`_face_down`), what leaving does to its bank
+(`_leaving`), and how the NPC plays (`_npc_decides`).
 
 Decisions both games share (also in docs/decisions.md): the bank and every stake are
 bounded by the stacks again at the deal, since a Hero Point paid by the NPC in between
@@ -165,9 +166,6 @@ class BankGame(Engine):
     def call_kinds(self) -> dict[SeatKey, str]:
         """The pontes' answers this coup so far ("stake", "banco", "pass"), in their order."""
         raise NotImplementedError
-
-    def call_kind(self, seat: SeatKey) -> str | None:
-        return self.call_kinds().get(seat)
 
     def _record_call(self, seat: SeatKey, kind: str, amount: int = 0) -> None:
         raise NotImplementedError
