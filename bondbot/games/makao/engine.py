@@ -297,21 +297,10 @@ class Makao(TrickTakingEngine):
 
     # -- doing it ------------------------------------------------------------------------
 
-    def _pay(self, src: str, dst: str, cents: int, reason: str) -> Transfer:
-        """A transfer between a seat and the pot, mirrored in `stacks` and `pot`.
-
-        Mirroring the engine's own transfers keeps a replay from the hand's start exact; the
-        table resets `stacks` from its ledger before every move anyway.
-        """
-        for account, sign in ((src, -1), (dst, 1)):
-            if account == POT:
-                self.pot += sign * cents
-            else:
-                seat = account.removeprefix("seat:")
-                stack = self.stacks.get(seat)
-                if stack is not None:
-                    self.stacks[seat] = stack + sign * cents
-        return Transfer(src=src, dst=dst, amount=cents, reason=reason)
+    def _booked(self, account: str, cents: int) -> None:
+        """Chips between a seat and the pot (`_transfer`): the pot's are mirrored in `pot`."""
+        if account == POT:
+            self.pot += cents
 
     def _deal(self, move: Move) -> Record:
         number = len(self.deals) + 1
@@ -328,7 +317,7 @@ class Makao(TrickTakingEngine):
         transfers: list[Transfer] = []
         if not self.deals and self.settings.stake:
             transfers = [
-                self._pay(seat_account(seat), POT, self.settings.stake, "makao.stake")
+                self._transfer(seat_account(seat), POT, self.settings.stake, "makao.stake")
                 for seat in players
             ]
         self.shoe_used = True
@@ -415,7 +404,7 @@ class Makao(TrickTakingEngine):
                 share = self.pot // len(self.seats)
                 paid = dict.fromkeys(self.seats, share)
             transfers = [
-                self._pay(POT, seat_account(seat), cents, "makao.pot")
+                self._transfer(POT, seat_account(seat), cents, "makao.pot")
                 for seat, cents in paid.items()
                 if cents
             ]

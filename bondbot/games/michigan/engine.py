@@ -251,21 +251,14 @@ class Michigan(TrickTakingEngine):
         return self._play_card(move, seat, move.target, lead=False)
 
     def _chips_move(self, src: str, dst: str, chips: int, reason: str) -> Transfer:
-        """Move whole chips between two accounts, mirrored in `stacks` and `net` for seats.
+        """Move whole chips between two accounts (`_transfer`)."""
+        return self._transfer(src, dst, chips * self.settings.chip, reason)
 
-        Mirroring the engine's own transfers keeps a replay from the hand's start exact; the
-        table resets `stacks` from its ledger before every move anyway.
-        """
-        cents = chips * self.settings.chip
-        for account, sign in ((src, -1), (dst, 1)):
-            if not account.startswith("seat:"):
-                continue
+    def _booked(self, account: str, cents: int) -> None:
+        """A seat's chips moved count in what he won or lost over the game, `net`."""
+        if account.startswith("seat:"):
             seat = account.removeprefix("seat:")
-            stack = self.stacks.get(seat)
-            if stack is not None:
-                self.stacks[seat] = stack + sign * cents
-            self.net[seat] = self.net.get(seat, 0) + sign * cents
-        return Transfer(src=src, dst=dst, amount=cents, reason=reason)
+            self.net[seat] = self.net.get(seat, 0) + cents
 
     def _deal(self, move: Move) -> Record:
         cards = [self.shoe.deal() for _ in range(PACK)]

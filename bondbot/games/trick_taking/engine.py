@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from bondbot.games.contract import Engine, Move, Option, Record, SeatKey, ShoeField
+from bondbot.games.contract import Engine, Move, Option, Record, SeatKey, ShoeField, Transfer
 from bondbot.rules.cards import Card
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -71,6 +71,25 @@ class TrickTakingEngine(Engine):
         if move.kind not in self.moves or method is None:
             raise IllegalAction("games.illegal_move", kind=move.kind, seat=move.seat)
         return method(move)
+
+    def _transfer(self, src: str, dst: str, cents: int, reason: str) -> Transfer:
+        """A transfer between two accounts, mirrored in the seats' `stacks` and in the
+        game's own account of it (`_booked`).
+
+        Mirroring the engine's own transfers keeps a replay from the hand's start exact; the
+        table resets `stacks` from its ledger before every move anyway.
+        """
+        for account, sign in ((src, -1), (dst, 1)):
+            if account.startswith("seat:"):
+                seat = account.removeprefix("seat:")
+                stack = self.stacks.get(seat)
+                if stack is not None:
+                    self.stacks[seat] = stack + sign * cents
+            self._booked(account, sign * cents)
+        return Transfer(src=src, dst=dst, amount=cents, reason=reason)
+
+    def _booked(self, account: str, cents: int) -> None:
+        """The game's own record of `cents` moved into (negative: out of) `account`."""
 
     # -- the shoe ------------------------------------------------------------------------
 
