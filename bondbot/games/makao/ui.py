@@ -203,7 +203,7 @@ def _game_over(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
     return text
 
 
-# -- a player's panel (his bids and cards are `MakaoUI.moves`) ------------------------------
+# -- a player's panel (his bids and cards are `MakaoUI.moves`) -----------------------------
 
 
 def _note(snapshot: TableSnapshot, seat: str, lang: Lang) -> str:

@@ -126,7 +126,7 @@ class TrickTakingUI(Generic[G]):
         """What the GM's panel says under the NPC's hand."""
         return None
 
-    # -- the panels ------------------------------------------------------------------------
+    # -- the panels ----------------------------------------------------------------------
 
     def npc_panel(
         self, snapshot: TableSnapshot, turn: Turn, lang: Lang
