@@ -30,6 +30,7 @@ from bondbot.bot.tables.modals import (
     most_hint,
     parse_amount_or_refuse,
 )
+from bondbot.bot.tables.open_commands import open_command
 from bondbot.bot.tables.story import (
     CHART,
     SHOES_IN_HISTORY,
@@ -58,7 +59,8 @@ HISTORY_PAGE = 10  # hands on a page of /table history
 
 
 class Tables(commands.GroupCog, group_name="table", group_description="Card tables"):
-    # `/table open <game>`: each game adds its own subcommand (see bot/tables/games.py).
+    # `/table open <game>`: a subcommand a game, built from its declared options
+    # (bot/tables/open_commands.py).
     open = app_commands.Group(name="open", description="Open a card table in this channel (GM)")
 
     def __init__(self, bot: BondBot) -> None:
@@ -68,7 +70,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         self.service.listeners.append(self.messages.changed)
         self.service.listeners.append(self.messages.hand_ended)
         for spec in all_games():
-            self.open.add_command(ui_for(spec.key).open_command)
+            self.open.add_command(open_command(spec))
         bot.router.register(AREA, self.on_component)
 
     async def cog_load(self) -> None:

@@ -22,23 +22,15 @@ from datetime import datetime
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bondbot.bot.context import bot_of, is_gm, require_gm
-from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import AREA, cards, names, table_button
 from bondbot.bot.tables.glance import by_hand_word, latest
 from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import amount_of, limits_hint, parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.errors import Refusal
 from bondbot.games.contract import Move, Option
 from bondbot.games.holdem.engine import CHIP, Holdem, PotAwarded, ShowdownHand, totals
@@ -145,54 +137,6 @@ def blind_options(
         "levels": [{"small": low, "big": high} for low, high in levels],
         "raise_every": every,
     }
-
-
-@app_commands.command(name="holdem", description="Open a no-limit Texas hold'em table (GM)")
-@app_commands.describe(
-    npc="The NPC who plays at the table",
-    minimum="Smallest buy-in",
-    maximum="Largest buy-in",
-    big_blind="The big blind",
-    bankroll="The NPC's chips (empty: it covers every stack)",
-    other_npcs=COMMON["other_npcs"],
-    thread=COMMON["thread"],
-    language=LANGUAGE["language"],
-    small_blind="The small blind (default: half the big one)",
-    schedule="The next levels, small/big, separated by ';': 20/40; 50/100",
-    raise_every="The blinds go up a level every N hands",
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    big_blind: str,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    small_blind: str | None = None,
-    schedule: str | None = None,
-    raise_every: app_commands.Range[int, 1, 1000] | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    await require_gm(interaction)
-    reply = await reply_to(interaction)
-    await open_table(
-        interaction,
-        Holdem.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=None,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options=blind_options(big_blind, small_blind, schedule, raise_every, reply.lang),
-        thread=thread,
-        language=language,
-    )
 
 
 # -- the buttons ----------------------------------------------------------------------------
@@ -330,8 +274,19 @@ def _option(engine: Holdem, seat: str, *kinds: str) -> Option | None:
 
 class HoldemUI:
     actions = actions
-    open_command = open_command
     COMMON_PHASES = ("betting", "between hands")
+
+    def opening_options(
+        self, options: dict[str, Any], given: dict[str, Any], lang: Lang
+    ) -> dict[str, Any]:
+        """The blind levels the GM's blinds make (`blind_options`, which reads them)."""
+        return blind_options(
+            options["big_blind"],
+            options["small_blind"],
+            options["schedule"],
+            options["raise_every"],
+            lang,
+        )
 
     def phase(self, snapshot: TableSnapshot) -> str:
         return "between hands" if engine_of(snapshot).over else "betting"

@@ -14,23 +14,14 @@ from __future__ import annotations
 from datetime import datetime
 
 import discord
-from discord import app_commands
 
 from bondbot.bot.context import bot_of, require_gm
-from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec, view_of
 from bondbot.bot.tables import turns
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, short, table_button
 from bondbot.bot.tables.glance import fold_lines
-from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.bot.tables.panels import show_seat_panel
 from bondbot.bot.tables.turns import Turn
 from bondbot.errors import Refusal
@@ -383,41 +374,6 @@ async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
     )
 
 
-@app_commands.command(name="makao", description="Open a Makao (piekiełko) table (GM)")
-@app_commands.describe(
-    **COMMON, **LANGUAGE, stake="What each player puts in the pot (empty: no stakes)"
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: int | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    stake: str | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    lang = (await reply_to(interaction)).lang
-    await open_table(
-        interaction,
-        Makao.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={"stake": None if stake is None else parse_amount_or_refuse(stake, lang)},
-        thread=thread,
-        language=language,
-    )
-
-
 def _ready(game: Makao) -> bool:
     """Whether the deal may go ahead as far as the seats go (3 to 8, the NPC among them)."""
     return MIN_PLAYERS <= len(game.seats) <= MAX_PLAYERS and game.npc in game.seats
@@ -425,7 +381,6 @@ def _ready(game: Makao) -> bool:
 
 class MakaoUI:
     actions = actions
-    open_command = open_command
 
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
