@@ -12,22 +12,11 @@ plays once.
 
 from __future__ import annotations
 
-import discord
-from discord import app_commands
-
-from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.glance import fold_lines
-from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.games.contract import Record
 from bondbot.games.makao.engine import (
     POT,
@@ -252,44 +241,8 @@ async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
     )
 
 
-@app_commands.command(name="makao", description="Open a Makao (piekiełko) table (GM)")
-@app_commands.describe(
-    **COMMON, **LANGUAGE, stake="What each player puts in the pot (empty: no stakes)"
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: int | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    stake: str | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    lang = (await reply_to(interaction)).lang
-    await open_table(
-        interaction,
-        Makao.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={"stake": None if stake is None else parse_amount_or_refuse(stake, lang)},
-        thread=thread,
-        language=language,
-    )
-
-
 class MakaoUI(TrickTakingUI[Makao]):
     actions = actions
-    open_command = open_command
     engine = Makao
     words = Words(
         turn={"bidding": "makao.btn_bid", "playing": "makao.btn_play"},

@@ -17,20 +17,11 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import discord
-from discord import app_commands
 
-from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, names, table_button
-from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.games.contract import Record
 from bondbot.games.michigan.engine import (
     PAY_CARDS,
@@ -277,42 +268,8 @@ async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
     await reply.say("michigan.dealt", hand=game.hand, dealer=seat_name(snapshot, game.dealer))
 
 
-@app_commands.command(name="michigan", description="Open a Michigan table (GM)")
-@app_commands.describe(**COMMON, **LANGUAGE, chip="What one chip is worth (default 1)")
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: int | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    chip: str | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    lang = (await reply_to(interaction)).lang
-    await open_table(
-        interaction,
-        Michigan.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={"chip": None if chip is None else parse_amount_or_refuse(chip, lang)},
-        thread=thread,
-        language=language,
-    )
-
-
 class MichiganUI(TrickTakingUI[Michigan]):
     actions = actions
-    open_command = open_command
     engine = Michigan
     words = Words(
         turn={"lead": "michigan.btn_lead"},
