@@ -1,4 +1,4 @@
-"""bench/load.py --sweep's search: the highest offered rate whose step passes, within the
+"""bench/load/load.py --sweep's search: the highest offered rate whose step passes, within the
 precision asked, in bounded steps, whatever the first rate tried."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench" / "load"))
 
-from load_open import Round, Step, sweep
+from load_open import Round, sweep
+from load_open_bots import Step
 
 
 class Bot:

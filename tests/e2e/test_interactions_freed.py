@@ -1,7 +1,7 @@
 """An answered interaction is freed at once, by reference counting, not left for the garbage
 collector: discord.py's Interaction and its response refer to each other, and each carries
 the table message with its buttons, so under load the collector's passes over them took a
-fifth of the bot's time (bench/load.py --gc)."""
+fifth of the bot's time (bench/load/load.py --gc)."""
 
 from __future__ import annotations
 

@@ -169,7 +169,7 @@ def test_hint_from_the_engine_at_the_most_hands() -> None:
 
 
 def _bench_play():  # type: ignore[no-untyped-def]
-    path = Path(__file__).resolve().parents[2] / "bench" / "blackjack_edge.py"
+    path = Path(__file__).resolve().parents[2] / "bench" / "odds" / "blackjack_edge.py"
     spec = importlib.util.spec_from_file_location("blackjack_edge", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

@@ -16,25 +16,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import discord
-from discord import app_commands
-
-from bondbot.bot.context import bot_of, require_gm
-from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.context import bot_of
+from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
-from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables.acting import act, may_act, options_now
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, table_button
 from bondbot.bot.tables.glance import fold_lines
 from bondbot.bot.tables.modals import amount_of, parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.errors import Refusal
 from bondbot.games.baccarat_bank.coverage import Cover
 from bondbot.games.baccarat_bank.ui import (
@@ -62,75 +51,6 @@ def engine_of(snapshot: TableSnapshot) -> ChemindeFer:
     engine = snapshot.state.engine
     assert isinstance(engine, ChemindeFer)
     return engine
-
-
-# -- opening -----------------------------------------------------------------------------
-
-
-async def character_names(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    found = await bot_of(interaction).services.sheets.names(await actor_of(interaction), current)
-    return [app_commands.Choice(name=name, value=name) for name in found]
-
-
-@app_commands.command(name="chemin_de_fer", description="Open a chemin de fer table (GM)")
-@app_commands.describe(
-    **{**COMMON, "minimum": "Smallest stake (and bank)", "maximum": "Largest bank in play"},
-    **LANGUAGE,
-    drawing="Fixed (the punto banco tableau) or classic (choices at 5 and for the banker)",
-    commission="The house's commission on a banker's win, 0 to 5%",
-    npc_bank="The bank the NPC puts up (default: the table's maximum)",
-    first_banker="Who holds the first bank (empty: drawn at random when you start)",
-)
-@app_commands.choices(
-    drawing=[
-        app_commands.Choice(name="Fixed", value="fixed"),
-        app_commands.Choice(name="Classic", value="classic"),
-    ]
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names, first_banker=character_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: app_commands.Range[int, 1, 8] | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    drawing: str | None = None,
-    commission: app_commands.Range[int, 0, 5] | None = None,
-    npc_bank: str | None = None,
-    first_banker: str | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    await require_gm(interaction)
-    reply = await reply_to(interaction)
-    sheets = bot_of(interaction).services.sheets
-    first = None
-    if first_banker and first_banker.strip():
-        first = str(await sheets.find_id(interaction.guild_id, first_banker.strip()))
-    await open_table(
-        interaction,
-        ChemindeFer.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={
-            "drawing": drawing,
-            "commission": commission,
-            "npc_bank": None if npc_bank is None else parse_amount_or_refuse(npc_bank, reply.lang),
-            "first_banker": first,
-        },
-        thread=thread,
-        language=language,
-    )
 
 
 # -- the buttons -------------------------------------------------------------------------
@@ -168,7 +88,6 @@ class CheminDeFerUI(BankUI):
     key = ChemindeFer.key
     engine_type = ChemindeFer
     actions = actions
-    open_command = open_command
     table_moves: ClassVar = {"bank": ("keep", "bank", "refuse"), "stakes": ("stake", "pass")}
     hand_bound = ("stake", "banco", "pass")  # the pontes answer together: the coup's number
     order = ("keep", "bank", "refuse", "withdraw", "stake", "banco", "pass", "draw", "stand")

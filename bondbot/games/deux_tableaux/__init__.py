@@ -10,10 +10,13 @@ table's minimum is the smallest stake (a bank must cover one on each table), its
 the largest bank in play.
 """
 
+from dataclasses import replace
+
 from pydantic import BaseModel, Field
 
 from bondbot.games.deux_tableaux.engine import DeuxTableaux, Settings
 from bondbot.games.registry import GameSpec, NewTable
+from bondbot.games.table_options import MAXIMUM, MINIMUM, TableOption
 from bondbot.rules import baccarat
 from bondbot.rules.shoe import Shoe
 
@@ -45,6 +48,26 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return baccarat.new_shoe(table.packs, seed)
 
 
+OPTIONS = (
+    replace(
+        MINIMUM,
+        description="Smallest stake (a bank covers one on each table)",
+        fr_description="Plus petite mise (une banque en couvre une à chaque tableau)",
+    ),
+    replace(
+        MAXIMUM, description="Largest bank in play", fr_description="Plus grosse banque en jeu"
+    ),
+    TableOption(
+        "npc_bank",
+        "amount",
+        "The bank the NPC puts up and offers at an auction (default: half the maximum)",
+        "banque_pnj",
+        "La banque que fait le PNJ et qu'il propose aux enchères (par défaut : la moitié du"
+        " maximum)",
+    ),
+)
+
+
 GAME = GameSpec(
     key=DeuxTableaux.key,
     engine=DeuxTableaux,
@@ -55,4 +78,6 @@ GAME = GameSpec(
     live_shoe=_live_shoe,
     ui="bondbot.games.deux_tableaux.ui",
     private_hands=True,
+    open_description="Open a baccara à deux tableaux table (GM)",
+    table_options=OPTIONS,
 )

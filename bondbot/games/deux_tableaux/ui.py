@@ -16,24 +16,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import discord
-from discord import app_commands
-
 from bondbot.bot.context import bot_of, require_gm
-from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.acting import act, may_act, options_now
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import cards, table_button
 from bondbot.bot.tables.glance import FOLD_AFTER, fold_lines
 from bondbot.bot.tables.modals import amount_of, parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.bot.tables.turns import whose_turn
 from bondbot.errors import Refusal
 from bondbot.games.baccarat_bank.events import StakeResult
@@ -76,53 +66,6 @@ def engine_of(snapshot: TableSnapshot) -> DeuxTableaux:
 
 def table_name(table: str, lang: Lang) -> str:
     return t(f"deux_tableaux.table_{table}", lang)
-
-
-# -- opening -----------------------------------------------------------------------------
-
-
-@app_commands.command(name="deux_tableaux", description="Open a baccara à deux tableaux table (GM)")
-@app_commands.describe(
-    **{
-        **COMMON,
-        "minimum": "Smallest stake (a bank covers one on each table)",
-        "maximum": "Largest bank in play",
-    },
-    **LANGUAGE,
-    npc_bank="The bank the NPC puts up and offers at an auction (default: half the maximum)",
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: app_commands.Range[int, 2, 3] | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    npc_bank: str | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    await require_gm(interaction)
-    reply = await reply_to(interaction)
-    await open_table(
-        interaction,
-        DeuxTableaux.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={
-            "npc_bank": None if npc_bank is None else parse_amount_or_refuse(npc_bank, reply.lang)
-        },
-        thread=thread,
-        language=language,
-    )
 
 
 # -- the buttons -------------------------------------------------------------------------
@@ -205,7 +148,6 @@ class DeuxTableauxUI(BankUI):
     key = DeuxTableaux.key
     engine_type = DeuxTableaux
     actions = actions
-    open_command = open_command
     table_moves: ClassVar = {"auction": ("bid", "pass"), "stakes": ("stake", "pass")}
     hand_bound = ("bid", "stake", "banco", "pass", "withdraw")  # answered together
     order = ("bid", "stake", "banco", "pass", "withdraw", "draw", "stand")
