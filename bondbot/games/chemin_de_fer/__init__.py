@@ -1,8 +1,10 @@
 """Chemin de fer: baccarat in which the bank passes from player to player (rules/chemin-de-fer.md).
 
-`tableau.py` holds the drawing rules and seed 004's recommendations (shared with baccara à
-deux tableaux), `coverage.py` how stakes are covered by a bank, `npc.py` the NPC's automatic
-play, `engine.py` the game on the engine contract, `ui.py` its Discord part.
+What it shares with baccara à deux tableaux (the drawing rules and seed 004's advice, the
+covering of stakes, the pontes' answers, the settlement, much of the table message) is the
+baccarat bank's, `games.baccarat_bank`, which `engine.py`, `events.py` and `ui.py` extend;
+`tableau.py`, `coverage.py` and `expectation.py` keep the core's names where they were
+first written. `npc.py` is the NPC's automatic play.
 
 At the table the NPC sits first, at open, and the PCs after it in the order they join; the
 table's minimum is the smallest stake (and bank), its maximum the largest bank in play.
@@ -12,8 +14,8 @@ from dataclasses import replace
 
 from pydantic import BaseModel, Field
 
+from bondbot.games.baccarat_bank.tableau import Drawing
 from bondbot.games.chemin_de_fer.engine import ChemindeFer, Settings
-from bondbot.games.chemin_de_fer.tableau import Drawing
 from bondbot.games.registry import GameSpec, NewTable
 from bondbot.games.table_options import MAXIMUM, MINIMUM, OptionChoice, TableOption
 from bondbot.rules import baccarat

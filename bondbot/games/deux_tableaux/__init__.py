@@ -1,8 +1,9 @@
 """Baccara à deux tableaux: one banker against two tables of pontes (rules/deux-tableaux.md).
 
-`engine.py` is the game on the engine contract, `npc.py` the NPC's automatic play, `ui.py`
-its Discord part; the drawing advice and the covering of stakes are chemin de fer's
-(`games.chemin_de_fer`).
+`engine.py` is the game on the engine contract, `auction.py` the bank's life (the NPC's
+bank by default, the GM's auction), `npc.py` the NPC's automatic play, `ui.py` its Discord
+part; each extends the baccarat bank's core that chemin de fer shares,
+`games.baccarat_bank`.
 
 At the table the NPC sits first, at open, and the PCs after it in the order they join; the
 table's minimum is the smallest stake (a bank must cover one on each table), its maximum
