@@ -98,6 +98,7 @@ class Spent:
     limited: int = 0  # 429s received
     pictures: int = 0  # hands pictured (on an answer or posted)
     shown: int = 0  # hands that ended with cards to show (hold'em's won by folds: none)
+    private_moves: int = 0  # moves made in a private panel: their answer cannot redraw the table
 
     @property
     def total(self) -> int:
@@ -194,6 +195,7 @@ class Evening:
         self.wagered: dict[int, int] = {}  # user → the hand he last wagered before
         self.same_again = False  # the next wager from the seat panel's Same again
         self.shown = 0  # hands that ended with cards shown
+        self.private_moves = 0  # moves made in a private panel (a hand, a seat, a pick)
 
     @property
     def scheduler(self) -> SteppedScheduler:
@@ -260,7 +262,7 @@ class Evening:
 
     async def play(self, coups: int) -> Spent:
         """Play `coups` coups from here and count what they cost outside answers."""
-        first = len(self.fake.requests)
+        first, moves_before = len(self.fake.requests), self.private_moves
         self.mark("start")
         start = (await self.snapshot()).state.hand_no
         done = start
@@ -279,9 +281,9 @@ class Evening:
         else:
             raise AssertionError(f"{self.game}: {done - start} coups in {STEPS_MAX} steps")
         await self.quiet()
-        return self.count(first, done - start)
+        return self.count(first, done - start, moves_before)
 
-    def count(self, first: int, coups: int) -> Spent:
+    def count(self, first: int, coups: int, moves_before: int = 0) -> Spent:
         spent = Spent(self.game, coups)
         marks = [m for m in self.causes if m[0] >= first]
         for index in range(first, len(self.fake.requests)):
@@ -296,6 +298,7 @@ class Evening:
             cause = next((c for at, c in reversed(marks) if at <= index), "start")
             spent.by_cause[f"{cause}:{kind}"] += 1
         spent.pictures, spent.shown = len(self.pictured()), self.shown
+        spent.private_moves = self.private_moves - moves_before
         return spent
 
     def pictured(self) -> set[str]:
@@ -339,8 +342,10 @@ class Evening:
             self.mark("spend")
             answer = await self.fake.click(player, table, self.id("hp"))
             picks = [c for c in answer.custom_ids() if action_of(c) == "spend"]
-            if picks:
+            if picks:  # several lost hands: he picks one, in a private answer
+                self.mark("spend pick")
                 await self.fake.click(player, answer, picks[0])
+                self.private_moves += 1
             await self.quiet()
         await self.pass_time(SPEND_WINDOW_S + 1)
 
@@ -424,6 +429,7 @@ class Evening:
                 answer = await self.submit(player, answer)
             await self.quiet()
             if (await self.snapshot()).version != before:
+                self.private_moves += not hasattr(where, "edit_count")
                 return True
         return False
 
