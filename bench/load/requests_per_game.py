@@ -47,7 +47,7 @@ async def one_game(game: str, coups: int, database: str | None, seed: int) -> Sp
 
 
 def print_table(rows: list[Spent]) -> None:
-    head = ["game", "coups", "a coup", *KINDS, "429s", "pictures"]
+    head = ["game", "coups", "a coup", *KINDS, "429s", "pictures / hands shown"]
     lines = [
         [
             s.game,
@@ -55,7 +55,7 @@ def print_table(rows: list[Spent]) -> None:
             f"{s.per_coup():.2f}",
             *(f"{s.per_coup(k):.2f}" for k in KINDS),
             str(s.limited),
-            str(s.pictures),
+            f"{s.pictures} / {s.shown}",
         ]
         for s in rows
     ]

@@ -19,6 +19,7 @@ Used by `test_requests_per_coup.py` (the budget, counted) and by
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 import re
 from collections import Counter
@@ -477,6 +478,9 @@ class Evening:
 async def measure(env: BotEnv, game: str, coups: int, seed: int = 1) -> Spent:
     """Open a table of `game` and play `coups` coups: what they cost outside answers. The
     cast must be written (`cast`) before."""
+    # The same shoes every run (the tables' seeds), so that two runs of one game, before
+    # and after a change, deal the same cards.
+    env.seeds[:] = [hashlib.sha256(f"{game}:{seed}:{n}".encode()).digest() for n in range(500)]
     with stepped_timers():
         async with env.run() as bot:
             evening = Evening(env, bot, game, seed)
