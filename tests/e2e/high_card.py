@@ -190,6 +190,14 @@ class HighCardUI:
             return table_button(lang, snapshot.id, "high_card.btn_show", "show")
         return table_button(lang, snapshot.id, "table.btn_deal", "deal")
 
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """Show in the GM's panel too: a hand ended there (a private answer) is pictured in
+        the table's thread, which the tests of the thread's mending need (issue 32: a hand
+        ended on the table message is pictured on its answer)."""
+        if not snapshot.state.engine.in_hand():
+            return []
+        return [table_button(lang, snapshot.id, "high_card.btn_show", "show")]
+
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         await reply.say("high_card.no_bets")
 

@@ -18,12 +18,14 @@ from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables import panels
 from bondbot.bot.tables.actions import Click, TableActions
+from bondbot.bot.tables.answers import ANSWERED_ON_TABLE, answering
 from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
+from bondbot.bot.tables.hand_pictures import clicked
 from bondbot.bot.tables.history import show_history
 from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.message import level_band
-from bondbot.bot.tables.messages import TableMessages, clicked, table_messages
+from bondbot.bot.tables.messages import TableMessages, table_messages
 from bondbot.bot.tables.modals import (
     AMOUNT,
     amount_modal,
@@ -325,7 +327,15 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         clicked.set(interaction.message.id if interaction.message is not None else None)
         registries = (common, panels.actions, ui_for(snapshot.game).actions)
         actions = next((found for found in registries if found.route(name)), registries[-1])
-        click = Click(interaction, await reply_to(interaction), table)
+        reply = await reply_to(interaction)
+        message = interaction.message
+        if (actions is registries[-1] or name in ANSWERED_ON_TABLE) and (
+            message is not None and message.id == snapshot.message_id
+        ):
+            # A move clicked on the table: answered by redrawing it, its words privately
+            # after (`answers`), so the redraw is not an edit spent from the bot's budget.
+            reply = answering(reply, table, message.id)
+        click = Click(interaction, reply, table)
         try:
             await actions.dispatch(click, name, raw)
         finally:
