@@ -100,6 +100,8 @@ class Spent:
     pictures: int = 0  # hands pictured (on an answer or posted)
     shown: int = 0  # hands that ended with cards to show (hold'em's won by folds: none)
     private_moves: int = 0  # moves made in a private panel: their answer cannot redraw the table
+    windows_closed: int = 0  # Hero Point windows that ran out with the table's Spend shown
+    stale_spend: int = 0  # ... and whose Spend button the table still showed afterwards
 
     @property
     def total(self) -> int:
@@ -114,7 +116,8 @@ class Spent:
         causes = ", ".join(f"{c} {n}" for c, n in self.by_cause.most_common())
         return (
             f"{self.game}: {self.per_coup():.2f} a coup ({kinds}; {self.coups} coups),"
-            f" {self.limited} 429s; after: {causes or 'nothing'}"
+            f" {self.limited} 429s; {self.windows_closed} Hero Point windows ran out;"
+            f" after: {causes or 'nothing'}"
         )
 
 
@@ -197,6 +200,8 @@ class Evening:
         self.same_again = False  # the next wager from the seat panel's Same again
         self.shown = 0  # hands that ended with cards shown
         self.private_moves = 0  # moves made in a private panel (a hand, a seat, a pick)
+        self.windows_closed = 0  # windows that ran out while the table showed Spend
+        self.stale_spend = 0  # the table's Spend still shown after its window ran out
 
     @property
     def scheduler(self) -> SteppedScheduler:
@@ -264,6 +269,7 @@ class Evening:
     async def play(self, coups: int) -> Spent:
         """Play `coups` coups from here and count what they cost outside answers."""
         first, moves_before = len(self.fake.requests), self.private_moves
+        windows_before, stale_before = self.windows_closed, self.stale_spend
         self.mark("start")
         start = (await self.snapshot()).state.hand_no
         done = start
@@ -282,7 +288,10 @@ class Evening:
         else:
             raise AssertionError(f"{self.game}: {done - start} coups in {STEPS_MAX} steps")
         await self.quiet()
-        return self.count(first, done - start, moves_before)
+        spent = self.count(first, done - start, moves_before)
+        spent.windows_closed = self.windows_closed - windows_before
+        spent.stale_spend = self.stale_spend - stale_before
+        return spent
 
     def count(self, first: int, coups: int, moves_before: int = 0) -> Spent:
         spent = Spent(self.game, coups)
@@ -348,7 +357,11 @@ class Evening:
                 await self.fake.click(player, answer, picks[0])
                 self.private_moves += 1
             await self.quiet()
+        showing = self.id("hp") in table_message(self.fake).custom_ids()
         await self.pass_time(SPEND_WINDOW_S + 1)
+        if showing:  # the window ran out unspent: the table must lose its Spend button
+            self.windows_closed += 1
+            self.stale_spend += self.id("hp") in table_message(self.fake).custom_ids()
 
     async def pass_time(self, seconds: float) -> None:
         """The evening's clock moves on; the bot's timers then due run."""

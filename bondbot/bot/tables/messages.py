@@ -528,7 +528,15 @@ class TableMessages(HandPictures):
             scheduler.cancel(key)
             return
         when = datetime.fromisoformat(min(deadlines)) + timedelta(milliseconds=50)
-        scheduler.at(key, when, lambda: background.spawn(self.changed(snapshot)))
+        scheduler.at(key, when, lambda: background.spawn(self._offers_closed(snapshot)))
+
+    async def _offers_closed(self, snapshot: TableSnapshot) -> None:
+        """A Hero Point window closed: what the table shows changed with the clock, not
+        with its state, so a message still showing `snapshot` is drawn again (its Spend
+        button goes). One edit, and only when nothing redrew the table since."""
+        if self._shown.get(snapshot.id) is snapshot:
+            self._shown.pop(snapshot.id, None)
+        await self.changed(snapshot)
 
     async def stop(self) -> None:
         """Let edits already under way finish (the service's scheduler holds the timers);
