@@ -155,7 +155,7 @@ class BondBot(commands.AutoShardedBot):
         if self.freeze_gc:
             # What start-up built (cogs, commands, tables, catalogs) lives as long as the
             # bot: out of the collector's reach, its full passes walk only what play makes
-            # (bench/load.py --gc: the longest gen-2 pause halves). Interactions are freed
+            # (bench/load/load.py --gc: the longest gen-2 pause halves). Interactions are freed
             # as soon as they are answered (`_release`), so the young generation can wait
             # for ten times more objects: each pass walks the interactions in flight, and
             # far fewer passes took GC from 13% to 4% of the bot's time under load. Tests
@@ -288,7 +288,7 @@ def _release(interaction: discord.Interaction) -> None:
     discord.py's Interaction and its cached InteractionResponse refer to each other, as does
     our Reply kept in its `extras`: each interaction, with the message and the twenty buttons
     it carries, would otherwise wait for the garbage collector instead of being freed at
-    once, and under load its passes took 15-25% of the bot's time (bench/load.py --gc).
+    once, and under load its passes took 15-25% of the bot's time (bench/load/load.py --gc).
     """
     interaction.extras.clear()
     with contextlib.suppress(AttributeError):  # discord.py builds it again if asked

@@ -2,7 +2,8 @@
 
 Code declares commands in English; French names and descriptions are looked up by the
 command's qualified name (`commands.sheet.create.name`), parameters under `options`,
-and choices by value under `commands.choices`.
+and choices by value under `commands.choices`. A string built with its French
+(`locale_str(english, fr=...)`, as `/table open <game>`'s options are) gives it instead.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class CommandTranslator(app_commands.Translator):
     ) -> str | None:
         if locale is not Locale.french:
             return None
+        if "fr" in string.extras:
+            return str(string.extras["fr"])
         key = _command_key(context)
         if key is None:
             return None

@@ -2,7 +2,9 @@
 
 A `GameSpec` is everything the table service needs to run a game without knowing it:
 its engine class, how to make a new engine and a live shoe from the table's options, and
-where its Discord part lives. The Discord part (`ui`) is imported only by the bot layer.
+where its Discord part lives, and the options its table opens with (plain data: the bot
+layer makes them a `/table open <game>` subcommand). The Discord part (`ui`) is imported
+only by the bot layer.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from bondbot.games.contract import Engine
+from bondbot.games.table_options import TableOption, opening_options
 from bondbot.i18n import add_locale_folder
 from bondbot.rules.shoe import Shoe
 
@@ -58,6 +61,14 @@ class GameSpec:
     # Its words, `<locales>/<lang>/*.toml`, for a game outside `bondbot.games` (those
     # inside have theirs in `bondbot/games/<game>/locales/`, found without registering).
     locales: Path | None = None
+    # `/table open <game>`: what it says it does, and the game's own options (and those
+    # of `table_options.COMMON` it words its way); the Discord layer builds it from these.
+    open_description: str = ""
+    table_options: tuple[TableOption, ...] = ()
+
+    def opening(self) -> tuple[TableOption, ...]:
+        """Every option of its `/table open`, in their order."""
+        return opening_options(self.table_options, self.packs_allowed)
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -306,6 +306,27 @@ def _validate_options(errs: FormErrors, path: str, options: list[dict[str, Any]]
             )
 
 
+COMMAND_SIZE_MAX = 8000  # characters a top-level command may hold, as `command_size` counts
+
+
+def _longest(entry: dict[str, Any], field: str) -> int:
+    """A field's size: its longest form, the default or a localisation."""
+    forms = [entry.get(field) or "", *(entry.get(f"{field}_localizations") or {}).values()]
+    return max(len(str(form)) for form in forms)
+
+
+def command_size(entry: dict[str, Any]) -> int:
+    """A command's size as Discord counts it against its 8,000 characters: the name,
+    description and value of the command, of every option and subcommand under it and of
+    their choices, each field counted at its longest localisation (or its default)."""
+    size = _longest(entry, "name") + _longest(entry, "description")
+    if "value" in entry:  # a choice
+        size += len(str(entry["value"]))
+    for child in (*(entry.get("options") or ()), *(entry.get("choices") or ())):
+        size += command_size(child)
+    return size
+
+
 def validate_commands(commands: list[dict[str, Any]]) -> None:
     """Validate a bulk-overwrite body the way Discord does (names, lengths, locales)."""
     errs = FormErrors()
@@ -336,6 +357,12 @@ def validate_commands(commands: list[dict[str, Any]]) -> None:
         seen.add(key)
         if chat:
             _validate_options(errs, f"{i}.options", cmd.get("options") or [])
+        if command_size(cmd) > COMMAND_SIZE_MAX:
+            errs.add(
+                str(i),
+                "APPLICATION_COMMAND_TOO_LARGE",
+                f"Command exceeds maximum size ({COMMAND_SIZE_MAX})",
+            )
     if sum(1 for c in commands if int(c.get("type", 1)) == 1) > 100:
         errs.add("_", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer chat input commands.")
     errs.raise_if_any()

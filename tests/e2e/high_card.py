@@ -1,10 +1,11 @@
 """High card, a toy game that exists only to prove the recipe for a new game.
 
 Everything a game needs is in this one module (and its words in `high_card_locales/`):
-the engine on the contract, the spec, and the Discord part. Each PC antes into the pot,
-the table deals one card to each of them and to the NPC, face down; the GM shows the
-cards and the highest takes the pot (the first in seat order on a tie). A PC who lost
-the pot to the NPC may spend a Hero Point to win his ante back and as much again.
+the engine on the contract, the spec (its `/table open` is built from it), and the
+Discord part. Each PC antes into the pot, the table deals one card to each of them and
+to the NPC, face down; the GM shows the cards and the highest takes the pot (the first in
+seat order on a tie). A PC who lost the pot to the NPC may spend a Hero Point to win his
+ante back and as much again.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import discord
-from discord import app_commands
 from pydantic import BaseModel, Field
 
 from bondbot.bot.context import bot_of, require_gm
@@ -21,7 +20,6 @@ from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import table_button
-from bondbot.bot.tables.opening import COMMON, npc_names, open_table
 from bondbot.games.contract import (
     Engine,
     Event,
@@ -136,35 +134,8 @@ SPEC = GameSpec(
     ui=__name__,
     private_hands=True,
     locales=Path(__file__).parent / "high_card_locales",
+    open_description="Open a high card table (GM)",  # its options: the common ones
 )
-
-
-@app_commands.command(name="high_card", description="Open a high card table (GM)")
-@app_commands.describe(**COMMON)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: int | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    thread: bool = True,
-) -> None:
-    await open_table(
-        interaction,
-        HighCard.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={},
-        thread=thread,
-    )
 
 
 actions = TableActions()
@@ -187,7 +158,6 @@ async def _show(click: Click) -> None:
 
 class HighCardUI:
     actions = actions
-    open_command = open_command
 
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
@@ -219,6 +189,14 @@ class HighCardUI:
         if snapshot.state.engine.in_hand():
             return table_button(lang, snapshot.id, "high_card.btn_show", "show")
         return table_button(lang, snapshot.id, "table.btn_deal", "deal")
+
+    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
+        """Show in the GM's panel too: a hand ended there (a private answer) is pictured in
+        the table's thread, which the tests of the thread's mending need (issue 32: a hand
+        ended on the table message is pictured on its answer)."""
+        if not snapshot.state.engine.in_hand():
+            return []
+        return [table_button(lang, snapshot.id, "high_card.btn_show", "show")]
 
     async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
         await reply.say("high_card.no_bets")

@@ -57,6 +57,7 @@ class PrivacyWatch:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
         self._read: dict[tuple[int | None, int], int] = {}  # versions read per message
+        self._embeds: dict[tuple[int | None, int], set[str]] = {}  # embeds read per message
 
     def new_text(self, viewer: FakeUser | None) -> str:
         """The text of every version `viewer` could see that no earlier check read."""
@@ -64,7 +65,15 @@ class PrivacyWatch:
         texts = []
         for message in _visible(self.fake, viewer):
             versions = [*message.history, message.snapshot()]
-            texts += _text(versions[self._read.get((who, message.id), 0) :])
+            known = self._embeds.setdefault((who, message.id), set())
+            for version in versions[self._read.get((who, message.id), 0) :]:
+                # An embed read in an earlier version is not new: the last hand's picture
+                # stays under the table message through the next hand's redraws (issue 32),
+                # its cards public since that hand, even when a new pack deals them again.
+                embeds = [e for e in version.embeds if json.dumps(e, sort_keys=True) not in known]
+                known.update(json.dumps(e, sort_keys=True) for e in version.embeds)
+                texts.append(version.content)
+                texts.append(json.dumps([embeds, version.components], ensure_ascii=False))
             self._read[(who, message.id)] = len(versions)
         return "\n".join(texts)
 

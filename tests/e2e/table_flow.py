@@ -184,6 +184,19 @@ def redrawn_with(result: InteractionResult, text: str) -> bool:
     return result.response_type == UPDATE_MESSAGE and text in drawn
 
 
+async def said(result: InteractionResult | FakeMessage) -> str:
+    """What the bot told the clicker in words: his private answer; for a move clicked on
+    the table message, answered by redrawing it (issue 32), the private follow-up after."""
+    if isinstance(result, FakeMessage):
+        return result.content
+    message = result.message
+    if result.response_type == UPDATE_MESSAGE and message is not None and not message.ephemeral:
+        words = await result.wait_followup()
+        assert words.ephemeral, "a move's words stay private"
+        return words.content
+    return result.content or ""
+
+
 async def balances(env: BotEnv, ids: dict[str, int]) -> dict[str, tuple[int, int]]:
     db = await Database.open(env.database)
     try:

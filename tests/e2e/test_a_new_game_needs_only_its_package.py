@@ -16,10 +16,12 @@ from table_flow import (
     balances,
     bond,
     button_labels,
+    by_action,
     create_cast,
     join,
     le_chiffre,
     press,
+    said,
     table_message,
     wait_table,
 )
@@ -76,7 +78,7 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         await join(fake, world.player, "100")
         await press(fake, world.player, "choose", "simulate")
         anted = await press(fake, world.player, "ante")
-        assert anted.ephemeral and anted.content == "You ante."
+        assert await said(anted) == "You ante."  # privately, after the table redrawn
         assert button_labels(fake) == ["Ante", "Deal (GM)", "My seat", "GM"]
         no_cards = await press(fake, world.player, "seat")  # his panel: chips, no cards yet
         assert no_cards.ephemeral and no_cards.embed is not None
@@ -101,7 +103,9 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
         assert_never_seen(fake, None, [bonds_card, npc_card])
         assert_never_seen(fake, world.player_fr, [bonds_card, npc_card])
         assert_never_seen(fake, world.player, [npc_card])
-        shown = await press(fake, world.gm, "show")
+        # From the GM's panel: a private answer, so the hand's picture goes to the thread.
+        panel = await press(fake, world.gm, "gm")
+        shown = await fake.click(world.gm, panel, by_action(panel, "show"))
         assert shown.content == "Cards shown."
         message = await fake.wait_for_message(
             predicate=lambda m: m.embeds and "Last showdown" in str(m.embeds)
@@ -123,7 +127,7 @@ async def test_high_card_end_to_end(bot_env: BotEnv, high_card_registered: None)
             assert picture.size == Layout((1, 1), heading=True).size
         spend = next(cid for cid in message.custom_ids() if cid.endswith(":hp"))
         spent = await fake.click(world.player, message, spend)  # his one lost hand
-        assert spent.ephemeral and "$20" in spent.content
+        assert "$20" in await said(spent)
 
         left = await fake.slash(world.player, "table leave")
         assert left.content == "You leave the table with $110."

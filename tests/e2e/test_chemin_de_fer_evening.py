@@ -30,6 +30,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    said,
     table_message,
     wait_table,
 )
@@ -160,9 +161,9 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         await press(fake, world.player, "choose", "simulate")
         await press(fake, world.player_fr, "choose", "simulate")
         not_gm = await press(fake, world.player, "start")
-        assert not_gm.ephemeral and "GM" in (not_gm.content or "")
+        assert not_gm.ephemeral and "GM" in ((await said(not_gm)) or "")
         started = await press(fake, world.gm, "start")
-        assert started.content == "The first bank goes to Le Chiffre."
+        assert (await said(started)) == "The first bank goes to Le Chiffre."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$500**.")
         assert table.embeds[0]["title"] == "Chemin de fer — Le Chiffre's table"
         await fake.wait_until(lambda: button_labels(fake) == ["Stake", "Pass", "My seat", "GM"])
@@ -180,13 +181,13 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         assert modal.modal is not None and modal.modal.title == "Stake against the bank"
         assert "Between $10 and $500" in str(modal.modal.components)  # the limits, said
         over = await fake.submit_modal(world.player, modal, {"amount": "600"})
-        assert over.content == "Now that amount is between $10 and $500."
+        assert (await said(over)) == "Now that amount is between $10 and $500."
         modal = await click_id(fake, world.player, "stake")
         staked = await fake.submit_modal(world.player, modal, {"amount": "100"})
-        assert staked.content == "You stake $100 against the bank."
+        assert (await said(staked)) == "You stake $100 against the bank."
         await wait_table(fake, "James Bond: $100, covered")
         passed = await click_id(fake, world.player_fr, "pass")
-        assert passed.content.startswith("Vous passez ce coup.")
+        assert (await said(passed)).startswith("Vous passez ce coup.")
         table = await wait_table(fake, "Coup 1: result")
         embed = str(table.embeds[0])
         assert (
@@ -203,7 +204,7 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
             fake.click(world.player, table_message(fake), spend),
             fake.click(world.player, table_message(fake), spend),
         )
-        contents = sorted(a.content for a in answers)
+        contents = sorted([await said(a) for a in answers])
         assert contents[1] == "You spend a Hero Point and win the hand: the bank pays you $200."
         assert contents[0] in (  # the double click spends once
             "A Hero Point was already spent on that hand.",
@@ -213,7 +214,7 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
 
         # Coup 2: the NPC kept its bank by itself; Bond calls banco from his panel, wins it.
         banco = await click_id(fake, world.player, "banco")
-        assert banco.content == "Banco: you take on the whole bank alone."
+        assert (await said(banco)) == "Banco: you take on the whole bank alone."
         await wait_table(fake, "James Bond: **banco** ($500)")
         await click_id(fake, world.player_fr, "pass")
         table = await wait_table(fake, "Coup 2: result")
@@ -225,17 +226,17 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         modal = await click_id(fake, world.player, "bank")
         assert modal.modal is not None and modal.modal.title == "Put up the bank"
         banked = await fake.submit_modal(world.player, modal, {"amount": "200"})
-        assert banked.content == "You put up a bank of $200."
+        assert (await said(banked)) == "You put up a bank of $200."
         await wait_table(fake, "Le Chiffre: $200, covered")
         modal = await click_id(fake, world.player_fr, "stake")
         staked = await fake.submit_modal(world.player_fr, modal, {"amount": "50"})
-        assert staked.content == "Vous pontez 50\u00a0$ contre la banque."
+        assert (await said(staked)) == "Vous pontez 50\u00a0$ contre la banque."
         table = await wait_table(fake, "René Mathis speaks: draw or stand.")
         embed = str(table.embeds[0])
         assert "René Mathis: $50, covered" in embed
         assert "Le Chiffre: $200, $150 covered, $50 not in play" in embed
         wrong = await click_id(fake, world.player, "draw")
-        assert wrong.content == "It is not your turn: René Mathis is to play."
+        assert (await said(wrong)) == "It is not your turn: René Mathis is to play."
         mine = (await seat_panel(fake, world.player_fr)).embed["description"]
         assert f"Vos cartes : {shown(third.ponte[:2])}\nLa main compte 5." in mine
         assert mine.endswith("Conseil : **tirer**.")
@@ -263,7 +264,7 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         other = (await seat_panel(fake, world.player_fr)).embed["description"]
         assert "Conseil" not in other and "La main compte" in other  # no advice: not his turn
         decided = await fake.click(world.player, panel, action_id(panel, advised))
-        assert decided.content.endswith("The coup is settled: you lose $200.")
+        assert (await said(decided)).endswith("The coup is settled: you lose $200.")
         table = await wait_table(fake, "Coup 3: result")
         embed = str(table.embeds[0])
         assert "René Mathis wins $50" in embed
@@ -271,7 +272,9 @@ async def test_a_chemin_de_fer_evening(bot_env: BotEnv) -> None:
         assert "James Bond ($300) may win back with a Hero Point" in embed
         await fake.wait_until(lambda: "Spend a Hero Point" in button_labels(fake))
         spent = await press(fake, world.player, "spend", 2)  # his one lost stake: at once
-        assert spent.content == "You spend a Hero Point and win the hand: the bank pays you $300."
+        assert (
+            await said(spent)
+        ) == "You spend a Hero Point and win the hand: the bank pays you $300."
         await wait_table(fake, "Le Chiffre wins $150 — James Bond spends a Hero Point")
 
     bond_chips = 50_000 - 10_000 + 20_000 + 50_000 - 20_000 + 30_000
@@ -338,30 +341,32 @@ async def test_the_gm_plays_the_npc_with_the_players_buttons(bot_env: BotEnv) ->
         await join(fake, world.player, "500")
         await press(fake, world.player, "choose", "simulate")
         taken = await fake.slash(world.gm, "table npc", auto=False)
-        assert taken.content.startswith("You play Le Chiffre now")
+        assert (await said(taken)).startswith("You play Le Chiffre now")
         started = await fake.slash(world.gm, "table deal")  # the GM's start, as a command
-        assert started.content == "The first bank goes to Le Chiffre."
+        assert (await said(started)) == "The first bank goes to Le Chiffre."
         # The deal's redraw: `/table npc`'s own redraw already said the GM plays him.
         table = await wait_table(fake, "The table waits for Le Chiffre")
         assert "The GM plays Le Chiffre's decisions." in str(table.embeds)
         not_his = await click_id(fake, world.player, "bank")
-        assert not_his.content == "It is not your turn: Le Chiffre is to play."
+        assert (await said(not_his)) == "It is not your turn: Le Chiffre is to play."
         modal = await click_id(fake, world.gm, "bank")
         banked = await fake.submit_modal(world.gm, modal, {"amount": "300"})
-        assert banked.content == "For Le Chiffre: puts up a bank of $300."
+        assert (await said(banked)) == "For Le Chiffre: puts up a bank of $300."
         await wait_table(fake, "**Le Chiffre** holds a bank of **$300**.")
         staked = await fake.slash(world.player, "table bet", amount="100")
-        assert staked.content == "You stake $100 against the bank."
+        assert (await said(staked)) == "You stake $100 against the bank."
         table = await wait_table(fake, "Le Chiffre, the banker, speaks: draw or stand.")
         advice = await press(fake, world.gm, "mine")  # the NPC's cards in his panel, the advice
-        assert advice.content.startswith("Le Chiffre's cards: ")
-        assert "Advised: **" in (advice.content or "")
-        advised = "draw" if "Advised: **draw**" in (advice.content or "") else "stand"
+        assert (await said(advice)).startswith("Le Chiffre's cards: ")
+        assert "Advised: **" in ((await said(advice)) or "")
+        advised = "draw" if "Advised: **draw**" in ((await said(advice)) or "") else "stand"
         decided = await click_id(fake, world.gm, advised)
-        assert decided.content.startswith("For Le Chiffre: ")
+        assert (await said(decided)).startswith("For Le Chiffre: ")
         await wait_table(fake, "Coup 1: result")
         handed = await fake.slash(world.gm, "table npc", auto=True)
-        assert handed.content == "Le Chiffre now plays by himself."  # issue 34: as the panel says
+        assert (
+            await said(handed)
+        ) == "Le Chiffre now plays by himself."  # issue 34: as the panel says
         await wait_table(fake, "Coup 2")  # the NPC kept its bank by itself at once
 
 
@@ -389,9 +394,11 @@ async def test_the_first_bank_is_drawn_with_the_tables_generator(bot_env: BotEnv
         await fake.wait_until(lambda: button_labels(fake) == ["Start (GM)", "My seat", "GM"])
         panel = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
         started = await press(fake, world.gm, "start")  # the one the table waits for
-        assert started.content == f"The first bank goes to {drawn}."
+        assert (await said(started)) == f"The first bank goes to {drawn}."
         again = await fake.click(world.gm, panel, action_id(panel, "start"))  # his panel's
-        assert again.content == "The game has started: the bank goes round the table by itself."
+        assert (
+            await said(again)
+        ) == "The game has started: the bank goes round the table by itself."
         await fake.wait_until(lambda: "Start (GM)" not in button_labels(fake))
         panel = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
         assert not any(c.split(":")[3] == "start" for c in panel.custom_ids())

@@ -24,6 +24,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    said,
     table_message,
     wait_table,
 )
@@ -129,11 +130,11 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         start = "Start: the NPC banks (GM)"  # the one GM action the table waits for
         await fake.wait_until(lambda: button_labels(fake) == [start, "My seat", "GM"])
         refused = await press(fake, world.player, "start")
-        assert "GM" in (refused.content or "")
+        assert "GM" in ((await said(refused)) or "")
         auction = await press(fake, world.player, "auction")  # in the GM's panel only
-        assert not auction.components and "GM" in (auction.content or "")
+        assert not auction.components and "GM" in ((await said(auction)) or "")
         started = await press(fake, world.gm, "start")
-        assert started.content == "Le Chiffre banks $300."
+        assert (await said(started)) == "Le Chiffre banks $300."
         table = await wait_table(fake, "**Le Chiffre** holds a bank of **$300**")
         assert "$150 on the right tableau, $150 on the left" in str(table.embeds)
         assert "On the **right tableau** (half" not in str(table.embeds)  # nothing staked
@@ -152,16 +153,16 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
             "Passer",
         ]
         too_much = await stake(fake, world.player, "both", "200")
-        assert too_much.content == "Now that amount is between $10 and $150."
+        assert (await said(too_much)) == "Now that amount is between $10 and $150."
         staked = await stake(fake, world.player, "both", "100")
-        assert staked.content == "You stake $100 on each tableau."
+        assert (await said(staked)) == "You stake $100 on each tableau."
         table = await wait_table(fake, "James Bond: $100, covered")
         assert str(table.embeds).count("James Bond: $100, covered") == 2  # one per table
 
     async with bot_env.run():  # a restart with the stakes half answered
         await wait_table(fake, "The table waits for René Mathis")
         staked = await stake(fake, world.player_fr, "right", "50")
-        assert staked.content.startswith("Vous pontez 50\u00a0$ sur le tableau de droite.")
+        assert (await said(staked)).startswith("Vous pontez 50\u00a0$ sur le tableau de droite.")
         table = await wait_table(fake, "Coup 1: result")
         embed = str(table.embeds[0])
         assert f"Bank (Le Chiffre): {shown(coup.banker)} ({coup.banker_total})" in embed
@@ -179,7 +180,9 @@ async def test_a_deux_tableaux_evening(bot_env: BotEnv) -> None:
         assert button_labels(fake).count("Spend a Hero Point") == 1  # one for everyone
         bond_offer = button_id(fake, "hp")
         spent = await fake.click(world.player, table_message(fake), bond_offer)
-        assert spent.content == "You spend a Hero Point and win the hand: the bank pays you $200."
+        assert (
+            await said(spent)
+        ) == "You spend a Hero Point and win the hand: the bank pays you $200."
         await wait_table(fake, "James Bond loses $100 — James Bond spends a Hero Point")
         await wait_table(fake, "Coup 2")  # the same bank, stakes open again
         # Never a section heading with nothing under it (the tableaux before any stake).

@@ -24,6 +24,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    said,
     table_message,
     wait_table,
 )
@@ -109,9 +110,9 @@ async def test_a_blackjack_evening_ends_with_its_scores_and_its_story(bot_env: B
                     what="the Spend a Hero Point button",
                 )
                 spent = await press(fake, world.player, "spend", mine[0].id)
-                assert spent.content.startswith("You spend a Hero Point")
+                assert (await said(spent)).startswith("You spend a Hero Point")
         left = await fake.slash(world.owner, "table leave")
-        assert left.content.startswith("You leave the table")
+        assert (await said(left)).startswith("You leave the table")
 
         history = await fake.slash(world.gm, "table history")
         assert history.ephemeral and f"Commitment: `{commitment}`" in str(history.embeds)

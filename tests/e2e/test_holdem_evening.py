@@ -31,6 +31,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    said,
     table_message,
     wait_table,
 )
@@ -89,7 +90,7 @@ def labels(message: FakeMessage | InteractionResult) -> list[str]:
 async def seat_panel(fake: FakeDiscord, user: FakeUser) -> InteractionResult:
     """The player's private panel (My seat): his cards, chips and moves."""
     panel = await fake.click(user, table_message(fake), button_id(fake, "seat"))
-    assert panel.ephemeral and panel.embeds, panel.content
+    assert panel.ephemeral and panel.embeds, await said(panel)
     return panel
 
 
@@ -132,14 +133,16 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert "bank unlimited" not in str(message.embeds)
 
         short = await join(fake, world.player, "20")
-        assert short.content == "The buy-in at this table is between $50 and $500."
+        assert (await said(short)) == "The buy-in at this table is between $50 and $500."
         await join(fake, world.player, "100")
         joined = await fake.slash(world.player_fr, "table join", buy_in="300")
-        assert joined.content.splitlines()[0] == "Vous vous asseyez avec 300\u00a0$ en jetons."
+        assert (await said(joined)).splitlines()[
+            0
+        ] == "Vous vous asseyez avec 300\u00a0$ en jetons."
         for user in (world.player, world.player_fr):
             await press(fake, user, "choose", "simulate")
         gm_plays = await fake.slash(world.gm, "table npc", auto=False)
-        assert gm_plays.content.startswith("You play Le Chiffre")
+        assert (await said(gm_plays)).startswith("You play Le Chiffre")
         await wait_table(fake, "(NPC, played by the GM)")
 
         # -- hand 1: the GM plays Le Chiffre ---------------------------------------------
@@ -155,7 +158,9 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         # The table: the moves of the one to act (the GM, for Le Chiffre), no GM control.
         assert labels(table) == ["Fold", "Call $10", "Raise…", "My seat", "GM"]
         wrong = await fake.click(world.player, table_message(fake), play_id(fake, "fold"))
-        assert wrong.ephemeral and wrong.content == "It is not your turn: Le Chiffre is to act."
+        assert (
+            wrong.ephemeral and (await said(wrong)) == "It is not your turn: Le Chiffre is to act."
+        )
         mine = await seat_panel(fake, world.player)
         assert f"Your cards: {pretty(bond_hole)}" in mine.embeds[0]["description"]
         assert labels(mine) == ["Sit out"]  # not his turn: no move, only his own control
@@ -163,18 +168,18 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         assert f"Vos cartes : {pretty(mathis_hole)}" in mine_fr.embeds[0]["description"]
         assert labels(mine_fr) == ["S'absenter"]
         peek = await press(fake, world.player, "mine")  # the NPC's cards: the GM's panel
-        assert peek.ephemeral and peek.content.startswith("Only the GM can do that")
+        assert peek.ephemeral and (await said(peek)).startswith("Only the GM can do that")
         gm = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
         assert labels(gm)[:2] == ["½ pot: $25", "Pot: $35"]  # Le Chiffre's sizes, his turn
         assert "NPC's cards" in labels(gm) and "Deal (GM)" not in labels(gm)
         npc_cards = await fake.click(world.gm, gm, panel_id(gm, "mine"))
-        assert npc_cards.content == f"Le Chiffre's cards: {pretty(npc_hole)}"
+        assert (await said(npc_cards)) == f"Le Chiffre's cards: {pretty(npc_hole)}"
 
         modal = await fake.click(world.gm, table_message(fake), play_id(fake, "raise"))
         assert modal.modal is not None and modal.modal.title == "Raise to"
         assert "Between $20 and $300" in str(modal.modal.components)
         outside = await fake.submit_modal(world.gm, modal, {"amount": "500"})
-        assert outside.content == (
+        assert (await said(outside)) == (
             "Between $20 and $300, please (what your bet this round comes to)."
         )
         raised = await fake.submit_modal(world.gm, modal, {"amount": "30"})
@@ -196,7 +201,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         ]
         allin = await fake.click(world.player, mine, panel_id(mine, "allin"))
         # Issue 34: his panel drawn again in place, saying it was done, no stale moves.
-        assert allin.response_type == 7 and allin.content == "Done."
+        assert allin.response_type == 7 and (await said(allin)) == "Done."
         assert "Fold" not in labels(allin)
         await wait_table(fake, "James Bond goes all-in.")
         called = await fake.click(world.player_fr, table_message(fake), play_id(fake, "call"))
@@ -217,7 +222,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
             fake.click(world.player_fr, mine_fr, half),
             fake.click(world.player_fr, mine_fr, half),
         )
-        assert sorted(c.content for c in clicks) == [
+        assert sorted([await said(c) for c in clicks]) == [
             "C'est fait.",
             "La table a avancé depuis que ce bouton a été affiché : regardez de nouveau la table.",
         ]
@@ -251,7 +256,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         # Between hands: Deal, which the table waits for, and one Hero Point button.
         assert labels(table) == ["Deal (GM)", "Spend a Hero Point", "My seat", "GM"]
         not_gm = await fake.click(world.player, table, button_id(fake, "deal"))
-        assert not_gm.content.startswith("Only the GM can do that")
+        assert (await said(not_gm)).startswith("Only the GM can do that")
         assert "James Bond" in str(table.embeds) and "René Mathis" in str(table.embeds)
 
         spend = button_id(fake, "hp")  # one lost hand each: the click spends at once
@@ -259,7 +264,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
             fake.click(world.player, table_message(fake), spend),
             fake.click(world.player, table_message(fake), spend),
         )
-        contents = sorted(a.content for a in answers)
+        contents = sorted([await said(a) for a in answers])
         # Issue 34: no bank at poker.
         assert contents[1] == "You spend a Hero Point and win the hand: Le Chiffre pays you $300."
         assert contents[0] in (  # the second click, refused once the first has spent
@@ -268,7 +273,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
         )
         # Mathis spending now shares the main pot with Bond: half of it, and his side pot.
         spent = await press(fake, world.player_fr, "hp")
-        assert spent.content == (
+        assert (await said(spent)) == (
             "Vous dépensez un Point d'Héroïsme et gagnez la main : Le Chiffre vous paie 450\u00a0$."
         )
         table = await wait_table(fake, "René Mathis spends a Hero Point and takes back $450")
@@ -279,7 +284,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
 
         # -- hand 2: Le Chiffre plays by itself; Bond's timer runs out -------------------
         on = await fake.slash(world.gm, "table npc", auto=True)
-        assert on.content == "Le Chiffre now plays by himself."  # issue 34: as the panel says
+        assert (await said(on)) == "Le Chiffre now plays by himself."  # issue 34: as the panel says
         await press(fake, world.gm, "deal")
         table = await wait_table(fake, "To act: **James Bond**")
         # The table shows the new pack's seal in one short line, no hash in full; the
@@ -323,7 +328,7 @@ async def test_a_holdem_evening(bot_env: BotEnv) -> None:
                 what="the table redrawn",
             )
             answer = await fake.click(world.player_fr, table_message(fake), play_id(fake, action))
-            assert answer.response_type == 7, answer.content
+            assert answer.response_type == 7, await said(answer)
         hidden = snapshot.state.engine.hidden_cards()
         bond_hand2 = set(snapshot.state.engine.private_cards(str(ids["bond"])))
         assert bond_hand2 <= hidden  # he folded: never shown

@@ -33,6 +33,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    said,
     table_message,
     wait_table,
 )
@@ -152,7 +153,7 @@ def labels(message: FakeMessage | InteractionResult) -> list[str]:
 async def seat_panel(fake: FakeDiscord, user: FakeUser) -> InteractionResult:
     """The player's private panel (My seat): his cards as a picture, his total, his moves."""
     panel = await fake.click(user, table_message(fake), button_id(fake, "seat"))
-    assert panel.ephemeral and panel.embeds, panel.content
+    assert panel.ephemeral and panel.embeds, await said(panel)
     return panel
 
 
@@ -200,8 +201,8 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         )
         assert opened.ephemeral and opened.content.startswith("Table opened.")
         told = await opened.wait_followup()
-        assert "a wager on his own hand: the bank loses 1.13%" in told.content
-        assert "takes about **83.92%** of every stake" in told.content
+        assert "a wager on his own hand: the bank loses 1.13%" in (await said(told))
+        assert "takes about **83.92%** of every stake" in (await said(told))
         table_fr = fake.command("table", world.guild)
         macao_fr = next(
             o
@@ -232,7 +233,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         gm = await fake.click(world.gm, table_message(fake), button_id(fake, "gm"))
         assert labels(gm)[0] == "End the game, keep the table open"  # issue 34
         refused = await press(fake, world.player, "end")
-        assert refused.content.startswith("Only the GM can do that")
+        assert (await said(refused)).startswith("Only the GM can do that")
         dealt = await press(fake, world.gm, "deal")
         assert dealt.response_type == 7  # the table message, redrawn in place
         table = await wait_table(fake, "waiting for James Bond, René Mathis")
@@ -257,7 +258,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
             "Passer",
         ]
         outsider = await press(fake, world.owner, "mine")  # the NPC's cards: the GM's panel
-        assert outsider.content.startswith("Only the GM can do that")
+        assert (await said(outsider)).startswith("Only the GM can do that")
 
         modal = await fake.click(world.player, mine, panel_id(mine, "wager"))  # from his panel
         assert modal.modal is not None and modal.modal.title == "Wager on your own hand"
@@ -267,11 +268,11 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert "Between $10 and $166" in str(modal.modal.components)
         assert "166.66" not in str(modal.modal.components)
         placed = await fake.submit_modal(world.player, modal, {"amount": "100"})
-        assert placed.ephemeral and placed.content == "Wager placed: $100 on your own hand."
+        assert placed.ephemeral and (await said(placed)) == "Wager placed: $100 on your own hand."
         await wait_table(fake, "$100 on his own hand")
         again = await press(fake, world.player, "wager", "tie")  # refused before any form
         assert again.modal is None
-        assert again.content == "You have already wagered or passed on this coup."
+        assert (await said(again)) == "You have already wagered or passed on this coup."
         assert_never_seen(fake, None, [*c1[BOND], *c1[MATHIS], *c1["bank"]])
         assert_never_seen(fake, world.player_fr, [*c1[BOND], *c1["bank"]])
         assert_never_seen(fake, world.player, [*c1[MATHIS], *c1["bank"]])
@@ -280,7 +281,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         modal = await press(fake, world.player_fr, "wager", "tie")
         assert modal.modal is not None and modal.modal.title == "Miser sur l'égalité"
         placed = await fake.submit_modal(world.player_fr, modal, {"amount": "10"})
-        assert placed.content == "Mise placée : 10\u00a0$ sur l'égalité."
+        assert (await said(placed)) == "Mise placée : 10\u00a0$ sur l'égalité."
         table = await wait_table(fake, "To draw or stand: **René Mathis**")
         shown = str(table.embeds)
         assert f"James Bond shows a natural 9: {cards_pretty(c1[BOND])}." in shown
@@ -302,7 +303,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
             fake.click(world.player_fr, mine_fr, draw),
         )
         cards = [*c1[MATHIS], plan.mathis_third]
-        assert sorted(c.content for c in clicks) == sorted(
+        assert sorted([await said(c) for c in clicks]) == sorted(
             [
                 "La table a avancé depuis que ce bouton a été affiché : regardez de nouveau "
                 "la table.",
@@ -318,23 +319,23 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert labels(table) == ["Deal (GM)", "Spend a Hero Point", "My seat", "GM"]
         spend = button_id(fake, "hp")
         stolen = await fake.click(world.player, table_message(fake), spend)
-        assert stolen.content == "You have no lost hand to win back with a Hero Point now."
+        assert (await said(stolen)) == "You have no lost hand to win back with a Hero Point now."
         spent = await fake.click(world.player_fr, table_message(fake), spend)
-        assert spent.content == (
+        assert (await said(spent)) == (
             "Vous dépensez un Point d'Héroïsme et gagnez le coup : la banque vous paie 90\u00a0$."
         )
         await wait_table(fake, "René Mathis spends a Hero Point and wins the hand ($90 paid)")
 
         # -- coup 2: the GM plays Le Chiffre ---------------------------------------------
         took = await fake.slash(world.gm, "table npc", auto=False)
-        assert took.content.startswith("You play Le Chiffre now")
+        assert (await said(took)).startswith("You play Le Chiffre now")
         await press(fake, world.gm, "deal")
         await wait_table(fake, "Coup 2 of 2")
         wager = await fake.slash(world.player, "table bet", amount="10", on="player")
-        assert wager.content == "Wager placed: $10 on your own hand."
+        assert (await said(wager)) == "Wager placed: $10 on your own hand."
         assert "pass" not in str(table_message(fake).components)  # Pass: in his panel
         passed = await press(fake, world.player_fr, "pass")
-        assert passed.content == "Vous passez : vous ne jouez pas ce coup."
+        assert (await said(passed)) == "Vous passez : vous ne jouez pas ce coup."
         await wait_table(fake, "To draw or stand: **James Bond**")
         assert_never_seen(fake, None, [*c2[BOND], *c2[MATHIS], *c2["bank"]])
         assert_never_seen(fake, world.player_fr, [*c2[BOND], *c2["bank"]])
@@ -349,10 +350,10 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert "The banker, **Le Chiffre**, may draw" in str(table.embeds)
         assert "Le Chiffre is played by the GM." in str(table.embeds)
         not_his = await fake.click(world.player, table_message(fake), play_id(fake, "stand"))
-        assert not_his.content == "It is not your turn: Le Chiffre is to draw."
+        assert (await said(not_his)) == "It is not your turn: Le Chiffre is to draw."
         advice = "draw" if plan.banker_draws else "stand"
         npc_cards = await press(fake, world.gm, "mine")
-        assert npc_cards.ephemeral and npc_cards.content == (
+        assert npc_cards.ephemeral and (await said(npc_cards)) == (
             f"Le Chiffre's cards: {cards_pretty(c2['bank'])}\n"
             f"Total **{total(c2['bank'])}** (minus 9). "
             f"You may draw or stand; advised: **{advice}**."
@@ -360,7 +361,7 @@ async def test_a_macao_evening(bot_env: BotEnv) -> None:
         assert_never_seen(fake, None, c2["bank"])  # the GM's eyes only, until the showdown
         assert_never_seen(fake, world.player, c2["bank"])
         played = await fake.click(world.gm, table_message(fake), play_id(fake, advice))
-        assert played.ephemeral and "The coup is settled: you " in played.content
+        assert "The coup is settled: you " in (await said(played))
         table = await wait_table(fake, "Winner of the evening")
         shown = str(table.embeds)
         assert "The evening is over after 2 coups." in shown

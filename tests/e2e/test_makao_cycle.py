@@ -24,6 +24,7 @@ from table_flow import (
     button_id,
     button_labels,
     create_cast,
+    find_button,
     join,
     le_chiffre,
     mathis,
@@ -31,6 +32,7 @@ from table_flow import (
     table_message,
     wait_table,
 )
+from table_flow import said as said_to
 
 from bondbot.bot.client import BondBot
 from bondbot.games.contract import Move
@@ -164,14 +166,18 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
         await fake.wait_for_message(
             predicate=lambda m: m.embeds and any(":newhand" in c for c in m.custom_ids())
         )
-        if number > 1:  # the last deal's picture, posted after it ended, read by the watch
-            (thread,) = [c for c in fake.channels.values() if c.is_thread]
-            await fake.wait_for_message(
-                thread, lambda m: m.embeds and m.embeds[0].get("title") == f"Deal {number - 1}"
+        if number > 1:  # the last deal's picture, read by the watch: posted in the thread
+            # after it ended, or under the table on the answer that ended it (issue 32)
+            title = f"Deal {number - 1}"
+            await fake.wait_until(
+                lambda: any(
+                    m.embeds and title in (m.embeds[0].get("title"), m.embeds[-1].get("title"))
+                    for m in fake.messages.values()
+                )
             )
         await check_privacy(bot)
         dealt = await press(fake, world.gm, "newhand")
-        assert dealt.ephemeral and dealt.content.startswith(f"Deal {number} of 13 dealt")
+        assert (await said_to(dealt)).startswith(f"Deal {number} of 13 dealt")
         table = await wait_table(fake, f"Deal {number} of 13")
         await check_privacy(bot)
         return table
@@ -200,7 +206,7 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
             await press(fake, users[key], "choose", "simulate")
         await wait_table(fake, "4 players in the game: a cycle of 13 deals.")
         no_bets = await fake.slash(world.player, "table bet", amount="10")
-        assert no_bets.ephemeral and no_bets.content.startswith("Makao has no bets")
+        assert no_bets.ephemeral and (await said_to(no_bets)).startswith("Makao has no bets")
 
         # Deal 1: one card each, a trump turned; bids from the panels and a timeout.
         table = await deal(bot, 1)
@@ -227,7 +233,7 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
                 bid = await fake.click(users[key], panel, panel_ids(panel, "bid")[str(BIDS[key])])
                 assert bid.response_type == 7  # the seat panel, drawn again in place
                 said = "annonce" if key == "mathis" else "bids"
-                assert bid.content.startswith(f"{NAMES[key]} {said} {BIDS[key]}.")
+                assert (await said_to(bid)).startswith(f"{NAMES[key]} {said} {BIDS[key]}.")
                 assert not bid.button_labels()  # his bid made, nothing more to do now
         await check_privacy(bot)
         while (key := await turn_of(bot)) is not None:
@@ -237,9 +243,9 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
             (card,) = (await engine(bot)).hands[str(ids[key])]
             # One legal card: the table's Play a card plays it, no panel, no second click.
             played = await play_button(bot, users[key])
-            assert played.response_type == 4 and played.ephemeral
+            assert played.response_type == 7  # the table redrawn; his words privately after
             verb = "joue" if key == "mathis" else "plays"
-            assert (played.content or "").startswith(
+            assert ((await said_to(played)) or "").startswith(
                 f"{NAMES[key]} {verb} {Card.parse(card).pretty}."
             )
             assert not (await engine(bot)).hands.get(str(ids[key]))
@@ -254,12 +260,11 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
         fields = {f["name"]: f["value"] for f in table.embeds[0]["fields"]}
         assert fields["Tricks"].startswith("Trick 1: ")
         assert f"— **{NAMES[trick.winner or '']}** takes it" in fields["Tricks"]
-        # The deal's picture in the table's thread (issue 34): the trump, then each player's
-        # card, labelled with his bid and the tricks he took, as the other games show hands.
-        (thread,) = [c for c in fake.channels.values() if c.is_thread]
-        result = await fake.wait_for_message(
-            thread, lambda m: m.embeds and m.embeds[0].get("title") == "Deal 1"
-        )
+        # The deal's picture (issue 34): the trump, then each player's card, labelled with
+        # his bid and the tricks he took, as the other games show hands; under the table,
+        # on the answer to the Play that ended the deal (issue 32).
+        (picture,) = table.embeds[1:]
+        assert picture["title"] == "Deal 1"
         first = expected.deals[0]
         leader = first.players.index(trick.leader)
         played = {
@@ -270,19 +275,21 @@ async def test_a_makao_cycle_for_four(bot_env: BotEnv) -> None:
             (NAMES[seat], f"Bid {first.bids[seat]} · took {first.taken(seat)}")
             for seat in first.players
         ]
-        assert result.embeds[0]["description"] == "\n".join(
+        assert picture["description"] == "\n".join(
             [f"**Trump**: {Card.parse(trump).pretty}"]
             + [
                 f"**{name} · {what}**: {played[seat].pretty}"
                 for (name, what), seat in zip(labels[1:], first.players, strict=True)
             ]
         )
-        assert "· Bid 1 · took 0**" in result.embeds[0]["description"]  # Bond's missed bid
-        (drawn,) = result.attachments
+        assert "· Bid 1 · took 0**" in picture["description"]  # Bond's missed bid
+        (drawn,) = table.attachments
         rows = [[Card.parse(trump)], *([played[seat]] for seat in first.players)]
         assert drawn.data == result_png(rows, labels, "Deal 1")
         spent = await fake.click(world.player, table, button_id(fake, "hp"))
-        assert spent.content == "You spend a Hero Point: the deal is scored as made (11 points)."
+        assert (
+            await said_to(spent)
+        ) == "You spend a Hero Point: the deal is scored as made (11 points)."
         table = await wait_table(fake, "11★")
         assert "**James Bond** · bid 1 · took 0 → 11 (Hero Point)" in deal_field(table, 1)
 
@@ -370,15 +377,17 @@ async def test_a_cycle_closed_early_names_no_winner(bot_env: BotEnv) -> None:
             spent = ""
             await fake.wait_until(lambda: "Deal (GM)" in button_labels(fake))
             dealt = await press(fake, world.gm, "newhand")
-            assert dealt.content.startswith(f"Deal {number} of")
+            assert (await said_to(dealt)).startswith(f"Deal {number} of")
             while (await bot.services.tables.snapshot(1)).state.engine.turn():
                 bot_env.clock.advance(TURN_TIMER + 1)  # every bid and card by the timer
                 await bot.services.tables.run_due()
             await fake.wait_until(lambda: "Deal (GM)" in button_labels(fake))
             if "Spend a Hero Point" in button_labels(fake):
                 for key, user in users.items():  # whoever missed his bid wins it back
+                    if find_button(table_message(fake).components, ["hp"]) is None:
+                        break  # the last offer spent: the answer took the button away
                     answer = await fake.click(user, table_message(fake), button_id(fake, "hp"))
-                    if (answer.content or "").startswith(("You spend", "Vous dépensez")):
+                    if ((await said_to(answer)) or "").startswith(("You spend", "Vous dépensez")):
                         spent = NAMES[key]
             game = (await bot.services.tables.snapshot(1)).state.engine
             assert isinstance(game, Makao)

@@ -14,6 +14,7 @@ from table_flow import (
     le_chiffre,
     mathis,
     press,
+    said,
     table_message,
     wait_table,
 )
@@ -45,12 +46,12 @@ async def test_deal_on_a_stale_message_during_the_bidding_says_a_deal_is_in_play
         stale = copy.deepcopy(message.components)
         newhand = button_id(fake, "newhand")
         dealt = await fake.click(world.gm, message, newhand)
-        assert dealt.content.startswith("Deal 1 of")
+        assert (await said(dealt)).startswith("Deal 1 of")
         await wait_table(fake, "Deal 1 of")
         snapshot = await bot.services.tables.snapshot(int(newhand.split(":")[2]))
         assert snapshot.state.engine.phase in ("bidding", "playing")
         message.components = stale  # the message as a GM still sees it before its redraw
         again = await fake.click(world.gm, message, newhand)
-        assert again.ephemeral and again.content == t("makao.deal_in_play", "en")
+        assert again.ephemeral and (await said(again)) == t("makao.deal_in_play", "en")
         fr = await fake.click(world.gm, message, newhand, _locale="fr")
-        assert fr.content == t("makao.deal_in_play", "fr")
+        assert (await said(fr)) == t("makao.deal_in_play", "fr")

@@ -29,6 +29,7 @@ from table_flow import (
     mathis,
     press,
     redrawn_with,
+    said,
     table_message,
     wait_table,
 )
@@ -97,22 +98,27 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         assert "Le Chiffre" in message.embeds[0]["title"]
 
         joined = await join(fake, world.player, "200")
-        assert joined.ephemeral and joined.content.startswith("You sit down with $200 in chips.")
+        assert joined.ephemeral and (await said(joined)).startswith(
+            "You sit down with $200 in chips."
+        )
         joined_fr = await join(fake, world.player_fr, "100")
-        assert joined_fr.content.startswith("Vous vous asseyez avec 100\u00a0$ en jetons.")
+        assert (await said(joined_fr)).startswith("Vous vous asseyez avec 100\u00a0$ en jetons.")
         await join(fake, world.owner, "100")
 
         chose = await press(fake, world.player, "choose", "simulate")
-        assert chose.ephemeral and chose.content == "You simulate the game. Hero Points earned: 2."
+        assert (
+            chose.ephemeral
+            and (await said(chose)) == "You simulate the game. Hero Points earned: 2."
+        )
         rulebook = await fake.click(
             world.player_fr, joined_fr, by_action(joined_fr, "choose:rulebook")
         )
-        assert rulebook.content.startswith("Vous utilisez les règles du livre")
+        assert (await said(rulebook)).startswith("Vous utilisez les règles du livre")
         # His seat's answer still shows Simulate; the choice is final.
         again = await fake.click(
             world.player_fr, joined_fr, by_action(joined_fr, "choose:simulate")
         )
-        assert again.ephemeral and "définitif" in again.content
+        assert again.ephemeral and "définitif" in (await said(again))
         panel = await press(fake, world.player_fr, "seat")  # no choice left to make there
         assert [b["label"] for b in panel.buttons()] == ["Duel", "Partir"]
         await press(fake, world.owner, "choose", "simulate")
@@ -122,15 +128,15 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
             world.player_fr, table_message(fake), button_id(fake, "bets")
         )
         assert refused_bet.modal is None  # refused at the click, before any form
-        assert refused_bet.ephemeral and "duel" in refused_bet.content
+        assert refused_bet.ephemeral and "duel" in (await said(refused_bet))
         over = await bet(fake, world.player, "player", "300")
-        assert over.ephemeral and over.content == "You do not have that many chips."
+        assert over.ephemeral and (await said(over)) == "You do not have that many chips."
         placed = await bet(fake, world.player, "player", "50")
         assert redrawn_with(placed, "on Player: $50")  # the form's answer: his seat's line
         await bet(fake, world.owner, "player", "20")
 
         not_gm = await press(fake, world.player, "deal")
-        assert not_gm.ephemeral and "GM" in not_gm.content
+        assert not_gm.ephemeral and "GM" in (await said(not_gm))
         await wait_table(fake, "on Player: $20")  # Leiter's wager shown: no edit on its way
         edits = table_message(fake).edit_count
         dealt = await press(fake, world.gm, "deal")
@@ -148,11 +154,11 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
         # One Spend button for everyone; only a player with a lost hand may use it.
         spend = button_id(fake, "hp")
         stolen = await fake.click(world.player_fr, table_message(fake), spend)
-        assert stolen.ephemeral and stolen.content == (
+        assert stolen.ephemeral and (await said(stolen)) == (
             "Vous n'avez pas de coup perdu à regagner avec un Point d'Héroïsme en ce moment."
         )
         no_point = await fake.click(world.owner, table_message(fake), spend)  # Leiter, no point
-        assert no_point.content == "You have no lost hand to win back with a Hero Point now."
+        assert (await said(no_point)) == "You have no lost hand to win back with a Hero Point now."
         assert button_labels(fake).count("Spend a Hero Point") == 1
         # Issue 34: the Hero Points field's one line.
         assert "James Bond ($" in str(table_message(fake).embeds)
@@ -178,7 +184,7 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
             fake.click(world.player, table_message(fake), spend),
             fake.click(world.player, table_message(fake), spend),
         )
-        answers = sorted([first.content, second.content])
+        answers = sorted([(await said(first)), (await said(second))])
         assert answers in (  # the second click finds the hand spent, or no hand left
             [
                 "A Hero Point was already spent on that hand.",
@@ -193,18 +199,18 @@ async def test_a_punto_banco_evening(bot_env: BotEnv) -> None:
 
         contest = await press(fake, world.player_fr, "contest")
         rolled = await fake.submit_modal(world.player_fr, contest, {"amount": "20"})
-        assert rolled.ephemeral and rolled.content.startswith("Votre jet de Jeu")
+        assert rolled.ephemeral and (await said(rolled)).startswith("Votre jet de Jeu")
         settle = next(cid for cid in rolled.custom_ids() if ":csettle:" in cid)
         settled = await fake.click(world.player_fr, rolled, settle)
-        assert settled.content == "Duel réglé : le résultat est sur la table."
+        assert (await said(settled)) == "Duel réglé : le résultat est sur la table."
         await wait_table(fake, "Rulebook contest for $20")
 
         again = await press(fake, world.owner, "again")
-        assert again.ephemeral and again.content == "Wager placed: Player, $20."
+        assert again.ephemeral and (await said(again)) == "Wager placed: Player, $20."
         await wait_table(fake, "on Player: $20")
 
         left = await fake.slash(world.player, "table leave")
-        assert left.content == "You leave the table with $250."
+        assert (await said(left)) == "You leave the table with $250."
 
         last_coup = str(table_message(fake).embeds)
         closed = await fake.slash(world.gm, "table close")

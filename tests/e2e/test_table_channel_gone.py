@@ -24,7 +24,7 @@ from gone_helpers import (
     wait_status,
 )
 from sheet_helpers import dump, query
-from table_flow import bet, bond, create_cast, join, le_chiffre, mathis, press, wait_table
+from table_flow import bet, bond, create_cast, join, le_chiffre, mathis, press, said, wait_table
 
 from bondbot.bot.client import BondBot
 
@@ -65,7 +65,7 @@ async def _seated_table(bot_env: BotEnv, bot: BondBot) -> None:
         await join(fake, user, BUY_INS[key])
     await press(fake, w.player, "choose", "simulate")
     placed = await bet(fake, w.player, "player", "20")
-    assert placed.response_type in (4, 7), placed.content
+    assert placed.response_type in (4, 7), await said(placed)
     assert len(await on_the_table(bot, 1)) == 4  # three stacks and the bank
 
 
@@ -107,7 +107,9 @@ async def test_a_deleted_channel_closes_its_table_and_frees_its_players(bot_env:
         )
         for user in (w.player, w.player_fr, w.owner):
             sat = await fake.slash(user, "table join", buy_in="100", _channel=elsewhere)
-            assert sat.content.startswith(("You sit down", "Vous vous asseyez")), sat.content
+            assert (await said(sat)).startswith(("You sit down", "Vous vous asseyez")), await said(
+                sat
+            )
         seated = (await bot.services.tables.snapshot(2)).state.seats
         assert sorted(s.character_id for s in seated) == sorted(ids[k] for k in CASH)
         listed = await fake.slash(w.gm, "gm tables", _channel=elsewhere)
@@ -169,7 +171,7 @@ async def test_an_outage_changes_nothing(bot_env: BotEnv) -> None:
         # An interaction comes after the guild's return on the gateway, so the check of
         # its tables' channels that the return set off has started before it.
         left = await fake.slash(w.player_fr, "table leave")
-        assert "300" in left.content, left.content
+        assert "300" in (await said(left)), await said(left)
         assert await status(bot, 1) == "open"
         assert await closing_reasons(bot, 1) == ["table.cash_out"]  # Mathis's own leave
         await balances_agree(bot)
@@ -194,7 +196,7 @@ async def test_a_michigan_round_in_play_is_ended_by_its_own_end(bot_env: BotEnv)
             await join(fake, user, "50")
             await press(fake, user, "choose", "simulate")
         dealt = await press(fake, w.gm, "newhand")
-        assert dealt.content.startswith("Round 1 dealt"), dealt.content
+        assert (await said(dealt)).startswith("Round 1 dealt"), await said(dealt)
         snapshot = await bot.services.tables.snapshot(1)
         assert snapshot.state.engine.in_hand() and snapshot.held  # chips on the layout
         await fake.delete_channel(w.channel)

@@ -15,7 +15,18 @@ import high_card
 import pytest
 from e2e_env import BotEnv
 from sheet_helpers import query_file
-from table_flow import STORIES, bond, create_cast, join, le_chiffre, press, wait_table
+from table_flow import (
+    STORIES,
+    bond,
+    button_id,
+    by_action,
+    create_cast,
+    join,
+    le_chiffre,
+    press,
+    said,
+    wait_table,
+)
 
 from bondbot import i18n
 from bondbot.games import registry
@@ -27,6 +38,7 @@ from bondbot.local.models import (
     SEND_MESSAGES_IN_THREADS,
     FakeChannel,
     FakeMessage,
+    FakeUser,
     Overwrite,
 )
 
@@ -73,10 +85,17 @@ async def open_table(bot_env: BotEnv, **more: object) -> None:
 async def play_a_hand(bot_env: BotEnv) -> None:
     fake, world = bot_env.fake, bot_env.world
     anted = await press(fake, world.player, "ante")
-    assert anted.content == "You ante.", anted.content
+    assert await said(anted) == "You ante."
     await press(fake, world.gm, "deal")
-    shown = await press(fake, world.gm, "show")
-    assert shown.content == "Cards shown.", shown.content
+    assert await gm_shows(fake, world.gm) == "Cards shown."
+
+
+async def gm_shows(fake: FakeDiscord, gm: FakeUser) -> str:
+    """The GM shows the cards from his panel: a private answer, so the hand's picture goes
+    to the thread (shown from the table, it would ride the click's answer, issue 32)."""
+    panel = await fake.click(gm, tables(fake)[0], button_id(fake, "gm"))
+    shown = await fake.click(gm, panel, by_action(panel, "show"))
+    return shown.content or ""
 
 
 async def picture(fake: FakeDiscord, hand: int) -> FakeMessage:
@@ -118,8 +137,7 @@ async def test_a_deleted_table_message_is_posted_again_and_plays_on(
         again = await posted_again(fake, first)
         assert "James Bond" in str(again.embeds)  # one table message, at the bottom
         assert fake.channel_messages()[-1].id == again.id
-        shown = await press(fake, world.gm, "show")  # its buttons answer
-        assert shown.content == "Cards shown."
+        assert await gm_shows(fake, world.gm) == "Cards shown."  # its buttons answer
         await picture(fake, 1)
         await play_a_hand(bot_env)
         await picture(fake, 2)

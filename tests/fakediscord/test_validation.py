@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 from bondbot.local.validation import (
+    COMMAND_SIZE_MAX,
     DiscordAPIError,
+    command_size,
     validate_choices,
+    validate_commands,
     validate_message,
     validate_modal,
 )
@@ -141,3 +144,56 @@ def test_modal_and_autocomplete_limits(
     with pytest.raises(DiscordAPIError) as refused:
         check(payload(limit + 1))
     assert (refused.value.status, refused.value.code) == (400, 50035), what
+
+
+def big_command(size: int) -> dict[str, Any]:
+    """A slash command of `size` characters as Discord counts them: options (4 each)
+    filled with choices (a name up to 100, a 3-character value)."""
+    command: dict[str, Any] = {"name": "big", "description": "d", "options": []}
+    left = size - 4
+    while left > 0:
+        option: dict[str, Any] = {"name": f"o{len(command['options'])}", "type": 3}
+        option |= {"description": "d", "choices": []}
+        left -= len(option["name"]) + 1
+        while left > 0 and len(option["choices"]) < 25:
+            name = "x" * min(100, left - 3)
+            option["choices"].append({"name": name, "value": f"v{len(option['choices']):02d}"})
+            left -= len(name) + 3
+        command["options"].append(option)
+    return command
+
+
+def test_a_command_size_counts_each_field_at_its_longest_form() -> None:
+    command = {
+        "name": "table",
+        "name_localizations": {"fr": "tableau"},  # 7, longer than "table"
+        "description": "abc",
+        "description_localizations": {"fr": "a"},  # 3: the English is longer
+        "options": [
+            {
+                "name": "x",
+                "description": "yy",
+                "choices": [{"name": "One", "value": 10, "name_localizations": {"fr": "Un"}}],
+            }
+        ],
+    }
+    assert command_size(command) == 7 + 3 + (1 + 2) + (3 + 2)
+
+
+def test_a_command_over_8000_characters_is_refused() -> None:
+    at_limit, over = big_command(COMMAND_SIZE_MAX), big_command(COMMAND_SIZE_MAX + 1)
+    assert (command_size(at_limit), command_size(over)) == (8000, 8001)
+    validate_commands([at_limit])
+    with pytest.raises(DiscordAPIError) as refused:
+        validate_commands([over])
+    assert (refused.value.status, refused.value.code) == (400, 50035)
+    assert refused.value.errors == {
+        "0": {
+            "_errors": [
+                {
+                    "code": "APPLICATION_COMMAND_TOO_LARGE",
+                    "message": "Command exceeds maximum size (8000)",
+                }
+            ]
+        }
+    }

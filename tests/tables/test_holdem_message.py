@@ -12,7 +12,7 @@ from test_holdem_service import deal_of, seed_where
 
 from bondbot.bot.tables.message import table_embed, table_view
 from bondbot.games.holdem.names import HandName
-from bondbot.games.holdem.ui import hand_text
+from bondbot.games.holdem.table_text import hand_text
 from bondbot.local.validation import FormErrors, validate_components, validate_embeds
 from bondbot.money import Currency
 from bondbot.rules.cards import Card

@@ -18,11 +18,14 @@ from bondbot.bot.router import ButtonSpec, custom_id, view_of
 from bondbot.bot.sheet_views import actor_of
 from bondbot.bot.tables import panels
 from bondbot.bot.tables.actions import Click, TableActions
-from bondbot.bot.tables.common import AREA, quality, short
+from bondbot.bot.tables.answers import ANSWERED_ON_TABLE, answering
+from bondbot.bot.tables.common import AREA, quality
 from bondbot.bot.tables.games import ui_for
+from bondbot.bot.tables.hand_pictures import clicked
+from bondbot.bot.tables.history import show_history
 from bondbot.bot.tables.language import table_lang, table_money
 from bondbot.bot.tables.message import level_band
-from bondbot.bot.tables.messages import TableMessages, clicked, table_messages
+from bondbot.bot.tables.messages import TableMessages, table_messages
 from bondbot.bot.tables.modals import (
     AMOUNT,
     amount_modal,
@@ -30,9 +33,9 @@ from bondbot.bot.tables.modals import (
     most_hint,
     parse_amount_or_refuse,
 )
+from bondbot.bot.tables.open_commands import open_command
 from bondbot.bot.tables.story import (
     CHART,
-    SHOES_IN_HISTORY,
     read_story,
     summary_chart,
     summary_embed,
@@ -45,20 +48,18 @@ from bondbot.money import format_amount
 from bondbot.pictures.cards import hand_png
 from bondbot.rules import gambling
 from bondbot.rules.cards import cards_pretty
-from bondbot.storage import characters, ledger
 from bondbot.tables.contest import pending
 from bondbot.tables.events import Chose, ContestRolled, Joined, Left, PotOpened
 from bondbot.tables.pot import own_roll
 from bondbot.tables.service import TableService, TableSnapshot
 from bondbot.tables.state import Contest, ContestRoll
-from bondbot.tables.summary import evening, hand_results, hand_title
 
 log = logging.getLogger(__name__)
-HISTORY_PAGE = 10  # hands on a page of /table history
 
 
 class Tables(commands.GroupCog, group_name="table", group_description="Card tables"):
-    # `/table open <game>`: each game adds its own subcommand (see bot/tables/games.py).
+    # `/table open <game>`: a subcommand a game, built from its declared options
+    # (bot/tables/open_commands.py).
     open = app_commands.Group(name="open", description="Open a card table in this channel (GM)")
 
     def __init__(self, bot: BondBot) -> None:
@@ -68,7 +69,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         self.service.listeners.append(self.messages.changed)
         self.service.listeners.append(self.messages.hand_ended)
         for spec in all_games():
-            self.open.add_command(ui_for(spec.key).open_command)
+            self.open.add_command(open_command(spec))
         bot.router.register(AREA, self.on_component)
 
     async def cog_load(self) -> None:
@@ -241,7 +242,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         if interaction.channel_id is None:
             raise Refusal("errors.guild_only")
         table = await self.service.latest_in_channel(interaction.channel_id)
-        await _show_history(await reply_to(interaction), table, 0, edit=False)
+        await show_history(await reply_to(interaction), table, 0, edit=False)
 
     @app_commands.command(name="verify", description="Check the shoes of this channel's table")
     @app_commands.guild_only()
@@ -326,7 +327,15 @@ class Tables(commands.GroupCog, group_name="table", group_description="Card tabl
         clicked.set(interaction.message.id if interaction.message is not None else None)
         registries = (common, panels.actions, ui_for(snapshot.game).actions)
         actions = next((found for found in registries if found.route(name)), registries[-1])
-        click = Click(interaction, await reply_to(interaction), table)
+        reply = await reply_to(interaction)
+        message = interaction.message
+        if (actions is registries[-1] or name in ANSWERED_ON_TABLE) and (
+            message is not None and message.id == snapshot.message_id
+        ):
+            # A move clicked on the table: answered by redrawing it, its words privately
+            # after (`answers`), so the redraw is not an edit spent from the bot's budget.
+            reply = answering(reply, table, message.id)
+        click = Click(interaction, reply, table)
         try:
             await actions.dispatch(click, name, raw)
         finally:
@@ -416,57 +425,7 @@ async def _my_cards(click: Click) -> None:
 
 @common.on("hist", int)
 async def _history_page(click: Click, page: int) -> None:
-    await _show_history(click.reply, click.table, page, edit=True)
-
-
-async def _show_history(reply: Reply, table: int, page: int, *, edit: bool) -> None:
-    """A page of the table's hands, newest first, each PC's result on each; read from the
-    ledger, so the pages (their buttons carry the page) work after a restart."""
-    bot = bot_of(reply.interaction)
-    snapshot = await bot.services.tables.snapshot(table)
-    async with bot.db.read() as conn:  # type: ignore[union-attr]
-        story = evening(await ledger.table_entries(conn, table), table)
-        names = {**snapshot.state.sat, **{s.character_id: s.name for s in snapshot.state.seats}}
-        for pc in story.pcs:
-            if pc.character_id not in names:
-                found = await characters.get_character(conn, pc.character_id, include_dead=True)
-                names[pc.character_id] = found.name
-    hands = list(reversed(hand_results(story)))
-    pages = max(1, -(-len(hands) // HISTORY_PAGE))
-    page = min(max(page, 0), pages - 1)
-    shown = hands[page * HISTORY_PAGE : (page + 1) * HISTORY_PAGE]
-    lines = [
-        reply.t(
-            "table.history_line",
-            heading=hand_title(snapshot.state.config.game, reply.lang, hand),
-            results=", ".join(
-                f"{short(names.get(pc, '?'))} {'+' if net > 0 else '−'}{reply.money(abs(net))}"
-                for pc, net in sorted(moved.items(), key=lambda item: -item[1])
-            ),
-        )
-        for hand, moved in shown
-    ]
-    embed = discord.Embed(
-        title=reply.t("table.history_title", page=page + 1, pages=pages),
-        description="\n".join(lines) or reply.t("table.history_none"),
-    )
-    buttons = [
-        ButtonSpec(
-            reply.t("table.btn_history_newer"),
-            custom_id(AREA, table, "hist", page - 1),
-            disabled=page == 0,
-        ),
-        ButtonSpec(
-            reply.t("table.btn_history_older"),
-            custom_id(AREA, table, "hist", page + 1),
-            disabled=page >= pages - 1,
-        ),
-    ]
-    shoes, _ = verify_answer(snapshot, reply.lang, SHOES_IN_HISTORY)  # the latest shoes
-    if edit:
-        await reply.interaction.response.edit_message(embeds=[embed, shoes], view=view_of(buttons))
-    else:
-        await reply.send(embeds=[embed, shoes], view=view_of(buttons))
+    await show_history(click.reply, click.table, page, edit=True)
 
 
 @common.on("verify")

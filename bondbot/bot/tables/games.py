@@ -1,16 +1,15 @@
 """Each game's Discord part, found through the game's registration.
 
 A game's `ui` module (named in its `GameSpec`) has a `UI` object with this shape: its part
-of the table message, its buttons and the actions they trigger, its `/table open`
-subcommand, and what `/table bet` and `/table deal` do at its tables.
+of the table message, its buttons and the actions they trigger, and what `/table bet` and
+`/table deal` do at its tables (its `/table open` subcommand is built from the options its
+`GameSpec` declares: bot/tables/open_commands.py).
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import Any, Protocol
-
-from discord import app_commands
 
 from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec
@@ -22,7 +21,6 @@ from bondbot.tables.service import TableSnapshot
 
 class GameUI(Protocol):
     actions: TableActions  # its buttons' and modals' actions
-    open_command: app_commands.Command  # type: ignore[type-arg]  # /table open <game>
 
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
@@ -60,7 +58,11 @@ class GameUI(Protocol):
     #   the GM's private panel (deal, auction, the NPC's cards);
     # - `panel_buttons(snapshot, seat, lang, money) -> list[ButtonSpec]`: in a player's
     #   private seat panel, his legal moves now with their amounts, and his own controls
-    #   (sit out, repeat a bet).
+    #   (sit out, repeat a bet);
+    # - `opening_options(options, given, lang) -> dict`: the options its engine gets at
+    #   open, from its declared ones (`options`, by key, amounts in cents) and all the GM
+    #   gave (`given`, by name);
+    # - `async opened(interaction, snapshot)`: once its table is open (a word to the GM).
 
 
 def optional(game: GameUI, name: str, default: Any) -> Any:

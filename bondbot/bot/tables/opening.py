@@ -1,10 +1,9 @@
-"""`/table open <game>`: what every game's opening command shares.
+"""`/table open <game>`: where every game's opening ends.
 
-Each game declares its own subcommand (its options differ, and Discord allows 25 a
-command); they all take the same first options and end here. `language` (described by
-`LANGUAGE`, choices `LANGUAGE_CHOICES`) is the table's: what its public messages are
-written in. It is kept out of `COMMON` so that a game written before it (describing
-`COMMON` only) still loads; its tables speak the server's language.
+Each game's subcommand is built from the options it declares (`open_commands.py`); they
+all take the same first options (`bondbot.games.table_options.COMMON`) and end here.
+`language` is the table's: what its public messages are written in (default: the
+server's language of the moment).
 """
 
 from __future__ import annotations
@@ -28,25 +27,6 @@ from bondbot.tables.service import TableSnapshot
 
 FIRST_POST_WAIT_S = 2.0  # the open answer waits this long for the table's message
 
-# The descriptions of the options every game's opening command has.
-COMMON = {
-    "npc": "The NPC who holds the bank",
-    "minimum": "Smallest wager",
-    "maximum": "Largest wager",
-    "packs": "Packs in the shoe",
-    "bankroll": "The NPC's bankroll (empty: unlimited)",
-    "other_npcs": "Other NPCs playing too, comma-separated: then only the rulebook is played",
-    "thread": "Play in a thread started from the table's message (false: in the channel)",
-}
-LANGUAGE = {
-    "language": "The language of the table, its thread and its summary (default: the server's)"
-}
-# The choices of `language` (French names under `commands.choices`).
-LANGUAGE_CHOICES = [
-    app_commands.Choice(name="Français", value="fr"),
-    app_commands.Choice(name="English", value="en"),
-]
-
 
 async def npc_names(
     interaction: discord.Interaction, current: str
@@ -55,6 +35,13 @@ async def npc_names(
         await actor_of(interaction), current, kind="NPC"
     )
     return [app_commands.Choice(name=name, value=name) for name in names]
+
+
+async def character_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    found = await bot_of(interaction).services.sheets.names(await actor_of(interaction), current)
+    return [app_commands.Choice(name=name, value=name) for name in found]
 
 
 async def open_table(

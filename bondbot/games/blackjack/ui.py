@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import datetime
 
 import discord
-from discord import app_commands
 
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply
@@ -22,13 +21,6 @@ from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.glance import latest
 from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import AMOUNT, amount_modal, limits_hint, parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.errors import Refusal
 from bondbot.games.blackjack.engine import BlackjackEngine, LogEntry, Logged, Settled, Voided
 from bondbot.i18n import Lang, t
@@ -115,69 +107,6 @@ def _hand_text(
 
 def _name_of(snapshot: TableSnapshot, character_id: int | str) -> str:
     return names(snapshot).get(int(character_id), "?")
-
-
-@app_commands.command(name="blackjack", description="Open a blackjack table (GM)")
-@app_commands.describe(
-    **COMMON,
-    **LANGUAGE,
-    deal="American (hole card, peek) or European (no hole card)",
-    european_lose_all="European deal: a dealer blackjack takes doubles and splits",
-    hit_soft_17="The dealer hits a soft 17",
-    split_by="Pairs by value (any two tens) or by rank only",
-    max_hands="Most hands after splits (2 to 4)",
-    surrender="Late surrender allowed",
-)
-@app_commands.choices(
-    deal=[
-        app_commands.Choice(name="American", value="american"),
-        app_commands.Choice(name="European", value="european"),
-    ],
-    split_by=[
-        app_commands.Choice(name="Value", value="value"),
-        app_commands.Choice(name="Rank", value="rank"),
-    ],
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: int | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    deal: str | None = None,
-    european_lose_all: bool | None = None,
-    hit_soft_17: bool | None = None,
-    split_by: str | None = None,
-    max_hands: app_commands.Range[int, 2, 4] | None = None,
-    surrender: bool | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    await open_table(
-        interaction,
-        BlackjackEngine.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={
-            "deal": deal,
-            "european_lose_all": european_lose_all,
-            "hit_soft_17": hit_soft_17,
-            "split_by": split_by,
-            "max_hands": max_hands,
-            "surrender": surrender,
-        },
-        thread=thread,
-        language=language,
-    )
 
 
 actions = TableActions()
@@ -325,7 +254,6 @@ def _bets_in(snapshot: TableSnapshot) -> bool:
 
 class BlackjackUI:
     actions = actions
-    open_command = open_command
 
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str

@@ -1,18 +1,23 @@
 """Chemin de fer: baccarat in which the bank passes from player to player (rules/chemin-de-fer.md).
 
-`tableau.py` holds the drawing rules and seed 004's recommendations (shared with baccara à
-deux tableaux), `coverage.py` how stakes are covered by a bank, `npc.py` the NPC's automatic
-play, `engine.py` the game on the engine contract, `ui.py` its Discord part.
+What it shares with baccara à deux tableaux (the drawing rules and seed 004's advice, the
+covering of stakes, the pontes' answers, the settlement, much of the table message) is the
+baccarat bank's, `games.baccarat_bank`, which `engine.py`, `events.py` and `ui.py` extend;
+`tableau.py`, `coverage.py` and `expectation.py` keep the core's names where they were
+first written. `npc.py` is the NPC's automatic play.
 
 At the table the NPC sits first, at open, and the PCs after it in the order they join; the
 table's minimum is the smallest stake (and bank), its maximum the largest bank in play.
 """
 
+from dataclasses import replace
+
 from pydantic import BaseModel, Field
 
+from bondbot.games.baccarat_bank.tableau import Drawing
 from bondbot.games.chemin_de_fer.engine import ChemindeFer, Settings
-from bondbot.games.chemin_de_fer.tableau import Drawing
 from bondbot.games.registry import GameSpec, NewTable
+from bondbot.games.table_options import MAXIMUM, MINIMUM, OptionChoice, TableOption
 from bondbot.rules import baccarat
 from bondbot.rules.shoe import Shoe
 
@@ -47,6 +52,52 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return baccarat.new_shoe(table.packs, seed)
 
 
+OPTIONS = (
+    replace(
+        MINIMUM,
+        description="Smallest stake (and bank)",
+        fr_description="Plus petite mise (et plus petite banque)",
+    ),
+    replace(
+        MAXIMUM, description="Largest bank in play", fr_description="Plus grosse banque en jeu"
+    ),
+    TableOption(
+        "drawing",
+        "choice",
+        "Fixed (the punto banco tableau) or classic (choices at 5 and for the banker)",
+        "tirage",
+        "Fixe (le tableau du punto banco) ou classique (choix à 5 et pour le banquier)",
+        choices=(
+            OptionChoice("Fixed", "fixed", "Fixe"),
+            OptionChoice("Classic", "classic", "Classique"),
+        ),
+    ),
+    TableOption(
+        "commission",
+        "int",
+        "The house's commission on a banker's win, 0 to 5%",
+        "commission",
+        "La commission de la maison sur un gain du banquier, de 0 à 5 %",
+        least=0,
+        most=5,
+    ),
+    TableOption(
+        "npc_bank",
+        "amount",
+        "The bank the NPC puts up (default: the table's maximum)",
+        "banque_pnj",
+        "La banque que fait le PNJ (par défaut : le maximum de la table)",
+    ),
+    TableOption(
+        "first_banker",
+        "character",
+        "Who holds the first bank (empty: drawn at random when you start)",
+        "premier_banquier",
+        "Qui tient la première banque (vide : tirée au sort au lancement)",
+    ),
+)
+
+
 GAME = GameSpec(
     key=ChemindeFer.key,
     engine=ChemindeFer,
@@ -57,4 +108,6 @@ GAME = GameSpec(
     live_shoe=_live_shoe,
     ui="bondbot.games.chemin_de_fer.ui",
     private_hands=True,
+    open_description="Open a chemin de fer table (GM)",
+    table_options=OPTIONS,
 )

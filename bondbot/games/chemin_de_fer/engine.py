@@ -53,10 +53,27 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
+from bondbot.games.baccarat_bank.coverage import Cover, cover
+from bondbot.games.baccarat_bank.engine import (
+    COMMON_MOVES,
+    BankGame,
+    BankSettings,
+    Settlement,
+    winner_of,
+)
+from bondbot.games.baccarat_bank.events import Dealt, Staked
+from bondbot.games.baccarat_bank.tableau import (
+    Drawing,
+    banker_draws_fixed,
+    is_natural,
+    ponte_draws_fixed,
+    ponte_recommendation,
+    ponte_rule,
+    recommendation,
+)
 from bondbot.games.chemin_de_fer import npc as npc_play
-from bondbot.games.chemin_de_fer.coverage import Cover, cover
 from bondbot.games.chemin_de_fer.events import (
     Abattage,
     BancoCalled,
@@ -67,36 +84,14 @@ from bondbot.games.chemin_de_fer.events import (
     BankWithdrawn,
     CoupCovered,
     CoupSettled,
-    Dealt,
-    NoPlay,
-    Passed,
-    Side,
-    Staked,
-    StakeResult,
-    Stood,
-    ThirdCard,
-    Winner,
-)
-from bondbot.games.chemin_de_fer.tableau import (
-    Drawing,
-    banker_draws_fixed,
-    is_natural,
-    ponte_draws_fixed,
-    ponte_recommendation,
-    ponte_rule,
-    recommendation,
 )
 from bondbot.games.contract import (
-    GAMBLING_MAX,
-    Engine,
     Event,
     Frozen,
-    LostHand,
     Move,
     Option,
     Record,
     SeatKey,
-    ShoeField,
     ShownHand,
     Transfer,
     house_account,
@@ -113,28 +108,12 @@ BANK_MOVES = frozenset({"first_banker", "bank", "keep", "withdraw", "refuse", "p
 COMMISSION_ACCOUNT = house_account("commission")
 
 
-class Settings(Frozen):
-    """A table's options (amounts in cents)."""
+class Settings(BankSettings):
+    """A table's options (amounts in cents): the bank's, the drawing and the commission."""
 
     drawing: Drawing = "fixed"
     commission: int = Field(0, ge=0, le=5)  # percent of the banker's win
     packs: int = Field(6, ge=1, le=8)
-    min_stake: int = Field(100, gt=0)
-    min_bank: int = Field(100, gt=0)
-    npc_bank: int = Field(100_000, gt=0)  # the NPC's bank, and the most it risks as a ponte
-    max_bank: int | None = Field(None, gt=0)  # the largest bank in play (None: no limit)
-
-    @model_validator(mode="after")
-    def _a_bank_covers_a_stake(self) -> Settings:
-        if self.min_bank < self.min_stake:
-            raise ValueError("the minimum bank must cover the minimum stake")
-        if self.max_bank is not None and self.max_bank < self.min_bank:
-            raise ValueError("the maximum bank is below the minimum bank")
-        return self
-
-    def limited(self, bank: int) -> int:
-        """A bank as far as the table's maximum lets it play."""
-        return bank if self.max_bank is None else min(bank, self.max_bank)
 
 
 class Call(Frozen):
@@ -157,49 +136,22 @@ class Coup(BaseModel):
     banker: list[str] = Field(default_factory=list)
 
 
-class ChemindeFer(Engine):
+class ChemindeFer(BankGame):
     """A chemin de fer table: seats, the banker and his bank, the pontes' calls, the coup."""
 
     key: ClassVar[str] = "chemin_de_fer"
-    moves: ClassVar[frozenset[str]] = frozenset(
-        {
-            "bank",
-            "stake",
-            "banco",
-            "pass",
-            "deal",
-            "no_play",
-            "draw",
-            "stand",
-            "keep",
-            "withdraw",
-            "pass_bank",
-            "refuse",
-            "first_banker",
-        }
-    )
+    moves: ClassVar[frozenset[str]] = COMMON_MOVES | BANK_MOVES
+    between_moves: ClassVar[frozenset[str]] = BANK_MOVES
 
     settings: Settings = Field(default_factory=Settings)
-    shoe: ShoeField
-    banker: SeatKey | None = None
-    bank: int = 0  # put up by the banker (0: not yet); held in his stack
     required: int | None = None  # a withdrawn bank: what the next banker must put up
     refused: list[SeatKey] = Field(default_factory=list)  # who refused the required bank
     banco_suivi: SeatKey | None = None
     phase: Phase = "bank"
     calls: dict[SeatKey, Call] = Field(default_factory=dict)
     coup: Coup | None = None
-    between_hands: bool = True
     last: CoupSettled | None = None
     last_shown: bool = False  # the hand over last was `last` (not a coup nobody played)
-    # Rounds of the pontes' calls that are over: a round nobody played ends without a hand
-    # dealt, so the hand's number alone cannot tell a stake or pass button drawn for it
-    # from one drawn for the next (`answer_round`).
-    rounds_over: int = 0
-
-    @property
-    def answer_round(self) -> int:
-        return self.rounds_over
 
     @classmethod
     def new(
@@ -227,30 +179,8 @@ class ChemindeFer(Engine):
 
     # -- seats, stacks, order ------------------------------------------------------------
 
-    def _stack(self, seat: SeatKey) -> int | None:
-        return self.stacks.get(seat, 0)
-
-    def _affords(self, seat: SeatKey, amount: int) -> bool:
-        stack = self._stack(seat)
-        return stack is None or stack >= amount
-
-    def _capped(self, seat: SeatKey, amount: int) -> int:
-        stack = self._stack(seat)
-        return amount if stack is None else min(amount, stack)
-
     def _right_of(self, seat: SeatKey) -> SeatKey:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
-
-    def pontes(self) -> list[SeatKey]:
-        """The other seats in seat order from the banker's right."""
-        if self.banker is None:
-            return []
-        at = self.seats.index(self.banker)
-        return self.seats[at + 1 :] + self.seats[:at]
-
-    def _eligible(self) -> list[SeatKey]:
-        """Pontes who have the chips for a stake."""
-        return [seat for seat in self.pontes() if self._affords(seat, self.settings.min_stake)]
 
     def _bank_bounds(self) -> tuple[int, int | None] | None:
         """What the banker may put up now (min, max; None max: unlimited), or None."""
@@ -288,14 +218,7 @@ class ChemindeFer(Engine):
             if not any(self._affords(seat, self.settings.min_bank) for seat in self.seats):
                 return None  # nobody can bank: the table waits for chips
             return Move(kind="pass_bank")
-        if self.phase == "stakes":
-            eligible = self._eligible()
-            if not eligible or any(seat not in self.calls for seat in eligible):
-                return None
-            if all(call.kind == "pass" for call in self.calls.values()):
-                return Move(kind="no_play")
-            return None if self.needs_new_shoe else Move(kind="deal")
-        return None
+        return self._answers_due() if self.phase == "stakes" else None
 
     def options(self) -> list[Option]:
         due = self._due()
@@ -328,8 +251,7 @@ class ChemindeFer(Engine):
                 if self._affords(seat, self.bank):
                     found.append(Option(kind="banco", seat=seat))
             return found
-        seat = self._decider()
-        return [Option(kind="draw", seat=seat), Option(kind="stand", seat=seat)]
+        return self._draw_options()
 
     def turn(self) -> tuple[SeatKey, ...]:
         if self._due() is not None or self.banker is None:
@@ -337,7 +259,7 @@ class ChemindeFer(Engine):
         if self.phase == "bank":
             return (self.banker,) if self._banker_can_act() else ()
         if self.phase == "stakes":
-            return tuple(seat for seat in self._eligible() if seat not in self.calls)
+            return self._unanswered()
         return (self._decider(),)
 
     def automation(self) -> Move | None:
@@ -364,15 +286,6 @@ class ChemindeFer(Engine):
         return recommendation(codes_value(self.coup.banker), third)
 
     # -- playing -------------------------------------------------------------------------
-
-    def play(self, move: Move) -> Record:
-        if self.between_hands:
-            self.begin_hand()
-            # The bank's decisions come between coups: until a ponte answers, players may
-            # still sit down or leave (an NPC banker keeps its bank the moment a coup ends).
-            self.between_hands = move.kind in BANK_MOVES
-        handler = getattr(self, f"_play_{move.kind}")
-        return handler(move)
 
     def _play_first_banker(self, move: Move) -> Record:
         assert move.target is not None
@@ -435,40 +348,34 @@ class ChemindeFer(Engine):
         self.calls[move.seat] = Call(kind="stake", amount=move.amount)
         return Record(move=move, events=(Staked(seat=move.seat, amount=move.amount),))
 
-    def _play_pass(self, move: Move) -> Record:
-        assert move.seat is not None
-        self.calls[move.seat] = Call(kind="pass")
-        return Record(move=move, events=(Passed(seat=move.seat),))
+    def call_kinds(self) -> dict[SeatKey, str]:
+        return {seat: call.kind for seat, call in self.calls.items()}
 
-    def _play_banco(self, move: Move) -> Record:
-        assert move.seat is not None
-        self.calls[move.seat] = Call(kind="banco", amount=self.bank)
-        suivi = move.seat == self.banco_suivi
-        return Record(move=move, events=(BancoCalled(seat=move.seat, suivi=suivi),))
+    def _record_call(self, seat: SeatKey, kind: str, amount: int = 0) -> None:
+        self.calls[seat] = Call(kind=kind, amount=amount)  # type: ignore[arg-type]
+
+    def _banco_priority(self) -> SeatKey | None:
+        return self.banco_suivi  # he chases the banco he lost, against the same bank
+
+    def _banco_called(self, seat: SeatKey) -> BancoCalled:
+        return BancoCalled(seat=seat, suivi=seat == self.banco_suivi)
 
     def _play_no_play(self, move: Move) -> Record:
         self._end_hand()
         self.last_shown = False  # no cards: `last` is a coup before this hand
         self.banco_suivi = None
-        return Record(move=move, events=(NoPlay(),), hand_over=True)
+        return self._no_play(move)
 
     def _play_deal(self, move: Move) -> Record:
         assert self.banker is not None
         bank = self._capped(self.banker, self.bank)
-        order = self.pontes()
-        bancos = [
-            seat
-            for seat in order
-            if seat in self.calls and self.calls[seat].kind == "banco" and self._affords(seat, bank)
-        ]
-        if bancos:
-            caller = self.banco_suivi if self.banco_suivi in bancos else bancos[0]
+        caller = self._banco_caller(bank)
+        if caller is not None:
             covers: tuple[Cover, ...] = (Cover(seat=caller, stake=bank, covered=bank),)
         else:
-            caller = None
             stakes = [
                 (seat, self._capped(seat, self.calls[seat].amount))
-                for seat in order
+                for seat in self.pontes()
                 if seat in self.calls and self.calls[seat].kind == "stake"
             ]
             covers = cover(stakes, bank)
@@ -477,10 +384,7 @@ class ChemindeFer(Engine):
             return self._play_no_play(move)
         self.coup = Coup(bank=bank, covers=covers, holder=playing[0], banco=caller)
         self.hand += 1
-        deal = self.shoe.deal
-        p1, b1, p2, b2 = deal(), deal(), deal(), deal()
-        self.coup.ponte = [p1.code, p2.code]
-        self.coup.banker = [b1.code, b2.code]
+        self._deal_two([self.coup.ponte], self.coup.banker)
         events: list[Event] = [
             CoupCovered(bank=bank, stakes=covers, holder=playing[0], banco=caller),
             Dealt(),
@@ -502,12 +406,6 @@ class ChemindeFer(Engine):
             self.phase = "banker"
         return Record(move=move, events=tuple(events))
 
-    def _play_draw(self, move: Move) -> Record:
-        return self._decided(move, draw=True)
-
-    def _play_stand(self, move: Move) -> Record:
-        return self._decided(move, draw=False)
-
     def _decided(self, move: Move, *, draw: bool) -> Record:
         events: list[Event] = []
         if self.phase == "ponte":
@@ -517,14 +415,9 @@ class ChemindeFer(Engine):
         self._draw_or_stand("banker", draw, events)
         return self._settle(move, events)
 
-    def _draw_or_stand(self, side: Side, draw: bool, events: list[Event]) -> None:
+    def _hand_cards(self, side: str) -> list[str]:
         assert self.coup is not None
-        if draw:
-            card = self.shoe.deal().code
-            (self.coup.ponte if side == "ponte" else self.coup.banker).append(card)
-            events.append(ThirdCard(side=side, card=card))
-        else:
-            events.append(Stood(side=side))
+        return self.coup.ponte if side == "ponte" else self.coup.banker
 
     def _ponte_third(self) -> int | None:
         assert self.coup is not None
@@ -536,53 +429,13 @@ class ChemindeFer(Engine):
         coup, banker = self.coup, self.banker
         assert coup is not None and banker is not None
         ponte_total, banker_total = codes_value(coup.ponte), codes_value(coup.banker)
-        winner: Winner = (
-            "ponte"
-            if ponte_total > banker_total
-            else "banker"
-            if banker_total > ponte_total
-            else "tie"
-        )
-        results: list[StakeResult] = []
-        transfers: list[Transfer] = []
-        lost: list[LostHand] = []
-        percent = self.settings.commission
-        for item in coup.covers:
-            if item.covered == 0:
-                continue
-            amount = item.covered
-            if winner == "banker":
-                net = -amount
-                transfers.append(
-                    Transfer(
-                        src=seat_account(item.seat),
-                        dst=seat_account(banker),
-                        amount=amount,
-                        reason="chemin_de_fer.stake_lost",
-                    )
-                )
-                if banker == self.npc:
-                    lost.append(LostHand(seat=item.seat, label=f"stake:{amount}", pay=2 * amount))
-            elif winner == "ponte":
-                net = amount
-                transfers.append(
-                    Transfer(
-                        src=seat_account(banker),
-                        dst=seat_account(item.seat),
-                        amount=amount,
-                        reason="chemin_de_fer.stake_won",
-                    )
-                )
-                if item.seat == self.npc and banker != self.npc:
-                    pay = 2 * amount - amount * percent // 100
-                    lost.append(LostHand(seat=banker, label=f"bank:{amount}", pay=pay))
-            else:
-                net = 0
-            results.append(StakeResult(seat=item.seat, covered=amount, net=net))
+        winner = winner_of(ponte_total, banker_total)
+        money = Settlement()
+        results = self._settle_covers(coup.covers, winner, None, money)
         won = -sum(result.net for result in results)
-        commission = won * percent // 100 if won > 0 else 0
+        commission = won * self.settings.commission // 100 if won > 0 else 0
         if commission:
-            transfers.append(
+            money.transfers.append(
                 Transfer(
                     src=seat_account(banker),
                     dst=COMMISSION_ACCOUNT,
@@ -617,13 +470,7 @@ class ChemindeFer(Engine):
         else:
             self.bank = bank_after
             self.banco_suivi = coup.banco if winner == "banker" else None
-        return Record(
-            move=move,
-            events=tuple(events),
-            transfers=tuple(transfers),
-            lost=tuple(lost),
-            hand_over=True,
-        )
+        return self._coup_over(move, events, money)
 
     def _end_hand(self) -> None:
         self.rounds_over += 1  # the pontes' calls are over, dealt or not
@@ -634,35 +481,25 @@ class ChemindeFer(Engine):
 
     # -- defaults and the NPC ------------------------------------------------------------
 
-    def timeout_move(self, seat: SeatKey) -> Move | None:
-        if seat not in self.turn():
-            return None
+    def _timer_default(self, seat: SeatKey) -> Move:
         if self.phase == "bank":
             return Move(kind="keep" if self.bank > 0 else "refuse", seat=seat)
         if self.phase == "stakes":
             return Move(kind="pass", seat=seat)
         return Move(kind="draw" if self.advice() else "stand", seat=seat)
 
-    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
-        if self.npc is None or self.npc not in self.turn():
-            return None
-        return npc_play.decide(self, self.npc, rng, level)
+    def _npc_decides(self, seat: SeatKey, rng: random.Random, level: int) -> Move:
+        return npc_play.decide(self, seat, rng, level)
+
+    def commission_percent(self) -> int:
+        return self.settings.commission
 
     # -- what each seat may see ----------------------------------------------------------
 
-    def private_cards(self, seat: SeatKey) -> Sequence[Card]:
-        if self.coup is None:
-            return ()
-        if seat == self.coup.holder:
-            return cards_of(self.coup.ponte[:2])
-        if seat == self.banker:
-            return cards_of(self.coup.banker[:2])
-        return ()
-
-    def hidden_cards(self) -> set[Card]:
-        if self.coup is None:
-            return set()
-        return {Card.parse(code) for code in self.coup.ponte[:2] + self.coup.banker[:2]}
+    def _face_down(self) -> list[tuple[SeatKey, list[str]]]:
+        if self.coup is None or self.banker is None:
+            return []
+        return [(self.coup.holder, self.coup.ponte), (self.banker, self.coup.banker)]
 
     def shown_hands(self) -> tuple[ShownHand, ...]:
         """The last coup's hands, the ponte's then the bank's (as the table message tells
@@ -677,19 +514,7 @@ class ChemindeFer(Engine):
 
     # -- seats and the shoe between hands ------------------------------------------------
 
-    def in_hand(self) -> bool:
-        return not self.between_hands
-
-    def sit(self, seat: SeatKey) -> None:
-        if self.in_hand():
-            raise IllegalAction("games.in_hand", seat=seat)
-        super().sit(seat)
-
-    def stand_up(self, seat: SeatKey) -> None:
-        if self.in_hand() and seat in self.seats:
-            raise IllegalAction("games.in_hand", seat=seat)
-        if seat not in self.seats:
-            return
+    def _leaving(self, seat: SeatKey) -> None:
         if seat == self.banker:  # his bank leaves with him, before any ponte answered
             self.bank = 0
             self.banker = self._right_of(seat) if len(self.seats) > 1 else None
@@ -698,17 +523,6 @@ class ChemindeFer(Engine):
             self.banco_suivi = None
         if seat in self.refused:
             self.refused.remove(seat)
-        super().stand_up(seat)
-
-    def least_stack(self) -> int:
-        return self.settings.min_stake  # a ponte's smallest stake
-
-    def current_shoe(self) -> Shoe:
-        return self.shoe
-
-    @property
-    def needs_new_shoe(self) -> bool:
-        return self.coup is None and self.shoe.past_cut
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.coup is not None:

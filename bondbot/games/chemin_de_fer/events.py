@@ -1,14 +1,18 @@
-"""What a chemin de fer table shows: the bank's life, the pontes' calls, the coup."""
+"""What a chemin de fer table shows: the bank's life, the pontes' calls, the coup (those
+both baccarat-bank games show alike are the core's, `games.baccarat_bank.events`)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from bondbot.games.chemin_de_fer.coverage import Cover
-from bondbot.games.contract import Event, Frozen, Move, SeatKey
+from bondbot.games.baccarat_bank import events
+from bondbot.games.baccarat_bank.coverage import Cover
+from bondbot.games.baccarat_bank.events import StakeResult, Winner
+from bondbot.games.baccarat_bank.events import Stood as Stood  # named here as ever
+from bondbot.games.baccarat_bank.events import ThirdCard as ThirdCard
+from bondbot.games.contract import Event, SeatKey
 
 Side = Literal["ponte", "banker"]
-Winner = Literal["ponte", "banker", "tie"]
 
 
 class BankOffered(Event):
@@ -45,29 +49,10 @@ class BankRefused(Event):
     forced: bool = False
 
 
-class Staked(Event):
-    kind: Literal["staked"] = "staked"
-    seat: SeatKey
-    amount: int
-
-
-class Passed(Event):
-    kind: Literal["passed"] = "passed"
-    seat: SeatKey
-
-
-class BancoCalled(Event):
+class BancoCalled(events.BancoCalled):
     """`suivi`: the caller lost a banco on the last coup and has priority."""
 
-    kind: Literal["banco"] = "banco"
-    seat: SeatKey
     suivi: bool = False
-
-
-class NoPlay(Event):
-    """Every ponte passed: no coup, the bank stays as it is."""
-
-    kind: Literal["no_play"] = "no_play"
 
 
 class CoupCovered(Event):
@@ -80,12 +65,6 @@ class CoupCovered(Event):
     banco: SeatKey | None = None
 
 
-class Dealt(Event):
-    """Two cards each, face down."""
-
-    kind: Literal["dealt"] = "dealt"
-
-
 class Abattage(Event):
     """A natural is shown at once, and both hands with it."""
 
@@ -94,41 +73,14 @@ class Abattage(Event):
     banker: tuple[str, ...]
 
 
-class ThirdCard(Event):
-    """A third card, dealt face up."""
-
-    kind: Literal["third_card"] = "third_card"
-    side: Side
-    card: str
-
-
-class Stood(Event):
-    kind: Literal["stood"] = "stood"
-    side: Side
-
-
-class StakeResult(Frozen):
-    """A covered stake after the coup; `net` is what the ponte won (+) or lost (−)."""
-
-    seat: SeatKey
-    covered: int
-    net: int
-
-
-class CoupSettled(Event):
+class CoupSettled(events.CoupSettled):
     """The coup's cards, who won, each covered stake's result and the bank after it; its
     banker and hand-holder, and the coup's moves (who decided what, a timer's defaults)."""
 
-    kind: Literal["settled"] = "settled"
-    seat: SeatKey | None = None  # the banker
     holder: SeatKey | None = None
-    moves: tuple[Move, ...] = ()
     ponte: tuple[str, ...]
-    banker: tuple[str, ...]
     ponte_total: int
-    banker_total: int
     natural: bool
     winner: Winner
     results: tuple[StakeResult, ...]
     commission: int = 0
-    bank: int  # the bank after the coup (what the banker keeps or withdraws)

@@ -19,20 +19,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from bondbot.games.chemin_de_fer.expectation import banker_outlook, composition, ponte_outlook
+from bondbot.games.baccarat_bank.expectation import banker_outlook, composition, ponte_outlook
+from bondbot.games.baccarat_bank.npc import EPSILON, drawing, values
 from bondbot.games.contract import GAMBLING_MAX, Move, SeatKey
-from bondbot.games.skill import plays_strong
 from bondbot.rules.baccarat import codes_value
-from bondbot.rules.cards import Card
 
 if TYPE_CHECKING:
     from bondbot.games.chemin_de_fer.engine import ChemindeFer
-
-# The novice banker draws on his total up to one of these, drawn each time: by feel, from
-# never drawing (0 draws only on 0) to always.
-NOVICE_THRESHOLDS = tuple(range(8))
-# Expectations closer than this are a tie: the table's advice decides (floats' noise).
-EPSILON = 1e-9
 
 
 def decide(game: ChemindeFer, seat: SeatKey, rng: random.Random, level: int = GAMBLING_MAX) -> Move:
@@ -41,12 +34,9 @@ def decide(game: ChemindeFer, seat: SeatKey, rng: random.Random, level: int = GA
         return _bank(game, seat)
     if game.phase == "stakes":
         return _stake(game, seat)
-    draw = strong_draw(game) if plays_strong(level, rng) else novice_draw(game, rng)
-    return Move(kind="draw" if draw else "stand", seat=seat)
-
-
-def _values(codes: list[str]) -> list[int]:
-    return [Card.parse(code).baccarat_value for code in codes]
+    assert game.coup is not None
+    at_five = game.phase == "ponte"
+    return drawing(seat, level, rng, lambda: strong_draw(game), game.coup.banker, at_five)
 
 
 def strong_draw(game: ChemindeFer) -> bool:
@@ -55,25 +45,16 @@ def strong_draw(game: ChemindeFer) -> bool:
     assert coup is not None
     advice = bool(game.advice())
     if game.phase == "ponte":
-        counts = composition(game.settings.packs, _values(coup.ponte[:2]))
+        counts = composition(game.settings.packs, values(coup.ponte[:2]))
         outlook = ponte_outlook(counts, codes_value(coup.ponte[:2]))
         gain = outlook[True].value() - outlook[False].value()
     else:
-        third = _values(coup.ponte[2:3])
-        counts = composition(game.settings.packs, _values(coup.banker[:2]) + third)
+        third = values(coup.ponte[2:3])
+        counts = composition(game.settings.packs, values(coup.banker[:2]) + third)
         outlook = banker_outlook(counts, codes_value(coup.banker[:2]), (third or [None])[0])
         pays = 1 - game.settings.commission / 100
         gain = outlook[True].value(pays) - outlook[False].value(pays)
     return advice if abs(gain) < EPSILON else gain > 0
-
-
-def novice_draw(game: ChemindeFer, rng: random.Random) -> bool:
-    """A novice's draw: a coin at 5 as ponte; as banker a threshold drawn by feel."""
-    coup = game.coup
-    assert coup is not None
-    if game.phase == "ponte":
-        return rng.random() < 0.5
-    return codes_value(coup.banker[:2]) <= rng.choice(NOVICE_THRESHOLDS)
 
 
 def _bank(game: ChemindeFer, seat: SeatKey) -> Move:

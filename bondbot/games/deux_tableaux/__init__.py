@@ -1,18 +1,22 @@
 """Baccara à deux tableaux: one banker against two tables of pontes (rules/deux-tableaux.md).
 
-`engine.py` is the game on the engine contract, `npc.py` the NPC's automatic play, `ui.py`
-its Discord part; the drawing advice and the covering of stakes are chemin de fer's
-(`games.chemin_de_fer`).
+`engine.py` is the game on the engine contract, `auction.py` the bank's life (the NPC's
+bank by default, the GM's auction), `npc.py` the NPC's automatic play, `ui.py` its Discord
+part; each extends the baccarat bank's core that chemin de fer shares,
+`games.baccarat_bank`.
 
 At the table the NPC sits first, at open, and the PCs after it in the order they join; the
 table's minimum is the smallest stake (a bank must cover one on each table), its maximum
 the largest bank in play.
 """
 
+from dataclasses import replace
+
 from pydantic import BaseModel, Field
 
 from bondbot.games.deux_tableaux.engine import DeuxTableaux, Settings
 from bondbot.games.registry import GameSpec, NewTable
+from bondbot.games.table_options import MAXIMUM, MINIMUM, TableOption
 from bondbot.rules import baccarat
 from bondbot.rules.shoe import Shoe
 
@@ -44,6 +48,26 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return baccarat.new_shoe(table.packs, seed)
 
 
+OPTIONS = (
+    replace(
+        MINIMUM,
+        description="Smallest stake (a bank covers one on each table)",
+        fr_description="Plus petite mise (une banque en couvre une à chaque tableau)",
+    ),
+    replace(
+        MAXIMUM, description="Largest bank in play", fr_description="Plus grosse banque en jeu"
+    ),
+    TableOption(
+        "npc_bank",
+        "amount",
+        "The bank the NPC puts up and offers at an auction (default: half the maximum)",
+        "banque_pnj",
+        "La banque que fait le PNJ et qu'il propose aux enchères (par défaut : la moitié du"
+        " maximum)",
+    ),
+)
+
+
 GAME = GameSpec(
     key=DeuxTableaux.key,
     engine=DeuxTableaux,
@@ -54,4 +78,6 @@ GAME = GameSpec(
     live_shoe=_live_shoe,
     ui="bondbot.games.deux_tableaux.ui",
     private_hands=True,
+    open_description="Open a baccara à deux tableaux table (GM)",
+    table_options=OPTIONS,
 )

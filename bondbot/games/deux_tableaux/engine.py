@@ -2,8 +2,8 @@
 
 A hand runs from the first move after the last coup to the next coup's settlement. Phases:
 
-- `auction` (opened by the GM, `open_auction`): seats `bid` for the bank or `pass`; the
-  largest bid wins when nobody can outbid it any more, or when the GM closes it.
+- `auction` (opened by the GM, `open_auction`): seats `bid` for the bank or `pass`
+  (`auction.py`: the bank's life, from the NPC's bank by default to its end).
 - `stakes`: the NPC banks by itself when nobody does (`default_bank`); pontes `stake` on the
   right table, the left or `both`, call `banco` or `pass`; a PC banker may `withdraw`. When
   every ponte has answered the table deals (`deal`), or plays nothing (`no_play`).
@@ -26,11 +26,6 @@ Decisions where the rules are silent (also in docs/decisions.md):
   bank when the caller's net is a loss. After a banco the bank won, its loser has priority
   for the second banco, then anyone in seat order; after the second banco a coup without
   banco must be played. The hand-holders' turn is kept through bancos.
-- The GM may open an auction instead of the NPC's first default bank (the table plays it
-  before any other move), or between coups while the NPC banks.
-- The bank lasts until the banker withdraws (between coups, a PC banker only: the GM opens
-  an auction to replace the NPC) or it falls below the minimum bank; then the NPC banks its
-  `npc_bank` again, if it has the chips.
 - The banker's decision on a timer: follow the table with more money in play;
   when they pull opposite ways with equal money, draw. Measured over equal stakes (bench):
   drawing then gives the banker +0.3% of the money staked, standing −0.6%, even though
@@ -41,9 +36,8 @@ Decisions where the rules are silent (also in docs/decisions.md):
   gets back that stake and the win he would have had. Nothing between two PCs.
 - `hand` counts the coups dealt (it moves at the deal), so a Hero Point offer stays open
   through the next coup's stakes until its deal.
-- A table's maximum (`max_bank`, optional) bounds the NPC's bank and every offer at an
-  auction; a bank that grows past it by a win keeps only the maximum in play (the rest
-  stays in the banker's stack).
+- A bank that grows past the table's maximum (`max_bank`) by a win keeps only the maximum
+  in play (the rest stays in the banker's stack).
 - A stacked shoe must hold every card the coup needs (a live shoe has its cut card).
 """
 
@@ -53,53 +47,38 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from bondbot.games.chemin_de_fer.coverage import Cover, cover
-from bondbot.games.chemin_de_fer.events import StakeResult, Winner
-from bondbot.games.chemin_de_fer.tableau import (
+from bondbot.games.baccarat_bank.coverage import Cover, cover
+from bondbot.games.baccarat_bank.engine import COMMON_MOVES, BankSettings, Settlement, winner_of
+from bondbot.games.baccarat_bank.events import Winner
+from bondbot.games.baccarat_bank.tableau import (
     is_natural,
     ponte_recommendation,
     ponte_rule,
     recommendation,
 )
 from bondbot.games.contract import (
-    GAMBLING_MAX,
-    Engine,
     Event,
-    Frozen,
-    LostHand,
     Move,
     Option,
     Record,
     SeatKey,
-    ShoeField,
     ShownHand,
-    Transfer,
-    seat_account,
 )
 from bondbot.games.deux_tableaux import npc as npc_play
+from bondbot.games.deux_tableaux.auction import AuctionedBank
 from bondbot.games.deux_tableaux.events import (
     Abattage,
-    AuctionClosed,
-    AuctionOpened,
     BancoCalled,
-    BankEnded,
     BankerAdvice,
-    BankStarted,
-    Bid,
     CoupSettled,
     Dealt,
     HandPassed,
-    NoPlay,
-    Passed,
-    Side,
     Staked,
-    Stood,
     Table,
     TableCovered,
     TableResult,
-    ThirdCard,
 )
 from bondbot.rules.baccarat import codes_value
 from bondbot.rules.cards import Card, cards_of
@@ -112,34 +91,14 @@ BancoRight = Literal["open", "again", "closed"]
 CallKind = Literal["stake", "pass", "banco"]
 
 
-class Settings(Frozen):
-    """A table's options (amounts in cents)."""
+class Settings(BankSettings):
+    """A table's options (amounts in cents): each half of the bank covers a stake."""
 
-    packs: int = Field(3, ge=2, le=3)
-    min_stake: int = Field(100, gt=0)
     min_bank: int = Field(200, gt=0)
-    npc_bank: int = Field(100_000, gt=0)  # the NPC's bank, and the most it risks as a ponte
-    max_bank: int | None = Field(None, gt=0)  # the largest bank in play (None: no limit)
+    packs: int = Field(3, ge=2, le=3)
 
-    @model_validator(mode="after")
-    def _each_half_covers_a_stake(self) -> Settings:
-        if self.min_bank < 2 * self.min_stake:
-            raise ValueError("each half of the minimum bank must cover the minimum stake")
-        if self.max_bank is not None and self.max_bank < self.min_bank:
-            raise ValueError("the maximum bank is below the minimum bank")
-        return self
-
-    def limited(self, bank: int) -> int:
-        """A bank as far as the table's maximum lets it play."""
-        return bank if self.max_bank is None else min(bank, self.max_bank)
-
-
-class Auction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    best: SeatKey | None = None
-    amount: int = 0
-    passed: list[SeatKey] = Field(default_factory=list)
+    tableaux: ClassVar[int] = 2
+    too_small: ClassVar[str] = "each half of the minimum bank must cover the minimum stake"
 
 
 class TableHand(BaseModel):
@@ -164,46 +123,27 @@ class Coup(BaseModel):
     waiting: Table | None = None  # the table whose hand-holder is choosing at 5
 
 
-def _winner(ponte_total: int, banker_total: int) -> Winner:
-    if ponte_total > banker_total:
-        return "ponte"
-    return "banker" if banker_total > ponte_total else "tie"
-
-
 def halves(bank: int) -> dict[Table, int]:
     """The bank split between the tables; the right takes the odd cent."""
     return {"right": bank - bank // 2, "left": bank // 2}
 
 
-class DeuxTableaux(Engine):
+class DeuxTableaux(AuctionedBank):
     """A deux tableaux table: the banker and his bank, two tables of stakes, the coup."""
 
     key: ClassVar[str] = "deux_tableaux"
-    moves: ClassVar[frozenset[str]] = frozenset(
-        {
-            "open_auction",
-            "bid",
-            "close_auction",
-            "default_bank",
-            "bank",
-            "stake",
-            "banco",
-            "pass",
-            "deal",
-            "no_play",
-            "draw",
-            "stand",
-            "withdraw",
-            "keep",
-            "refuse",
-        }
-    )
+    moves: ClassVar[frozenset[str]] = COMMON_MOVES | {
+        "open_auction",
+        "bid",
+        "close_auction",
+        "default_bank",
+        "bank",
+        "withdraw",
+        "keep",
+        "refuse",
+    }
 
     settings: Settings = Field(default_factory=Settings)
-    shoe: ShoeField
-    banker: SeatKey | None = None
-    bank: int = 0  # held in the banker's stack
-    auction: Auction | None = None
     phase: Phase = "stakes"
     stakes: dict[Table, dict[SeatKey, int]] = Field(
         default_factory=lambda: {"right": {}, "left": {}}
@@ -215,19 +155,11 @@ class DeuxTableaux(Engine):
         default_factory=lambda: {"right": None, "left": None}
     )
     coup: Coup | None = None
-    between_hands: bool = True
     last: CoupSettled | None = None
     # Each table's hand-holder in `last`, while `last` is the hand over last (empty after a
-    # hand without cards: a no-play, a withdrawal).
+    # hand without cards: a no-play, a withdrawal). A bank withdrawn or auctioned also ends
+    # a round of the pontes' calls (`rounds_over`).
     last_holders: dict[Table, SeatKey] = Field(default_factory=dict)
-    # Rounds of the pontes' calls that are over: a round nobody played (or a bank withdrawn
-    # or auctioned) ends without a hand dealt, so the hand's number alone cannot tell a
-    # stake or pass button drawn for it from one drawn for the next (`answer_round`).
-    rounds_over: int = 0
-
-    @property
-    def answer_round(self) -> int:
-        return self.rounds_over
 
     @classmethod
     def new(
@@ -247,24 +179,6 @@ class DeuxTableaux(Engine):
 
     # -- seats, stacks, order ------------------------------------------------------------
 
-    def _stack(self, seat: SeatKey) -> int | None:
-        return self.stacks.get(seat, 0)
-
-    def _affords(self, seat: SeatKey, amount: int) -> bool:
-        stack = self._stack(seat)
-        return stack is None or stack >= amount
-
-    def _capped(self, seat: SeatKey, amount: int) -> int:
-        stack = self._stack(seat)
-        return amount if stack is None else min(amount, stack)
-
-    def pontes(self) -> list[SeatKey]:
-        """The other seats in seat order from the banker's right."""
-        if self.banker is None:
-            return []
-        at = self.seats.index(self.banker)
-        return self.seats[at + 1 :] + self.seats[:at]
-
     def _nearest_first(self, table: Table) -> list[SeatKey]:
         pontes = self.pontes()
         return pontes if table == "right" else pontes[::-1]
@@ -278,9 +192,6 @@ class DeuxTableaux(Engine):
         start = base.index(at)
         return base[start:] + base[:start]
 
-    def _eligible(self) -> list[SeatKey]:
-        return [seat for seat in self.pontes() if self._affords(seat, self.settings.min_stake)]
-
     def _free(self, seat: SeatKey) -> int | None:
         """A ponte's chips not yet staked this coup (None: unlimited)."""
         stack = self._stack(seat)
@@ -291,23 +202,6 @@ class DeuxTableaux(Engine):
     def _banco_open_to(self, seat: SeatKey) -> bool:
         return self.banco_right != "closed" and self._affords(seat, self.bank)
 
-    def _bidders(self) -> list[SeatKey]:
-        assert self.auction is not None
-        low = self._lowest_bid()
-        if self.settings.limited(low) < low:
-            return []  # the best offer is the table's maximum: nobody can outbid it
-        return [
-            seat
-            for seat in self.seats
-            if seat not in self.auction.passed
-            and seat != self.auction.best
-            and self._affords(seat, low)
-        ]
-
-    def _lowest_bid(self) -> int:
-        assert self.auction is not None
-        return max(self.settings.min_bank, self.auction.amount + 1)
-
     # -- what is legal -------------------------------------------------------------------
 
     def _due(self) -> Move | None:
@@ -315,17 +209,7 @@ class DeuxTableaux(Engine):
             return None if self._bidders() else Move(kind="close_auction")
         if self.phase != "stakes":
             return None
-        if self.banker is None:
-            npc = self.npc
-            if npc is not None and npc in self.seats and self._affords(npc, self.settings.min_bank):
-                return Move(kind="default_bank")
-            return None
-        eligible = self._eligible()
-        if not eligible or any(seat not in self.calls for seat in eligible):
-            return None
-        if all(call == "pass" for call in self.calls.values()):
-            return Move(kind="no_play")
-        return None if self.needs_new_shoe else Move(kind="deal")
+        return self._default_due() if self.banker is None else self._answers_due()
 
     def options(self) -> list[Option]:
         due = self._due()
@@ -333,18 +217,10 @@ class DeuxTableaux(Engine):
             also = [Option(kind="open_auction")] if due.kind == "default_bank" else []
             return [Option(kind=due.kind), *also]
         if self.phase == "auction":
-            found = [Option(kind="close_auction")]
-            low = self._lowest_bid()
-            for seat in self._bidders():
-                stack = self._stack(seat)
-                high = self.settings.max_bank if stack is None else self.settings.limited(stack)
-                found.append(Option(kind="bid", seat=seat, min=low, max=high))
-                found.append(Option(kind="pass", seat=seat))
-            return found
+            return self._auction_options()
         if self.phase == "stakes":
             return self._stake_options()
-        seat = self._decider()
-        return [Option(kind="draw", seat=seat), Option(kind="stand", seat=seat)]
+        return self._draw_options()
 
     def _decider(self) -> SeatKey:
         """Who draws or stands now: the waiting table's hand-holder, else the banker."""
@@ -394,9 +270,7 @@ class DeuxTableaux(Engine):
         if self.phase == "auction":
             return tuple(self._bidders())
         if self.phase == "stakes":
-            if self.banker is None:
-                return ()
-            return tuple(seat for seat in self._eligible() if seat not in self.calls)
+            return self._unanswered()
         return (self._decider(),)
 
     def automation(self) -> Move | None:
@@ -447,71 +321,15 @@ class DeuxTableaux(Engine):
 
     # -- playing -------------------------------------------------------------------------
 
-    def play(self, move: Move) -> Record:
-        if self.between_hands:
-            self.between_hands = False
-            self.begin_hand()
-        if move.kind == "pass" and self.phase == "auction":
-            return self._play_no_bid(move)
-        handler = getattr(self, f"_play_{move.kind}")
-        return handler(move)
-
-    def _start_bank(self, seat: SeatKey, amount: int) -> BankStarted:
-        self.banker = seat
-        self.bank = amount
+    def _bank_opens(self) -> None:
         self.hand_at = {"right": None, "left": None}
         self.banco_right = "open"
         self.banco_loser = None
-        return BankStarted(seat=seat, amount=amount)
-
-    def _end_bank(self, why: Literal["withdrawn", "spent", "auction"]) -> BankEnded:
-        assert self.banker is not None
-        ended = BankEnded(seat=self.banker, amount=self.bank, why=why)
-        self.banker = None
-        self.bank = 0
-        self._clear_stakes()
-        return ended
 
     def _clear_stakes(self) -> None:
         self.rounds_over += 1  # the pontes' calls are over, dealt or not
         self.stakes = {"right": {}, "left": {}}
         self.calls = {}
-
-    def _play_default_bank(self, move: Move) -> Record:
-        assert self.npc is not None
-        amount = max(self.settings.min_bank, self._capped(self.npc, self.settings.npc_bank))
-        amount = self.settings.limited(amount)
-        return Record(move=move, events=(self._start_bank(self.npc, amount),))
-
-    def _play_open_auction(self, move: Move) -> Record:
-        events: list[Event] = []
-        if self.banker is not None:
-            events.append(self._end_bank("auction"))
-        self._clear_stakes()
-        self.auction = Auction()
-        self.phase = "auction"
-        events.append(AuctionOpened())
-        return Record(move=move, events=tuple(events))
-
-    def _play_bid(self, move: Move) -> Record:
-        assert self.auction is not None and move.seat is not None and move.amount is not None
-        self.auction.best = move.seat
-        self.auction.amount = move.amount
-        return Record(move=move, events=(Bid(seat=move.seat, amount=move.amount),))
-
-    def _play_no_bid(self, move: Move) -> Record:
-        assert self.auction is not None and move.seat is not None
-        self.auction.passed.append(move.seat)
-        return Record(move=move, events=(Passed(seat=move.seat),))
-
-    def _play_close_auction(self, move: Move) -> Record:
-        assert self.auction is not None
-        auction, self.auction = self.auction, None
-        self.phase = "stakes"
-        events: list[Event] = [AuctionClosed(seat=auction.best, amount=auction.amount)]
-        if auction.best is not None:
-            events.append(self._start_bank(auction.best, auction.amount))
-        return Record(move=move, events=tuple(events))
 
     def _play_withdraw(self, move: Move) -> Record:
         ended = self._end_bank("withdrawn")
@@ -529,43 +347,38 @@ class DeuxTableaux(Engine):
         self.calls[move.seat] = "stake"
         return Record(move=move, events=tuple(events))
 
-    def _play_pass(self, move: Move) -> Record:
-        assert move.seat is not None
-        self.calls[move.seat] = "pass"
-        return Record(move=move, events=(Passed(seat=move.seat),))
+    def call_kinds(self) -> dict[SeatKey, str]:
+        return dict(self.calls)
 
-    def _play_banco(self, move: Move) -> Record:
-        assert move.seat is not None
-        self.calls[move.seat] = "banco"
-        again = self.banco_right == "again"
-        return Record(move=move, events=(BancoCalled(seat=move.seat, again=again),))
+    def _record_call(self, seat: SeatKey, kind: str, amount: int = 0) -> None:
+        self.calls[seat] = kind  # type: ignore[assignment]
+
+    def _banco_priority(self) -> SeatKey | None:
+        return self.banco_loser if self.banco_right == "again" else None
+
+    def _banco_called(self, seat: SeatKey) -> BancoCalled:
+        return BancoCalled(seat=seat, again=self.banco_right == "again")
 
     def _play_no_play(self, move: Move) -> Record:
         self._clear_stakes()
         self.last_holders = {}  # no cards: `last` is a coup before this hand
         self.banco_right, self.banco_loser = "open", None
         self.between_hands = True
-        return Record(move=move, events=(NoPlay(),), hand_over=True)
+        return self._no_play(move)
 
     def _play_deal(self, move: Move) -> Record:
         assert self.banker is not None
         bank = self._capped(self.banker, self.bank)
         half = halves(bank)
-        order = self.pontes()
-        bancos = [
-            seat for seat in order if self.calls.get(seat) == "banco" and self._affords(seat, bank)
-        ]
         hands: dict[Table, TableHand] = {}
-        caller = None
-        if bancos:
-            again = self.banco_right == "again" and self.banco_loser in bancos
-            caller = self.banco_loser if again and self.banco_loser else bancos[0]
+        caller = self._banco_caller(bank)
+        if caller is not None:
             for table in TABLES:
                 covers = (Cover(seat=caller, stake=half[table], covered=half[table]),)
                 hands[table] = TableHand(covers=covers, holder=caller)
         else:
             # each ponte's stakes bounded by his chips again, the right table's first
-            left = {seat: self._stack(seat) for seat in order}
+            left = {seat: self._stack(seat) for seat in self.pontes()}
             for table in TABLES:
                 stakes = []
                 for seat in self.table_order(table):
@@ -590,10 +403,7 @@ class DeuxTableaux(Engine):
             )
             for table, hand in hands.items()
         ]
-        for _ in range(2):
-            for hand in hands.values():
-                hand.cards.append(self.shoe.deal().code)
-            self.coup.banker.append(self.shoe.deal().code)
+        self._deal_two([hand.cards for hand in hands.values()], self.coup.banker)
         events.append(Dealt(tables=tuple(hands)))
         banker_total = codes_value(self.coup.banker)
         if is_natural(banker_total, 2):
@@ -603,7 +413,7 @@ class DeuxTableaux(Engine):
             if is_natural(total, 2) or is_natural(banker_total, 2):
                 if is_natural(total, 2):
                     events.append(Abattage(side=table, cards=tuple(hand.cards)))
-                hand.winner = _winner(total, banker_total)
+                hand.winner = winner_of(total, banker_total)
         return self._proceed(move, events)
 
     def _proceed(self, move: Move, events: list[Event]) -> Record:
@@ -627,23 +437,15 @@ class DeuxTableaux(Engine):
         events.append(advice)
         return Record(move=move, events=tuple(events))
 
-    def _draw_or_stand(self, side: Side, draw: bool, events: list[Event]) -> None:
+    def _hand_cards(self, side: str) -> list[str]:
         assert self.coup is not None
-        cards = self.coup.banker if side == "banker" else self.coup.hands[side].cards
-        if draw:
-            card = self.shoe.deal().code
-            cards.append(card)
-            events.append(ThirdCard(side=side, card=card))
-        else:
-            events.append(Stood(side=side))
+        return self.coup.banker if side == "banker" else self.coup.hands[cast(Table, side)].cards
+
+    def _draw_or_stand(self, side: str, draw: bool, events: list[Event]) -> None:
+        super()._draw_or_stand(side, draw, events)
         if side != "banker":
-            self.coup.hands[side].done = True
-
-    def _play_draw(self, move: Move) -> Record:
-        return self._decided(move, draw=True)
-
-    def _play_stand(self, move: Move) -> Record:
-        return self._decided(move, draw=False)
+            assert self.coup is not None
+            self.coup.hands[cast(Table, side)].done = True
 
     def _decided(self, move: Move, *, draw: bool) -> Record:
         assert self.coup is not None
@@ -660,35 +462,11 @@ class DeuxTableaux(Engine):
         assert coup is not None and banker is not None
         banker_total = codes_value(coup.banker)
         results: list[TableResult] = []
-        transfers: list[Transfer] = []
-        lost: list[LostHand] = []
+        money = Settlement()
         for table, hand in coup.hands.items():
             total = codes_value(hand.cards)
-            winner = hand.winner or _winner(total, banker_total)
-            stakes = []
-            for item in hand.covers:
-                if item.covered == 0:
-                    continue
-                amount = item.covered
-                net = {"ponte": amount, "banker": -amount, "tie": 0}[winner]
-                stakes.append(StakeResult(seat=item.seat, covered=amount, net=net))
-                if winner == "banker":
-                    src, dst, reason = item.seat, banker, "deux_tableaux.stake_lost"
-                    if banker == self.npc:
-                        label = f"{table}:{amount}"
-                        lost.append(LostHand(seat=item.seat, label=label, pay=2 * amount))
-                elif winner == "ponte":
-                    src, dst, reason = banker, item.seat, "deux_tableaux.stake_won"
-                    if item.seat == self.npc:
-                        label = f"bank:{table}:{amount}"
-                        lost.append(LostHand(seat=banker, label=label, pay=2 * amount))
-                else:
-                    continue
-                transfers.append(
-                    Transfer(
-                        src=seat_account(src), dst=seat_account(dst), amount=amount, reason=reason
-                    )
-                )
+            winner = hand.winner or winner_of(total, banker_total)
+            stakes = self._settle_covers(hand.covers, winner, table, money)
             natural = is_natural(total, len(hand.cards)) or is_natural(
                 banker_total, len(coup.banker)
             )
@@ -723,13 +501,7 @@ class DeuxTableaux(Engine):
         self.between_hands = True
         if self.bank < self.settings.min_bank:
             events.append(self._end_bank("spent"))
-        return Record(
-            move=move,
-            events=tuple(events),
-            transfers=tuple(transfers),
-            lost=tuple(lost),
-            hand_over=True,
-        )
+        return self._coup_over(move, events, money)
 
     def _next_turns(self, coup: Coup, results: list[TableResult], events: list[Event]) -> None:
         """The hand passes on a table that lost; the banco rights move on."""
@@ -754,9 +526,7 @@ class DeuxTableaux(Engine):
 
     # -- defaults and the NPC ------------------------------------------------------------
 
-    def timeout_move(self, seat: SeatKey) -> Move | None:
-        if seat not in self.turn():
-            return None
+    def _timer_default(self, seat: SeatKey) -> Move:
         if self.phase in ("auction", "stakes"):
             return Move(kind="pass", seat=seat)
         if self.phase == "hands":
@@ -765,36 +535,17 @@ class DeuxTableaux(Engine):
             return Move(kind="draw" if draw else "stand", seat=seat)
         return Move(kind="draw" if self.weighed_draw() else "stand", seat=seat)
 
-    def npc_move(self, rng: random.Random, level: int = GAMBLING_MAX) -> Move | None:
-        if self.npc is None or self.npc not in self.turn():
-            return None
-        return npc_play.decide(self, self.npc, rng, level)
+    def _npc_decides(self, seat: SeatKey, rng: random.Random, level: int) -> Move:
+        return npc_play.decide(self, seat, rng, level)
 
     # -- what each seat may see ----------------------------------------------------------
 
-    def private_cards(self, seat: SeatKey) -> Sequence[Card]:
-        if self.coup is None:
-            return ()
-        codes = [
-            code
-            for hand in self.coup.hands.values()
-            if hand.holder == seat and hand.winner is None
-            for code in hand.cards[:2]
-        ]
-        if seat == self.banker:
-            codes += self.coup.banker[:2]
-        return cards_of(codes)
-
-    def hidden_cards(self) -> set[Card]:
-        if self.coup is None:
-            return set()
-        codes = [
-            code
-            for hand in self.coup.hands.values()
-            if hand.winner is None
-            for code in hand.cards[:2]
-        ]
-        return {Card.parse(code) for code in codes + self.coup.banker[:2]}
+    def _face_down(self) -> list[tuple[SeatKey, list[str]]]:
+        """Each table's hand but one shown at once (a natural), then the banker's."""
+        if self.coup is None or self.banker is None:
+            return []
+        held = [(hand.holder, hand.cards) for hand in self.coup.hands.values() if not hand.winner]
+        return [*held, (self.banker, self.coup.banker)]
 
     def shown_hands(self) -> tuple[ShownHand, ...]:
         """The last coup's hands as the table message tells them: the bank's, then each table
@@ -812,19 +563,7 @@ class DeuxTableaux(Engine):
 
     # -- seats and the shoe between hands ------------------------------------------------
 
-    def in_hand(self) -> bool:
-        return not self.between_hands
-
-    def sit(self, seat: SeatKey) -> None:
-        if self.in_hand():
-            raise IllegalAction("games.in_hand", seat=seat)
-        super().sit(seat)
-
-    def stand_up(self, seat: SeatKey) -> None:
-        if self.in_hand() and seat in self.seats:
-            raise IllegalAction("games.in_hand", seat=seat)
-        if seat not in self.seats:
-            return
+    def _leaving(self, seat: SeatKey) -> None:
         for table in TABLES:
             if self.hand_at[table] == seat:  # the hand goes on to the next seat, if any
                 base = self._nearest_first(table)
@@ -835,17 +574,6 @@ class DeuxTableaux(Engine):
             self.bank = 0
         if self.banco_loser == seat:
             self.banco_loser = None
-        super().stand_up(seat)
-
-    def least_stack(self) -> int:
-        return self.settings.min_stake  # a ponte's smallest stake
-
-    def current_shoe(self) -> Shoe:
-        return self.shoe
-
-    @property
-    def needs_new_shoe(self) -> bool:
-        return self.coup is None and self.shoe.past_cut
 
     def replace_shoe(self, shoe: Shoe) -> None:
         if self.coup is not None:

@@ -1,12 +1,14 @@
-"""What a deux tableaux table shows: the auction, the bank, each table's coup."""
+"""What a deux tableaux table shows: the auction, the bank, each table's coup (those both
+baccarat-bank games show alike are the core's, `games.baccarat_bank.events`)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from bondbot.games.chemin_de_fer.coverage import Cover
-from bondbot.games.chemin_de_fer.events import StakeResult, Winner
-from bondbot.games.contract import Event, Frozen, Move, SeatKey
+from bondbot.games.baccarat_bank import events
+from bondbot.games.baccarat_bank.coverage import Cover
+from bondbot.games.baccarat_bank.events import StakeResult, Winner
+from bondbot.games.contract import Event, Frozen, SeatKey
 
 Table = Literal["right", "left"]
 Side = Literal["right", "left", "banker"]
@@ -45,28 +47,14 @@ class BankEnded(Event):
     why: Literal["withdrawn", "spent", "auction"]
 
 
-class Staked(Event):
-    kind: Literal["staked"] = "staked"
-    seat: SeatKey
+class Staked(events.Staked):
     table: Table
-    amount: int
 
 
-class Passed(Event):
-    kind: Literal["passed"] = "passed"
-    seat: SeatKey
-
-
-class BancoCalled(Event):
+class BancoCalled(events.BancoCalled):
     """`again`: the bank won the last banco, and this one is its second."""
 
-    kind: Literal["banco"] = "banco"
-    seat: SeatKey
     again: bool = False
-
-
-class NoPlay(Event):
-    kind: Literal["no_play"] = "no_play"
 
 
 class TableCovered(Event):
@@ -80,10 +68,9 @@ class TableCovered(Event):
     banco: SeatKey | None = None
 
 
-class Dealt(Event):
+class Dealt(events.Dealt):
     """Two cards face down to each table in play, then to the banker."""
 
-    kind: Literal["dealt"] = "dealt"
     tables: tuple[Table, ...]
 
 
@@ -93,17 +80,6 @@ class Abattage(Event):
     kind: Literal["abattage"] = "abattage"
     side: Side
     cards: tuple[str, ...]
-
-
-class ThirdCard(Event):
-    kind: Literal["third_card"] = "third_card"
-    side: Side
-    card: str
-
-
-class Stood(Event):
-    kind: Literal["stood"] = "stood"
-    side: Side
 
 
 class BankerAdvice(Event):
@@ -124,17 +100,11 @@ class TableResult(Frozen):
     results: tuple[StakeResult, ...]
 
 
-class CoupSettled(Event):
+class CoupSettled(events.CoupSettled):
     """The banker's hand, each table's result against it, and the bank after the coup; the
     banker, and the coup's moves (who decided what, a timer's defaults)."""
 
-    kind: Literal["settled"] = "settled"
-    seat: SeatKey | None = None  # the banker
-    moves: tuple[Move, ...] = ()
-    banker: tuple[str, ...]
-    banker_total: int
     tables: tuple[TableResult, ...]
-    bank: int
 
 
 class HandPassed(Event):

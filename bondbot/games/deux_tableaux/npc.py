@@ -3,7 +3,7 @@
 - In an auction: offers its `npc_bank` once, if that beats the best offer; else passes.
 - Drawing follows its Gambling level (`skill.plays_strong`). The strong banker takes the
   choice with the best exact expectation over both tables at once, each weighed by the
-  money covered on it (`chemin_de_fer.expectation`, from his cards, the third cards and
+  money covered on it (`baccarat_bank.expectation`, from his cards, the third cards and
   naturals shown); on a tie, the table with more money in play (the engine's
   `weighed_draw`, also the default for a PC banker's timer). The strong hand-holder at 5
   takes the better expectation against a banker following seed 004's table. The novice
@@ -20,12 +20,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from bondbot.games.chemin_de_fer.expectation import banker_outlook, composition, ponte_outlook
-from bondbot.games.chemin_de_fer.npc import EPSILON, NOVICE_THRESHOLDS
+from bondbot.games.baccarat_bank.expectation import banker_outlook, composition, ponte_outlook
+from bondbot.games.baccarat_bank.npc import EPSILON, drawing, values
 from bondbot.games.contract import GAMBLING_MAX, Move, Option, SeatKey
-from bondbot.games.skill import plays_strong
 from bondbot.rules.baccarat import codes_value
-from bondbot.rules.cards import Card
 
 if TYPE_CHECKING:
     from bondbot.games.deux_tableaux.engine import DeuxTableaux
@@ -44,12 +42,9 @@ def decide(
         return Move(kind="pass", seat=seat)
     if game.phase == "stakes":
         return _stake(game, seat, {(o.kind, o.targets): o for o in mine})
-    draw = strong_draw(game) if plays_strong(level, rng) else novice_draw(game, rng)
-    return Move(kind="draw" if draw else "stand", seat=seat)
-
-
-def _values(codes: list[str]) -> list[int]:
-    return [Card.parse(code).baccarat_value for code in codes]
+    assert game.coup is not None
+    at_five = game.phase == "hands"
+    return drawing(seat, level, rng, lambda: strong_draw(game), game.coup.banker, at_five)
 
 
 def _seen(game: DeuxTableaux, own: list[str]) -> list[int]:
@@ -61,7 +56,7 @@ def _seen(game: DeuxTableaux, own: list[str]) -> list[int]:
         codes += hand.cards if hand.winner is not None else hand.cards[2:]
     if len(game.coup.banker) > 2:
         codes += game.coup.banker[2:]
-    return _values(codes)
+    return values(codes)
 
 
 def strong_draw(game: DeuxTableaux) -> bool:
@@ -82,20 +77,11 @@ def strong_draw(game: DeuxTableaux) -> bool:
         if hand.winner is not None:
             continue
         money = sum(item.covered for item in hand.covers)
-        third = _values(hand.cards[2:3])
+        third = values(hand.cards[2:3])
         outlook = banker_outlook(counts, codes_value(own), (third or [None])[0])
         gain += money * (outlook[True].value() - outlook[False].value())
     scale = max(1, coup.bank)
     return game.weighed_draw() if abs(gain) / scale < EPSILON else gain > 0
-
-
-def novice_draw(game: DeuxTableaux, rng: random.Random) -> bool:
-    """A novice's draw: a coin at 5 as hand-holder; as banker a threshold drawn by feel."""
-    coup = game.coup
-    assert coup is not None
-    if game.phase == "hands":
-        return rng.random() < 0.5
-    return codes_value(coup.banker[:2]) <= rng.choice(NOVICE_THRESHOLDS)
 
 
 def _stake(

@@ -71,7 +71,7 @@ class Eval7Hand(Hand):
     """pokerkit's hand type for our hold'em: the best five of a player's cards, valued by
     eval7. pokerkit compares these at the showdown, so the evaluator that decides the pots
     is the one that names the hands (checked against every seven-card hand by
-    `bench/holdem_categories.py`), and a showdown costs microseconds, not milliseconds."""
+    `bench/odds/holdem_categories.py`), and a showdown costs microseconds, not milliseconds."""
 
     lookup = StandardHighHand.lookup
     low = False

@@ -7,7 +7,7 @@ the pure-Python `evaluator` (~2 µs) gives the very same values. Either gives ev
 five to seven cards an integer (higher wins, equal ties) whose bits say its category and
 the ranks that decide it, which is all a hand's name needs: "two pair, kings and sevens,
 queen kicker" is `two_pair`, ranks `K 7`, kicker `Q`. Names stay language-neutral (a
-category key and ranks); the Discord layer translates them. `bench/holdem_categories.py`
+category key and ranks); the Discord layer translates them. `bench/odds/holdem_categories.py`
 checks the categories against holdem.md's counts over every seven-card hand.
 """
 

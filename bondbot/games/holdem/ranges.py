@@ -47,7 +47,7 @@ from bondbot.rules.cards import Card
 ORDER = "AKQJT98765432"
 # Equity (per mille) of each pre-flop class against one random hand, row by row in
 # ORDER: the diagonal the pairs, above it suited (row's rank high), below it offsuit
-# (column's rank high). 30,000 deals a class (about 0.3% error): bench/holdem_preflop.py.
+# (column's rank high). 30,000 deals a class (about 0.3% error): bench/odds/holdem_preflop.py.
 PREFLOP = """
 850 670 660 650 643 629 620 610 603 602 593 586 573
 661 827 633 628 620 599 585 576 564 553 551 542 531

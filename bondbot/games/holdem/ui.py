@@ -12,104 +12,44 @@ play buttons (the GM for the NPC, when he plays it). They carry the table's move
 so a double click or a click on a message not yet redrawn is refused instead of playing
 twice; a played click answers by redrawing the table message in place (from a panel: it
 is told it was done, and the table redrawn). Hole cards are never on the message unless
-shown at the showdown.
+shown at the showdown. What the message says (its lines and fields) is in
+`table_text.py`; here are its buttons, their actions and the blinds read at open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bondbot.bot.context import bot_of, is_gm, require_gm
-from bondbot.bot.reply import Reply, reply_to
+from bondbot.bot.reply import Reply
 from bondbot.bot.router import ButtonSpec, custom_id, modal_view, view_of
 from bondbot.bot.tables.actions import Click, TableActions
-from bondbot.bot.tables.common import AREA, cards, names, table_button
-from bondbot.bot.tables.glance import by_hand_word, latest
+from bondbot.bot.tables.common import AREA, table_button
+from bondbot.bot.tables.glance import by_hand_word
 from bondbot.bot.tables.messages import table_messages
 from bondbot.bot.tables.modals import amount_of, limits_hint, parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.errors import Refusal
-from bondbot.games.contract import Move, Option
-from bondbot.games.holdem.engine import CHIP, Holdem, PotAwarded, ShowdownHand, totals
-from bondbot.games.holdem.names import HandName
-from bondbot.i18n import Lang, plural, t
+from bondbot.games.contract import Option
+from bondbot.games.holdem.engine import CHIP, Holdem
+from bondbot.games.holdem.table_text import (
+    LOG,
+    between_lines,
+    engine_of,
+    fit,
+    hand_lines,
+    in_hand,
+    name_of,
+    ready,
+    result_lines,
+    street_log,
+)
+from bondbot.i18n import Lang, t
 from bondbot.money import Cents, format_amount
 from bondbot.tables.service import TableSnapshot
 
 MAX_LEVELS = 50  # blind levels a schedule may hold
-FIELD = 1024  # Discord's limit for an embed field's value
-LOG = 700  # the hand's log: its last lines within this
-LIST_NAMES = 200  # a pot's eligible players are counted, not named, beyond this length
-STREETS = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
-
-
-def engine_of(snapshot: TableSnapshot) -> Holdem:
-    engine = snapshot.state.engine
-    assert isinstance(engine, Holdem)
-    return engine
-
-
-def _when(deadline: str | None) -> str:
-    """A Discord relative timestamp (`in 1 minute`), shown in each reader's own time."""
-    if deadline is None:
-        return "—"
-    return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
-
-
-def _name(snapshot: TableSnapshot, seat: str) -> str:
-    return names(snapshot).get(int(seat), "?")
-
-
-def _fit(lines: Sequence[str], limit: int = FIELD, *, keep_last: bool = False) -> str:
-    """Lines joined within `limit` characters: the first ones kept (or the last, for a
-    log), an ellipsis where lines were left out."""
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines) if keep_last else lines:
-        if size + len(line) + 1 > limit - 2:
-            kept.append("…")
-            break
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(reversed(kept) if keep_last else kept)
-
-
-# -- hand names ---------------------------------------------------------------------------
-
-
-def hand_text(name: HandName, lang: Lang, *, kickers: bool = False) -> str:
-    """A hand's name in words: "two pair, kings and sevens", "double paire, rois et sept";
-    its kickers too when asked (to tell two hands of the same name apart)."""
-    ranks = name.ranks
-    if name.category == "straight_flush" and ranks == ("A",):
-        text = t("holdem.hand.royal_flush", lang)
-    else:
-        first = ranks[0]
-        params = {
-            "rank": t(f"holdem.rank.{first}", lang),
-            "ranks": t(f"holdem.ranks.{first}", lang),
-            "of": t(f"holdem.of.{first}", lang),
-            "high": t(f"holdem.high.{first}", lang),
-            "ranks2": t(f"holdem.ranks.{ranks[-1]}", lang),
-        }
-        text = t(f"holdem.hand.{name.category}", lang, **params)
-    if kickers and name.kickers:
-        named = ", ".join(t(f"holdem.rank.{rank}", lang) for rank in name.kickers)
-        text = t("holdem.kickers", lang, hand=text, kickers=named)
-    return text
-
-
 # -- /table open holdem -------------------------------------------------------------------
 
 
@@ -147,54 +87,6 @@ def blind_options(
     }
 
 
-@app_commands.command(name="holdem", description="Open a no-limit Texas hold'em table (GM)")
-@app_commands.describe(
-    npc="The NPC who plays at the table",
-    minimum="Smallest buy-in",
-    maximum="Largest buy-in",
-    big_blind="The big blind",
-    bankroll="The NPC's chips (empty: it covers every stack)",
-    other_npcs=COMMON["other_npcs"],
-    thread=COMMON["thread"],
-    language=LANGUAGE["language"],
-    small_blind="The small blind (default: half the big one)",
-    schedule="The next levels, small/big, separated by ';': 20/40; 50/100",
-    raise_every="The blinds go up a level every N hands",
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    big_blind: str,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    small_blind: str | None = None,
-    schedule: str | None = None,
-    raise_every: app_commands.Range[int, 1, 1000] | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    await require_gm(interaction)
-    reply = await reply_to(interaction)
-    await open_table(
-        interaction,
-        Holdem.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=None,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options=blind_options(big_blind, small_blind, schedule, raise_every, reply.lang),
-        thread=thread,
-        language=language,
-    )
-
-
 # -- the buttons ----------------------------------------------------------------------------
 
 actions = TableActions()
@@ -215,7 +107,7 @@ async def _actor(click: Click, snapshot: TableSnapshot, moves: int) -> tuple[str
     if seat is None:
         raise Refusal("table.not_seated")
     if str(seat.character_id) != turn[0]:
-        raise Refusal("holdem.not_your_turn", name=_name(snapshot, turn[0]))
+        raise Refusal("holdem.not_your_turn", name=name_of(snapshot, turn[0]))
     return turn[0], False
 
 
@@ -330,8 +222,19 @@ def _option(engine: Holdem, seat: str, *kinds: str) -> Option | None:
 
 class HoldemUI:
     actions = actions
-    open_command = open_command
     COMMON_PHASES = ("betting", "between hands")
+
+    def opening_options(
+        self, options: dict[str, Any], given: dict[str, Any], lang: Lang
+    ) -> dict[str, Any]:
+        """The blind levels the GM's blinds make (`blind_options`, which reads them)."""
+        return blind_options(
+            options["big_blind"],
+            options["small_blind"],
+            options["schedule"],
+            options["raise_every"],
+            lang,
+        )
 
     def phase(self, snapshot: TableSnapshot) -> str:
         return "between hands" if engine_of(snapshot).over else "betting"
@@ -347,7 +250,7 @@ class HoldemUI:
                 return t("holdem.seat_sitting_out", lang)
             return None if engine.over else t("holdem.seat_waits", lang)
         # His chips are on his line already: his bet, not what is behind it too (issue 34).
-        parts = _in_hand(snapshot, seat, lang, money, behind=False)
+        parts = in_hand(snapshot, seat, lang, money, behind=False)
         if away:
             parts.append(t("holdem.seat_sitting_out", lang))
         return " · ".join(parts)
@@ -366,14 +269,17 @@ class HoldemUI:
                 small=format_amount(blinds.small, money),
                 big=format_amount(blinds.big, money),
             )
-            log = _fit(_street_log(snapshot, lang, money), LOG, keep_last=True)
-            return [(title, _fit(_hand(snapshot, lang, money))), (t("holdem.log_title", lang), log)]
-        fields = [(t("holdem.between_title", lang), _fit(_between(snapshot, lang, money)))]
+            log = fit(street_log(snapshot, lang, money), LOG, keep_last=True)
+            return [
+                (title, fit(hand_lines(snapshot, lang, money))),
+                (t("holdem.log_title", lang), log),
+            ]
+        fields = [(t("holdem.between_title", lang), fit(between_lines(snapshot, lang, money)))]
         if engine.players:
-            hands, pots = _result(snapshot, lang, money)
+            hands, pots = result_lines(snapshot, lang, money)
             title = t("holdem.result_title", lang, hand=engine.hand)
-            fields.append((title, _fit(hands)))
-            fields.append((t("holdem.pots_title", lang), _fit(pots)))
+            fields.append((title, fit(hands)))
+            fields.append((t("holdem.pots_title", lang), fit(pots)))
         return fields
 
     def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
@@ -388,7 +294,7 @@ class HoldemUI:
 
     def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
         """Deal, once the hand is over and two players can be dealt in."""
-        if not engine_of(snapshot).over or len(_ready(snapshot)) < 2:
+        if not engine_of(snapshot).over or len(ready(snapshot)) < 2:
             return None
         return table_button(
             lang,
@@ -450,238 +356,6 @@ class HoldemUI:
         )
         key = by_hand_word("dealt_by", snapshot.state.config.game, reply.lang)
         await reply.say(key, hand=snapshot.state.hand_no)
-
-
-def _in_hand(
-    snapshot: TableSnapshot, seat: str, lang: Lang, money: str, *, behind: bool
-) -> list[str]:
-    """A player's part in the hand in play: dealer, bet, chips behind, his state, the cards
-    he has shown."""
-    engine = engine_of(snapshot)
-    parts = []
-    if seat == engine.button:
-        parts.append(t("holdem.seat_button", lang))
-    if bet := engine.bets.get(seat, 0):
-        parts.append(t("holdem.seat_bet", lang, amount=format_amount(bet, money)))
-    chips = engine.chips.get(seat, 0)
-    if behind:
-        parts.append(t("holdem.seat_behind", lang, amount=format_amount(chips, money)))
-    if seat in engine.folded:
-        parts.append(t("holdem.seat_folded", lang))
-    elif chips == 0:
-        parts.append(t("holdem.seat_all_in", lang))
-    elif seat in engine.turn():
-        parts.append(t("holdem.seat_to_act", lang))
-    if seat in engine.shown:
-        parts.append(t("holdem.seat_shows", lang, cards=cards(" ".join(engine.holes[seat]))))
-    return parts
-
-
-def _npc_line(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
-    """The NPC, who has no seat line: who plays it, its chips, its part in the hand."""
-    state, engine = snapshot.state, engine_of(snapshot)
-    npc = state.npc_key
-    who = t("holdem.npc_auto" if state.npc_auto else "holdem.npc_gm", lang)
-    playing = not engine.over and npc in engine.players
-    if snapshot.bank is None and not playing:
-        chips = t("holdem.npc_unlimited", lang)
-    else:
-        amount = engine.chips.get(npc, 0) if playing else snapshot.bank or 0
-        chips = t("holdem.seat_behind", lang, amount=format_amount(amount, money))
-    line = t("holdem.npc_line", lang, name=state.npc_name, who=who, chips=chips)
-    if playing:
-        line = " · ".join([line, *_in_hand(snapshot, npc, lang, money, behind=False)])
-    return line
-
-
-def _hand(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
-    """The hand in play: the board, the pots and who may win each, the NPC, whose turn."""
-    state, engine = snapshot.state, engine_of(snapshot)
-    board = engine.board
-    lines = [
-        t("holdem.board", lang, cards=cards(" ".join(board)))
-        if board
-        else t("holdem.board_none", lang)
-    ]
-    for pot in engine.pots():
-        amount = format_amount(pot.amount, money)
-        who = ", ".join(_name(snapshot, seat) for seat in pot.eligible)
-        if len(who) > LIST_NAMES:
-            who = plural("holdem.pot_players", lang, len(pot.eligible))
-        if pot.pot == 0:
-            lines.append(t("holdem.pot_main", lang, amount=amount, names=who))
-        else:
-            lines.append(t("holdem.pot_side", lang, number=pot.pot, amount=amount, names=who))
-    lines.append(_npc_line(snapshot, lang, money))
-    if turn := engine.turn():
-        name, when = _name(snapshot, turn[0]), _when(state.deadline)
-        if call := engine.to_call(turn[0]):
-            amount = format_amount(call, money)
-            lines.append(t("holdem.to_act_call", lang, name=name, amount=amount, when=when))
-        else:
-            lines.append(t("holdem.to_act", lang, name=name, when=when))
-    return lines
-
-
-def _between(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
-    """Between hands: the NPC, the next hand's blinds (or who is missing), the schedule."""
-    engine = engine_of(snapshot)
-    lines = [_npc_line(snapshot, lang, money)]
-    if len(_ready(snapshot)) < 2:
-        return [*lines, t("holdem.waiting", lang)]
-    rules, hand = engine.rules, engine.hand + 1
-    blinds = engine.level(hand)
-    small, big = format_amount(blinds.small, money), format_amount(blinds.big, money)
-    lines.append(t("holdem.next_hand", lang, hand=hand, small=small, big=big))
-    every = rules.raise_every
-    if every is not None and (level := (hand - 1) // every + 1) < len(rules.levels):
-        first = level * every + 1
-        upcoming = engine.level(first)
-        lines.append(
-            t(
-                "holdem.next_level",
-                lang,
-                every=every,
-                small=format_amount(upcoming.small, money),
-                big=format_amount(upcoming.big, money),
-                hand=first,
-            )
-        )
-    return lines
-
-
-def _ready(snapshot: TableSnapshot) -> list[str]:
-    """The seats the next deal would deal in: not sitting out, with chips at the table."""
-    engine = engine_of(snapshot)
-    chips = {str(character): amount for character, amount in snapshot.chips.items()}
-    chips[snapshot.state.npc_key] = 1 if snapshot.bank is None else snapshot.bank
-    return [s for s in engine.seats if s not in engine.sitting_out and chips.get(s, 0) > 0]
-
-
-def _log(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
-    """What happened this hand, a line a move (timeouts said as such)."""
-    engine = engine_of(snapshot)
-    lines = []
-    for move in engine.history:
-        kind = move.kind
-        if kind == "deal":
-            lines.append(_deal_line(snapshot, lang, money))
-        elif kind in STREETS:
-            shown = cards(" ".join(engine.board[STREETS[kind]]))
-            lines.append(t(f"holdem.log_{kind}", lang, cards=shown))
-        elif kind == "show":
-            hands = ", ".join(
-                f"{_name(snapshot, seat)} {cards(' '.join(engine.holes[seat]))}"
-                for seat in engine.shown
-            )
-            lines.append(t("holdem.log_show", lang, hands=hands))
-        elif move.seat is not None:
-            name = _name(snapshot, move.seat)
-            if move.auto == "timeout":
-                lines.append(t(f"holdem.log_timeout_{kind}", lang, name=name))
-            else:
-                amount = format_amount(move.amount or 0, money)
-                lines.append(t(f"holdem.log_{kind}", lang, name=name, amount=amount))
-    return lines
-
-
-def _street_log(snapshot: TableSnapshot, lang: Lang, money: str) -> list[str]:
-    """The hand's log at a glance: its deal, one line counting the moves of the streets
-    before, and the current street's latest moves."""
-    lines = _log(snapshot, lang, money)
-    kinds = [move.kind for move in engine_of(snapshot).history if _logged(move)]
-    if len(kinds) != len(lines) or not lines:
-        return latest(lines, lang)
-    street = max((i for i, kind in enumerate(kinds) if kind in STREETS), default=0)
-    first = lines[:1] if kinds[0] == "deal" else []
-    before = street - len(first)
-    summary = [plural("table.earlier_moves", lang, before)] if before > 0 else []
-    return first + summary + latest(lines[max(street, len(first)) :], lang)
-
-
-def _logged(move: Move) -> bool:
-    """Whether `_log` says a line for this move."""
-    return move.kind in ("deal", "show", *STREETS) or move.seat is not None
-
-
-def _deal_line(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
-    engine = engine_of(snapshot)
-    players, blinds = engine.players, engine.blinds
-    assert blinds is not None and engine.button is not None
-    # Heads-up the button posts the small blind; else the two seats after it.
-    small, big = (players[1], players[0]) if len(players) == 2 else (players[0], players[1])
-    starting = dict(zip(players, engine.starting, strict=True))
-    return t(
-        "holdem.log_deal",
-        lang,
-        hand=engine.hand,
-        button=_name(snapshot, engine.button),
-        small=format_amount(min(blinds.small, starting[small]), money),
-        small_name=_name(snapshot, small),
-        big=format_amount(min(blinds.big, starting[big]), money),
-        big_name=_name(snapshot, big),
-    )
-
-
-def _result(snapshot: TableSnapshot, lang: Lang, money: str) -> tuple[list[str], list[str]]:
-    """The last hand: the board and the hands shown and named; who took each pot, and what
-    Hero Points took back from the NPC."""
-    engine = engine_of(snapshot)
-    hands, pots = engine.last_hand()
-    shown = [t("holdem.board", lang, cards=cards(" ".join(engine.board)))] if engine.board else []
-    shown += [_shown(snapshot, hand, hands, lang) for hand in hands]
-    paid = [_pot_result(snapshot, pot, lang, money) for pot in pots]
-    for seat, amount in totals(engine.won_back).items():
-        paid.append(
-            t(
-                "holdem.result_won_back",
-                lang,
-                name=_name(snapshot, seat),
-                amount=format_amount(amount, money),
-                npc=snapshot.state.npc_name,
-            )
-        )
-    return shown, paid
-
-
-def _shown(
-    snapshot: TableSnapshot, hand: ShowdownHand, hands: list[ShowdownHand], lang: Lang
-) -> str:
-    """A shown hand and its name; with its kickers when another hand has the same name."""
-    same = [
-        h.name
-        for h in hands
-        if (h.name.category, h.name.ranks) == (hand.name.category, hand.name.ranks)
-    ]
-    kickers = any(name.kickers != hand.name.kickers for name in same)
-    return t(
-        "holdem.result_hand",
-        lang,
-        name=_name(snapshot, hand.seat),
-        cards=cards(" ".join(hand.cards)),
-        hand=hand_text(hand.name, lang, kickers=kickers),
-    )
-
-
-def _pot_result(snapshot: TableSnapshot, pot: PotAwarded, lang: Lang, money: str) -> str:
-    amount = format_amount(pot.amount, money)
-    if not pot.shown:
-        winner = _name(snapshot, pot.winners[0])
-        return t("holdem.result_uncontested", lang, name=winner, amount=amount)
-    if pot.pot == 0:
-        name = t("holdem.pot_name_main", lang, amount=amount)
-    else:
-        name = t("holdem.pot_name_side", lang, number=pot.pot, amount=amount)
-    winners = ", ".join(
-        t(
-            "holdem.result_share",
-            lang,
-            name=_name(snapshot, seat),
-            amount=format_amount(share, money),
-        )
-        for seat, share in zip(pot.winners, pot.shares, strict=True)
-    )
-    return t("holdem.result_pot", lang, pot=name, winners=winners)
 
 
 def _play_buttons(

@@ -3,6 +3,7 @@ on private two-card hands, naturals pay up to three times and the bank can rotat
 
 from bondbot.games.macao.engine import MAX_PACKS, Bank, Macao, MacaoRules
 from bondbot.games.registry import GameSpec, NewTable
+from bondbot.games.table_options import OptionChoice, TableOption
 from bondbot.rules.shoe import Shoe
 
 
@@ -27,6 +28,51 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return Shoe.shuffled(table.packs, seed)
 
 
+OPTIONS = (
+    TableOption(
+        "counting",
+        "choice",
+        "Above 9: minus 9 (the default), modulo 10, or the hand is bust",
+        "compte",
+        "Au-dessus de 9 : moins 9 (par défaut), modulo 10, ou la main crève",
+        choices=(
+            OptionChoice("Minus 9", "minus9", "Moins 9"),
+            OptionChoice("Modulo 10", "modulo10", "Modulo 10"),
+            OptionChoice("Bust", "bust", "Crève"),
+        ),
+    ),
+    TableOption(
+        "bank",
+        "choice",
+        "The NPC holds the bank (the default), or it passes from player to player",
+        "banque_tenue_par",
+        "Le PNJ tient la banque (par défaut), ou elle tourne de joueur en joueur",
+        choices=(
+            OptionChoice("The NPC", "npc", "Le PNJ"),
+            OptionChoice("Rotating", "rotate", "Tournante"),
+        ),
+    ),
+    TableOption(
+        "tie_pays",
+        "int",
+        "A tie pays this many to 1 (8 by default)",
+        "egalite_paie",
+        "L'égalité paie tant contre 1 (8 par défaut)",
+        least=1,
+        most=20,
+    ),
+    TableOption(
+        "coups",
+        "int",
+        "How many coups the evening lasts (empty: the GM ends it)",
+        "coups",
+        "Nombre de coups de la soirée (vide : le MJ la termine)",
+        least=1,
+        most=1000,
+    ),
+)
+
+
 GAME = GameSpec(
     key=Macao.key,
     engine=Macao,
@@ -37,4 +83,6 @@ GAME = GameSpec(
     live_shoe=_live_shoe,
     ui="bondbot.games.macao.ui",
     private_hands=True,
+    open_description="Open a Macao table (GM)",
+    table_options=OPTIONS,
 )

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import asyncio
 from fractions import Fraction
+from typing import Any
 
 import discord
-from discord import app_commands
 
 from bondbot.bot.context import bot_of, is_gm, require_gm
 from bondbot.bot.reply import Reply, reply_to
@@ -28,13 +28,6 @@ from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
 from bondbot.bot.tables.common import table_button
 from bondbot.bot.tables.modals import AMOUNT, amount_modal, limits_hint, parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
 from bondbot.errors import Refusal
 from bondbot.games.contract import Option
 from bondbot.games.macao.counting import Counting, card_value, hand_total, is_bust, natural_of
@@ -60,67 +53,6 @@ _STYLES = {
     Target.BANKER: discord.ButtonStyle.danger,
     Target.TIE: discord.ButtonStyle.success,
 }
-
-
-@app_commands.command(name="macao", description="Open a Macao table (GM)")
-@app_commands.describe(
-    **COMMON,
-    **LANGUAGE,
-    counting="Above 9: minus 9 (the default), modulo 10, or the hand is bust",
-    bank="The NPC holds the bank (the default), or it passes from player to player",
-    tie_pays="A tie pays this many to 1 (8 by default)",
-    coups="How many coups the evening lasts (empty: the GM ends it)",
-)
-@app_commands.choices(
-    counting=[
-        app_commands.Choice(name="Minus 9", value="minus9"),
-        app_commands.Choice(name="Modulo 10", value="modulo10"),
-        app_commands.Choice(name="Bust", value="bust"),
-    ],
-    bank=[
-        app_commands.Choice(name="The NPC", value="npc"),
-        app_commands.Choice(name="Rotating", value="rotate"),
-    ],
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: app_commands.Range[int, 1, 8] | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    counting: str | None = None,
-    bank: str | None = None,
-    tie_pays: app_commands.Range[int, 1, 20] | None = None,
-    coups: app_commands.Range[int, 1, 1000] | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    options = {"counting": counting, "bank": bank, "tie_pays": tie_pays, "coups": coups}
-    snapshot = await open_table(
-        interaction,
-        Macao.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        # The GM's packs are the game's too: without them it counts packs by table size.
-        options={**options, "packs": packs},
-        thread=thread,
-        language=language,
-    )
-    if not snapshot.state.rulebook_only:
-        engine = engine_of(snapshot)
-        # A fraction of a second of exact odds the first time: off the event loop.
-        expectation = await asyncio.to_thread(engine.bank_expectation)
-        reply = await reply_to(interaction)
-        await reply.send(expectation_text(engine.rules, engine.packs, expectation, reply.lang))
 
 
 def expectation_text(
@@ -343,8 +275,22 @@ def _may_deal(engine: Macao) -> bool:
 
 class MacaoUI:
     actions = actions
-    open_command = open_command
     COMMON_PHASES = ("between coups", "wagers", "drawing")
+
+    def opening_options(
+        self, options: dict[str, Any], given: dict[str, Any], lang: Lang
+    ) -> dict[str, Any]:
+        # The GM's packs are the game's too: without them it counts packs by table size.
+        return {**options, "packs": given.get("packs")}
+
+    async def opened(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+        """The GM is told what the bank may expect (not at a rulebook table)."""
+        if not snapshot.state.rulebook_only:
+            engine = engine_of(snapshot)
+            # A fraction of a second of exact odds the first time: off the event loop.
+            expectation = await asyncio.to_thread(engine.bank_expectation)
+            reply = await reply_to(interaction)
+            await reply.send(expectation_text(engine.rules, engine.packs, expectation, reply.lang))
 
     def phase(self, snapshot: TableSnapshot) -> str:
         return PHASES.get(engine_of(snapshot).phase, "drawing")

@@ -5,6 +5,7 @@ into the pot from each player's chips (the NPC's from its bankroll)."""
 
 from bondbot.games.makao.engine import Makao, MakaoOptions
 from bondbot.games.registry import GameSpec, NewTable
+from bondbot.games.table_options import TableOption
 from bondbot.rules.shoe import Shoe
 
 
@@ -17,6 +18,17 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return Shoe.shuffled(1, seed)  # a fresh pack every deal: the table replaces it
 
 
+OPTIONS = (
+    TableOption(
+        "stake",
+        "amount",
+        "What each player puts in the pot (empty: no stakes)",
+        "enjeu",
+        "Ce que chaque joueur met au pot (vide : sans enjeu)",
+    ),
+)
+
+
 GAME = GameSpec(
     key=Makao.key,
     engine=Makao,
@@ -27,4 +39,6 @@ GAME = GameSpec(
     live_shoe=_live_shoe,
     ui="bondbot.games.makao.ui",
     private_hands=True,
+    open_description="Open a Makao (piekiełko) table (GM)",
+    table_options=OPTIONS,
 )

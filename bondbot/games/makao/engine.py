@@ -38,14 +38,12 @@ Decisions where makao.md is silent:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
 from bondbot.games.contract import (
     GAMBLING_MAX,
-    Engine,
     Event,
     Frozen,
     LostHand,
@@ -53,7 +51,6 @@ from bondbot.games.contract import (
     Option,
     Record,
     SeatKey,
-    ShoeField,
     ShownHand,
     Transfer,
     pot_account,
@@ -69,6 +66,7 @@ from bondbot.games.makao.npc import (
     strong_bid,
 )
 from bondbot.games.skill import plays_strong
+from bondbot.games.trick_taking.engine import TrickTakingEngine, card_order
 from bondbot.rules.cards import Card
 from bondbot.rules.errors import IllegalAction
 from bondbot.rules.shoe import Shoe
@@ -183,20 +181,20 @@ class GameOver(Event):
     paid: dict[SeatKey, int]  # cents from the pot
 
 
-class Makao(Engine):
-    """A Makao table's whole state; cards are stored as their codes."""
+class Makao(TrickTakingEngine):
+    """A Makao table's whole state; cards are stored as their codes (the shoe, the hands
+    and the open won-back scores are `TrickTakingEngine`'s)."""
 
     key: ClassVar[str] = "makao"
     moves: ClassVar[frozenset[str]] = frozenset({"deal", "bid", "play", "end", "won_back"})
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
 
     settings: MakaoOptions = Field(default_factory=MakaoOptions)
-    shoe: ShoeField
     shoe_used: bool = False
     phase: Phase = "idle"
-    hands: dict[SeatKey, list[str]] = Field(default_factory=dict)
     deals: list[DealRecord] = Field(default_factory=list)
     pot: int = 0  # cents in pot:makao
-    offers: dict[SeatKey, int] = Field(default_factory=dict)  # open won-back scores
 
     # -- reading the state ---------------------------------------------------------------
 
@@ -219,13 +217,8 @@ class Makao(Engine):
         """The stake (the first deal is refused while a stack cannot cover it)."""
         return max(self.settings.stake, 1)
 
-    def current_shoe(self) -> Shoe:
-        return self.shoe
-
     def replace_shoe(self, shoe: Shoe) -> None:
-        if self.in_hand():
-            raise IllegalAction("games.in_hand")
-        self.shoe = shoe
+        super().replace_shoe(shoe)
         self.shoe_used = False
 
     def in_hand(self) -> bool:
@@ -284,11 +277,7 @@ class Makao(Engine):
             seat = self.player()
             assert seat is not None
             found.append(Option(kind="play", seat=seat, targets=tuple(self.legal(seat))))
-        if self.phase != "over":
-            found.append(Option(kind="end"))
-        if self.offers:
-            found.append(Option(kind="won_back", targets=tuple(self.offers)))
-        return found
+        return found + self.closing_options()
 
     def check(self, move: Move) -> None:
         if move.kind != "deal":
@@ -297,12 +286,7 @@ class Makao(Engine):
             raise IllegalAction("makao.deal_in_play")
         if self.phase != "idle":
             return  # the cycle is complete: nothing to explain beyond "not now"
-        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
-            raise IllegalAction("makao.players", count=len(self.seats))
-        if self.npc not in self.seats:
-            raise IllegalAction("makao.no_npc")
-        if self.needs_new_shoe:
-            raise IllegalAction("makao.needs_new_shoe")
+        self.check_table()
         if move.target is not None and (self.deals or move.target not in self.seats):
             raise IllegalAction("makao.bad_dealer", seat=move.target)
         if not self.deals and self.settings.stake:
@@ -313,34 +297,10 @@ class Makao(Engine):
 
     # -- doing it ------------------------------------------------------------------------
 
-    def play(self, move: Move) -> Record:
-        if move.kind == "deal":
-            return self._deal(move)
-        if move.kind == "bid":
-            return self._bid(move)
-        if move.kind == "play":
-            return self._play_card(move)
-        if move.kind == "won_back":
-            return self._won_back(move)
-        if move.kind == "end":
-            return self._end(move)
-        raise IllegalAction("games.illegal_move", kind=move.kind, seat=move.seat)
-
-    def _pay(self, src: str, dst: str, cents: int, reason: str) -> Transfer:
-        """A transfer between a seat and the pot, mirrored in `stacks` and `pot`.
-
-        Mirroring the engine's own transfers keeps a replay from the hand's start exact; the
-        table resets `stacks` from its ledger before every move anyway.
-        """
-        for account, sign in ((src, -1), (dst, 1)):
-            if account == POT:
-                self.pot += sign * cents
-            else:
-                seat = account.removeprefix("seat:")
-                stack = self.stacks.get(seat)
-                if stack is not None:
-                    self.stacks[seat] = stack + sign * cents
-        return Transfer(src=src, dst=dst, amount=cents, reason=reason)
+    def _booked(self, account: str, cents: int) -> None:
+        """Chips between a seat and the pot (`_transfer`): the pot's are mirrored in `pot`."""
+        if account == POT:
+            self.pot += cents
 
     def _deal(self, move: Move) -> Record:
         number = len(self.deals) + 1
@@ -357,7 +317,7 @@ class Makao(Engine):
         transfers: list[Transfer] = []
         if not self.deals and self.settings.stake:
             transfers = [
-                self._pay(seat_account(seat), POT, self.settings.stake, "makao.stake")
+                self._transfer(seat_account(seat), POT, self.settings.stake, "makao.stake")
                 for seat in players
             ]
         self.shoe_used = True
@@ -365,8 +325,7 @@ class Makao(Engine):
         self.begin_hand()
         self.offers = {}
         self.hands = {
-            seat: sorted(cards[i :: len(players)], key=lambda code: Card.parse(code).index)
-            for i, seat in enumerate(players)
+            seat: sorted(cards[i :: len(players)], key=card_order) for i, seat in enumerate(players)
         }
         self.deals.append(DealRecord(number=number, dealer=dealer, players=players, trump=trump))
         self.phase = "bidding"
@@ -382,7 +341,7 @@ class Makao(Engine):
             deal.tricks.append(Trick(leader=deal.players[0]))
         return Record(move=move, events=(Bid(seat=move.seat, bid=move.amount),))
 
-    def _play_card(self, move: Move) -> Record:
+    def _play(self, move: Move) -> Record:
         deal = self.deals[-1]
         assert move.seat is not None and move.target is not None
         self.hands[move.seat].remove(move.target)
@@ -445,7 +404,7 @@ class Makao(Engine):
                 share = self.pot // len(self.seats)
                 paid = dict.fromkeys(self.seats, share)
             transfers = [
-                self._pay(POT, seat_account(seat), cents, "makao.pot")
+                self._transfer(POT, seat_account(seat), cents, "makao.pot")
                 for seat, cents in paid.items()
                 if cents
             ]
@@ -531,12 +490,6 @@ class Makao(Engine):
 
     # -- what each seat may see ----------------------------------------------------------
 
-    def private_cards(self, seat: SeatKey) -> Sequence[Card]:
-        return [Card.parse(code) for code in self.hands.get(seat, ())]
-
-    def hidden_cards(self) -> set[Card]:
-        return {Card.parse(code) for hand in self.hands.values() for code in hand}
-
     def shown_hands(self) -> tuple[ShownHand, ...]:
         """The last deal once scored: its trump, then each player's cards in the order he
         played them, with his bid and the tricks he took (the picture's labels)."""
@@ -559,9 +512,7 @@ class Makao(Engine):
     def sit(self, seat: SeatKey) -> None:
         if self.deals:
             raise IllegalAction("makao.cycle_under_way", seat=seat)
-        if seat not in self.seats and len(self.seats) >= MAX_PLAYERS:  # told now, not at the deal
-            raise IllegalAction("makao.full", seat=seat, seats=MAX_PLAYERS)
-        super().sit(seat)
+        super().sit(seat)  # a ninth player: the game is full
 
     def stand_up(self, seat: SeatKey) -> None:
         if self.deals and self.phase != "over":

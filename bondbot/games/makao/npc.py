@@ -130,7 +130,7 @@ def trick_counts(hand: Sequence[str], trump_card: str | None, players: int) -> l
 def strong_bid(hand: Sequence[str], trump_card: str | None, players: int) -> int:
     """The most likely trick count (the lower on a tie); a sure count, whose chance is 1,
     is bid for sure. (Bidding the count whose chance times its k + 10 is highest made
-    fewer bids and scored less in bench/michigan_makao.py.)"""
+    fewer bids and scored less in bench/npc/michigan_makao.py.)"""
     law = trick_counts(hand, trump_card, players)
     return max(range(len(law)), key=lambda k: (law[k], -k))
 

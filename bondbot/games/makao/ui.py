@@ -5,39 +5,20 @@ Bids and cards come from each player's seat panel: the table's Bid or Play a car
 opens it for the player whose turn it is (his cards, the trump, and only his legal bids
 or cards as buttons), or plays his only legal card at once; the GM gets the NPC's from
 the table's "Bid / Play for <NPC>" when its automatic play is off. Deal (when the table
-waits for it) is the table's, End the game is in the GM panel. Buttons carry the table's
-move count, so a double click plays once.
+waits for it) is the table's, End the game is in the GM panel (games/trick_taking/ui.py:
+what Michigan's table shares). Buttons carry the table's move count, so a double click
+plays once.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
-import discord
-from discord import app_commands
-
-from bondbot.bot.context import bot_of, require_gm
-from bondbot.bot.reply import Reply, reply_to
-from bondbot.bot.router import ButtonSpec, view_of
-from bondbot.bot.tables import turns
+from bondbot.bot.reply import Reply
+from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
-from bondbot.bot.tables.common import cards, names, short, table_button
+from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.bot.tables.glance import fold_lines
-from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
-from bondbot.bot.tables.panels import show_seat_panel
-from bondbot.bot.tables.turns import Turn
-from bondbot.errors import Refusal
 from bondbot.games.contract import Record
 from bondbot.games.makao.engine import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     POT,
     Bid,
     DealRecord,
@@ -46,13 +27,11 @@ from bondbot.games.makao.engine import (
     Scored,
     TrickTaken,
 )
+from bondbot.games.trick_taking.ui import BLUE, TrickTakingUI, Words, seat_name, when
 from bondbot.i18n import Lang, t
 from bondbot.money import format_amount
-from bondbot.rules.cards import Card, cards_pretty
 from bondbot.tables.service import TableSnapshot
 
-BLUE = discord.ButtonStyle.primary
-COMPACT = 24  # characters of a name in the per-player lines: eight players fit a field
 POT_NAME = POT.removeprefix("pot:")
 
 
@@ -60,16 +39,6 @@ def engine_of(snapshot: TableSnapshot) -> Makao:
     engine = snapshot.state.engine
     assert isinstance(engine, Makao)
     return engine
-
-
-def _name(snapshot: TableSnapshot, seat: str) -> str:
-    return short(names(snapshot).get(int(seat), "?"), COMPACT)
-
-
-def _when(deadline: str | None) -> str:
-    if deadline is None:
-        return "—"
-    return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
 
 
 def _trump(deal: DealRecord, lang: Lang) -> str:
@@ -87,7 +56,7 @@ def _trick_line(snapshot: TableSnapshot, deal: DealRecord, index: int, lang: Lan
             "makao.card_by",
             lang,
             card=cards(card),
-            name=_name(snapshot, deal.players[(start + i) % len(deal.players)]),
+            name=seat_name(snapshot, deal.players[(start + i) % len(deal.players)]),
         )
         for i, card in enumerate(trick.cards)
     )
@@ -98,7 +67,7 @@ def _trick_line(snapshot: TableSnapshot, deal: DealRecord, index: int, lang: Lan
         lang,
         number=index + 1,
         cards=played,
-        name=_name(snapshot, trick.winner),
+        name=seat_name(snapshot, trick.winner),
     )
 
 
@@ -109,7 +78,7 @@ def _timeouts(snapshot: TableSnapshot, lang: Lang) -> str | None:
     timed = [m.seat for m in recent if m.auto == "timeout" and m.seat is not None]
     if not timed:
         return None
-    who = ", ".join(_name(snapshot, seat) for seat in dict.fromkeys(timed))
+    who = ", ".join(seat_name(snapshot, seat) for seat in dict.fromkeys(timed))
     return t("makao.log_timeouts", lang, names=who)
 
 
@@ -128,7 +97,7 @@ def _deal_lines(
             "makao.player_line",
             lang,
             marker="▶ " if seat in turn else "",
-            name=_name(snapshot, seat),
+            name=seat_name(snapshot, seat),
             bid="—" if bid is None else bid,
             taken=deal.taken(seat),
         )
@@ -148,12 +117,12 @@ def _deal_lines(
         gm = seat == state.npc_key and not state.npc_auto
         key = f"makao.to_{'bid' if game.phase == 'bidding' else 'play'}{'_gm' if gm else ''}"
         # Beside the trump: what the table waits for, at the top.
-        lines[0] += " · " + t(key, lang, name=_name(snapshot, seat), when=_when(state.deadline))
+        lines[0] += " · " + t(key, lang, name=seat_name(snapshot, seat), when=when(state.deadline))
     pot = snapshot.held.get(POT_NAME, 0)
     if pot and game.phase in ("bidding", "playing"):  # the score sheet says it between deals
         lines[0] += " · " + t("makao.pot", lang, pot=format_amount(pot, money))
     if game.phase == "done" and state.deadline_action == "offers":
-        lines.append(t("makao.cycle_ends", lang, when=_when(state.deadline)))
+        lines.append(t("makao.cycle_ends", lang, when=when(state.deadline)))
     return lines
 
 
@@ -190,7 +159,7 @@ def _score_sheet(snapshot: TableSnapshot, lang: Lang, money: str, whole: bool = 
             t(
                 "makao.sheet_line",
                 lang,
-                name=_name(snapshot, seat),
+                name=seat_name(snapshot, seat),
                 scores=" · ".join(scores) or "—",
                 total=totals.get(seat, 0),
             )
@@ -223,47 +192,7 @@ def _game_over(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
     return text
 
 
-def _events_text(snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lang) -> str:
-    """What a bid or a card set off, for the panel that made it."""
-    lines = []
-    for record in records:
-        for event in record.events:
-            if isinstance(event, Bid):
-                lines.append(
-                    t("makao.log_bid", lang, name=_name(snapshot, event.seat), bid=event.bid)
-                )
-            elif isinstance(event, Played):
-                name = _name(snapshot, event.seat)
-                lines.append(t("makao.log_card", lang, name=name, card=cards(event.card)))
-            elif isinstance(event, TrickTaken):
-                lines.append(t("makao.log_trick", lang, name=_name(snapshot, event.seat)))
-            elif isinstance(event, Scored):
-                lines.append(t("makao.log_scored", lang, number=event.number))
-    return "\n".join(lines)
-
-
-# -- a player's panel ------------------------------------------------------------------------
-
-
-def _moves(snapshot: TableSnapshot, seat: str, lang: Lang) -> list[ButtonSpec]:
-    """`seat`'s legal bids ("Bid 2": every trick count of the deal) or cards ("Play 7♥"),
-    as buttons carrying the table's move count; nothing unless it is his turn."""
-    game = engine_of(snapshot)
-    moves, table = snapshot.state.moves, snapshot.id
-    if seat not in game.turn():
-        return []
-    if game.phase == "bidding":
-        number = game.deals[-1].number
-        return [
-            table_button(lang, table, "makao.btn_bid_n", "bid", n, moves, count=n)
-            for n in range(number + 1)
-        ]
-    return [
-        table_button(
-            lang, table, "makao.btn_play_card", "card", code, moves, style=BLUE, card=cards(code)
-        )
-        for code in game.legal(seat)
-    ]
+# -- a player's panel (his bids and cards are `MakaoUI.moves`) -----------------------------
 
 
 def _note(snapshot: TableSnapshot, seat: str, lang: Lang) -> str:
@@ -284,91 +213,20 @@ def _note(snapshot: TableSnapshot, seat: str, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def _npc_panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[ButtonSpec]]:
-    """The NPC's hand and its legal bids or cards, for the GM who plays for it."""
-    game = engine_of(snapshot)
-    hand = cards_pretty([Card.parse(c) for c in game.hands.get(turn.seat, [])])
-    text = t("makao.panel_npc", lang, name=turn.name, cards=hand)
-    return text + "\n" + _note(snapshot, turn.seat, lang), _moves(snapshot, turn.seat, lang)
-
-
-async def _answer(click: Click, snapshot: TableSnapshot, turn: Turn, text: str, edit: bool) -> None:
-    """What a bid or a card set off, with the panel it was made from drawn again: the
-    player's seat panel (his cards now, his moves if it is his turn again), or the NPC's
-    for the GM."""
-    seat = snapshot.state.seat_of_user(click.user_id)
-    if turn.for_npc or seat is None:
-        buttons: list[ButtonSpec] = []
-        if turn.seat in snapshot.state.engine.turn():  # its turn again (it leads the next trick)
-            more, buttons = _npc_panel(snapshot, turn, click.reply.lang)
-            text = f"{text}\n\n{more}" if text else more
-        if edit:
-            await click.interaction.response.edit_message(content=text, view=view_of(buttons))
-        else:
-            await click.reply.send(text, view=view_of(buttons))
-        return
-    await show_seat_panel(click, snapshot, seat, text, edit=edit)
-
-
-async def _act(
-    click: Click,
-    kind: str,
-    moves: int,
-    amount: int | None = None,
-    target: str | None = None,
-    edit: bool = True,
-) -> None:
-    tables = bot_of(click.interaction).services.tables
-    turn = await turns.whose_turn(click.reply, await tables.snapshot(click.table))
-    snapshot = await turns.act(
-        click.reply, click.table, turn, kind, moves=moves, amount=amount, target=target
-    )
-    text = _events_text(snapshot, snapshot.records, click.reply.lang)
-    await _answer(click, snapshot, turn, text, edit)
-
-
+# The table's Bid / Play a card button, the panels' answers, Deal and End the game are
+# the core's (`TrickTakingUI`, which adds them to `actions`); a bid's or a card's button
+# plays it.
 actions = TableActions()
-
-
-@actions.on("hand", int)
-async def _hand(click: Click, moves: int) -> None:
-    """The table's Bid / Play a card button (the GM's, for the NPC): one legal card is
-    played at once; otherwise the seat panel with the legal bids or cards (the NPC's hand
-    to the GM)."""
-    snapshot = await bot_of(click.interaction).services.tables.snapshot(click.table)
-    if moves != snapshot.state.moves:  # drawn before the last move: its play may be done
-        raise Refusal("table.stale_button")
-    turn = await turns.whose_turn(click.reply, snapshot)
-    game = engine_of(snapshot)
-    legal = game.legal(turn.seat) if game.phase == "playing" else []
-    if len(legal) == 1:  # nothing to choose
-        await _act(click, "play", moves, target=legal[0], edit=False)
-        return
-    await _answer(click, snapshot, turn, "", edit=False)
 
 
 @actions.on("bid", int, int)
 async def _bid(click: Click, amount: int, moves: int) -> None:
-    await _act(click, "bid", moves, amount=amount)
+    await UI.act(click, "bid", moves, amount=amount)
 
 
 @actions.on("card", str, int)
 async def _card(click: Click, card: str, moves: int) -> None:
-    await _act(click, "play", moves, target=card)
-
-
-@actions.on("newhand")
-async def _deal(click: Click) -> None:
-    await _dealt(click.reply, await turns.deal(click.reply, click.table))
-
-
-@actions.on("end")
-async def _end(click: Click) -> None:
-    await require_gm(click.interaction)
-    await bot_of(click.interaction).services.tables.act(
-        click.table, click.user_id, "end", as_gm=True
-    )
-    await click.reply.say("makao.ended")
+    await UI.act(click, "play", moves, target=card)
 
 
 async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
@@ -378,54 +236,79 @@ async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
         "makao.dealt",
         number=deal.number,
         cycle=game.cycle,
-        dealer=_name(snapshot, deal.dealer),
+        dealer=seat_name(snapshot, deal.dealer),
         trump=_trump(deal, reply.lang),
     )
 
 
-@app_commands.command(name="makao", description="Open a Makao (piekiełko) table (GM)")
-@app_commands.describe(
-    **COMMON, **LANGUAGE, stake="What each player puts in the pot (empty: no stakes)"
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: int | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    stake: str | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    lang = (await reply_to(interaction)).lang
-    await open_table(
-        interaction,
-        Makao.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={"stake": None if stake is None else parse_amount_or_refuse(stake, lang)},
-        thread=thread,
-        language=language,
+class MakaoUI(TrickTakingUI[Makao]):
+    actions = actions
+    engine = Makao
+    words = Words(
+        turn={"bidding": "makao.btn_bid", "playing": "makao.btn_play"},
+        for_npc={"bidding": "makao.btn_bid_npc", "playing": "makao.btn_play_npc"},
+        npc_hand="makao.panel_npc",
+        deal="makao.btn_deal",
+        end="makao.btn_end",
+        ended="makao.ended",
+        no_bets="makao.no_bets",
     )
 
+    def moves(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> list[ButtonSpec]:
+        """`seat`'s legal bids ("Bid 2": every trick count of the deal) or cards ("Play 7♥"),
+        as buttons carrying the table's move count; nothing unless it is his turn."""
+        game = engine_of(snapshot)
+        moves, table = snapshot.state.moves, snapshot.id
+        if seat not in game.turn():
+            return []
+        if game.phase == "bidding":
+            number = game.deals[-1].number
+            return [
+                table_button(lang, table, "makao.btn_bid_n", "bid", n, moves, count=n)
+                for n in range(number + 1)
+            ]
+        return [
+            table_button(
+                lang,
+                table,
+                "makao.btn_play_card",
+                "card",
+                code,
+                moves,
+                style=BLUE,
+                card=cards(code),
+            )
+            for code in game.legal(seat)
+        ]
 
-def _ready(game: Makao) -> bool:
-    """Whether the deal may go ahead as far as the seats go (3 to 8, the NPC among them)."""
-    return MIN_PLAYERS <= len(game.seats) <= MAX_PLAYERS and game.npc in game.seats
+    def events_text(self, snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lang) -> str:
+        """What a bid or a card set off, for the panel that made it."""
+        lines = []
+        for record in records:
+            for event in record.events:
+                if isinstance(event, Bid):
+                    lines.append(
+                        t(
+                            "makao.log_bid",
+                            lang,
+                            name=seat_name(snapshot, event.seat),
+                            bid=event.bid,
+                        )
+                    )
+                elif isinstance(event, Played):
+                    name = seat_name(snapshot, event.seat)
+                    lines.append(t("makao.log_card", lang, name=name, card=cards(event.card)))
+                elif isinstance(event, TrickTaken):
+                    lines.append(t("makao.log_trick", lang, name=seat_name(snapshot, event.seat)))
+                elif isinstance(event, Scored):
+                    lines.append(t("makao.log_scored", lang, number=event.number))
+        return "\n".join(lines)
 
+    async def dealt(self, reply: Reply, snapshot: TableSnapshot) -> None:
+        await _dealt(reply, snapshot)
 
-class MakaoUI:
-    actions = actions
-    open_command = open_command
+    def npc_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str:
+        return _note(snapshot, seat, lang)
 
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
@@ -444,7 +327,7 @@ class MakaoUI:
                 lang,
                 number=deal.number,
                 cycle=game.cycle,
-                dealer=_name(snapshot, deal.dealer),
+                dealer=seat_name(snapshot, deal.dealer),
             )
             fields.append((title, "\n".join(_deal_lines(snapshot, deal, lang, money))))
             if tricks := _trick_lines(snapshot, deal, lang):
@@ -467,52 +350,9 @@ class MakaoUI:
         names = {"idle": "between deals", "done": "cycle complete", "over": "game over"}
         return names.get(game.phase, game.phase)
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        """Bid or Play a card, while a player is to: his seat panel with his legal bids or
-        cards (his only legal card is played at once); anyone else is told whose turn."""
-        state, game = snapshot.state, engine_of(snapshot)
-        turn = game.turn()
-        if not turn or turn[0] == state.npc_key:
-            return []  # the NPC plays by itself, or the GM for it (`gm_waits`)
-        key = "makao.btn_bid" if game.phase == "bidding" else "makao.btn_play"
-        return [table_button(lang, snapshot.id, key, "hand", state.moves, style=BLUE)]
-
-    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
-        """The next deal, once enough players sit; the NPC's bid or card when the GM
-        plays it."""
-        state, game = snapshot.state, engine_of(snapshot)
-        if game.phase == "idle" and _ready(game):
-            return table_button(lang, snapshot.id, "table.btn_deal", "newhand", style=BLUE)
-        if game.turn() == (state.npc_key,) and not state.npc_auto:
-            key = "makao.btn_bid_npc" if game.phase == "bidding" else "makao.btn_play_npc"
-            name = short(state.npc_name, COMPACT)
-            return table_button(lang, snapshot.id, key, "hand", state.moves, style=BLUE, name=name)
-        return None
-
-    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        """Deal while the table cannot (it is refused with the reason), and End the game."""
-        game = engine_of(snapshot)
-        specs = []
-        if game.phase == "idle" and not _ready(game):
-            specs.append(table_button(lang, snapshot.id, "makao.btn_deal", "newhand"))
-        if game.phase != "over":
-            specs.append(table_button(lang, snapshot.id, "makao.btn_end", "end"))
-        return specs
-
-    def panel_buttons(
-        self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str
-    ) -> list[ButtonSpec]:
-        return _moves(snapshot, seat, lang)
-
     def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
         game = engine_of(snapshot)
         return _note(snapshot, seat, lang) if game.in_hand() else None
-
-    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
-        await reply.say("makao.no_bets")
-
-    async def deal(self, reply: Reply, table: int) -> None:
-        await _dealt(reply, await turns.deal(reply, table))
 
 
 UI = MakaoUI()

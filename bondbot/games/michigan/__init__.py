@@ -4,6 +4,7 @@ The NPC sits in the game like every simulating PC; its chips are its bankroll.""
 
 from bondbot.games.michigan.engine import Michigan, MichiganOptions
 from bondbot.games.registry import GameSpec, NewTable
+from bondbot.games.table_options import TableOption
 from bondbot.rules.shoe import Shoe
 
 
@@ -16,6 +17,17 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return Shoe.shuffled(1, seed)  # one pack a round: the table replaces it for each deal
 
 
+OPTIONS = (
+    TableOption(
+        "chip",
+        "amount",
+        "What one chip is worth (default 1)",
+        "jeton",
+        "Ce que vaut un jeton (1 par défaut)",
+    ),
+)
+
+
 GAME = GameSpec(
     key=Michigan.key,
     engine=Michigan,
@@ -26,4 +38,6 @@ GAME = GameSpec(
     live_shoe=_live_shoe,
     ui="bondbot.games.michigan.ui",
     private_hands=True,
+    open_description="Open a Michigan table (GM)",
+    table_options=OPTIONS,
 )

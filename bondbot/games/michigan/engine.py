@@ -40,14 +40,12 @@ Decisions where michigan.md is silent:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from bondbot.games.contract import (
     GAMBLING_MAX,
-    Engine,
     Event,
     Frozen,
     LostHand,
@@ -55,7 +53,6 @@ from bondbot.games.contract import (
     Option,
     Record,
     SeatKey,
-    ShoeField,
     ShownHand,
     Transfer,
     layout_account,
@@ -63,9 +60,9 @@ from bondbot.games.contract import (
 )
 from bondbot.games.michigan.npc import View, look_ahead_lead, novice_lead
 from bondbot.games.skill import plays_strong
+from bondbot.games.trick_taking.engine import TrickTakingEngine, card_order
 from bondbot.rules.cards import RANKS, Card, cards_of
 from bondbot.rules.errors import IllegalAction
-from bondbot.rules.shoe import Shoe
 
 PAY_CARDS = ("Js", "Qd", "Kc", "Ah")
 PACK = 52
@@ -139,29 +136,25 @@ def next_card(code: str) -> str | None:
     return None if rank == len(RANKS) - 1 else RANKS[rank + 1] + code[1]
 
 
-def _sort_key(code: str) -> int:
-    return Card.parse(code).index
-
-
-class Michigan(Engine):
-    """A Michigan table's whole state; cards are stored as their codes."""
+class Michigan(TrickTakingEngine):
+    """A Michigan table's whole state; cards are stored as their codes (the shoe, the
+    hands and the open won-back pays, cents, are `TrickTakingEngine`'s)."""
 
     key: ClassVar[str] = "michigan"
     moves: ClassVar[frozenset[str]] = frozenset({"deal", "lead", "follow", "end", "won_back"})
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
 
     settings: MichiganOptions = Field(default_factory=MichiganOptions)
-    shoe: ShoeField
     phase: Phase = "idle"
     dealer: SeatKey | None = None
     leader: SeatKey | None = None  # who leads now, or who played the run's last card
     pending: str | None = None  # the next card of the run (phase "run")
-    hands: dict[SeatKey, list[str]] = Field(default_factory=dict)  # each sorted
     widow: list[str] = Field(default_factory=list)
     shown: list[str] = Field(default_factory=list)  # widow cards shown by a stop
     played: dict[SeatKey, list[str]] = Field(default_factory=dict)  # in front of each
     layout: dict[str, int] = Field(default_factory=lambda: dict.fromkeys(PAY_CARDS, 0))
     net: dict[SeatKey, int] = Field(default_factory=dict)  # cents over the game
-    offers: dict[SeatKey, int] = Field(default_factory=dict)  # open won-back pays, cents
     last: RoundOver | None = None  # the last round's end, shown until the next one ends
     went_out: list[str] = Field(default_factory=list)  # the cards the last round's first
     # out played, in order (empty from the deal until a round ends by a player going out)
@@ -175,14 +168,6 @@ class Michigan(Engine):
     def least_stack(self) -> int:
         """A player's ante: a chip on each pay card."""
         return PLAYER_ANTE * len(PAY_CARDS) * self.settings.chip
-
-    def current_shoe(self) -> Shoe:
-        return self.shoe
-
-    def replace_shoe(self, shoe: Shoe) -> None:
-        if self.in_hand():
-            raise IllegalAction("games.in_hand")
-        self.shoe = shoe
 
     def in_hand(self) -> bool:
         return self.phase in ("lead", "run")
@@ -237,21 +222,12 @@ class Michigan(Engine):
         elif self.phase == "run":
             assert self.pending is not None
             found.append(Option(kind="follow", targets=(self.pending,)))
-        if self.phase != "over":
-            found.append(Option(kind="end"))
-        if self.offers:
-            found.append(Option(kind="won_back", targets=tuple(self.offers)))
-        return found
+        return found + self.closing_options()
 
     def check(self, move: Move) -> None:
         if move.kind != "deal" or not any(o.kind == "deal" for o in self.options()):
             return  # nothing to explain beyond "not now"
-        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
-            raise IllegalAction("michigan.players", count=len(self.seats))
-        if self.npc not in self.seats:
-            raise IllegalAction("michigan.no_npc")
-        if self.needs_new_shoe:
-            raise IllegalAction("michigan.needs_new_shoe")
+        self.check_table()
         broke = self.out_of_chips()
         if broke:
             raise IllegalAction("michigan.no_chips", seat=broke[0])
@@ -260,41 +236,29 @@ class Michigan(Engine):
 
     # -- doing it ------------------------------------------------------------------------
 
-    def play(self, move: Move) -> Record:
-        if move.kind == "deal":
-            return self._deal(move)
-        if move.kind == "lead":
-            assert move.seat is not None and move.target is not None
-            suit = move.target
-            card = min((code for code in self.hands[move.seat] if code[1] == suit), key=_sort_key)
-            return self._play_card(move, move.seat, card, lead=True)
-        if move.kind == "follow":
-            assert move.target is not None
-            seat = self.holder(move.target)
-            assert seat is not None
-            return self._play_card(move, seat, move.target, lead=False)
-        if move.kind == "won_back":
-            return self._won_back(move)
-        if move.kind == "end":
-            return self._end(move)
-        raise IllegalAction("games.illegal_move", kind=move.kind, seat=move.seat)
+    def _lead(self, move: Move) -> Record:
+        """The leader's suit: its lowest card in his hand is played."""
+        assert move.seat is not None and move.target is not None
+        suit = move.target
+        card = min((code for code in self.hands[move.seat] if code[1] == suit), key=card_order)
+        return self._play_card(move, move.seat, card, lead=True)
+
+    def _follow(self, move: Move) -> Record:
+        """The run's next card, forced: its holder plays it."""
+        assert move.target is not None
+        seat = self.holder(move.target)
+        assert seat is not None
+        return self._play_card(move, seat, move.target, lead=False)
 
     def _chips_move(self, src: str, dst: str, chips: int, reason: str) -> Transfer:
-        """Move whole chips between two accounts, mirrored in `stacks` and `net` for seats.
+        """Move whole chips between two accounts (`_transfer`)."""
+        return self._transfer(src, dst, chips * self.settings.chip, reason)
 
-        Mirroring the engine's own transfers keeps a replay from the hand's start exact; the
-        table resets `stacks` from its ledger before every move anyway.
-        """
-        cents = chips * self.settings.chip
-        for account, sign in ((src, -1), (dst, 1)):
-            if not account.startswith("seat:"):
-                continue
+    def _booked(self, account: str, cents: int) -> None:
+        """A seat's chips moved count in what he won or lost over the game, `net`."""
+        if account.startswith("seat:"):
             seat = account.removeprefix("seat:")
-            stack = self.stacks.get(seat)
-            if stack is not None:
-                self.stacks[seat] = stack + sign * cents
-            self.net[seat] = self.net.get(seat, 0) + sign * cents
-        return Transfer(src=src, dst=dst, amount=cents, reason=reason)
+            self.net[seat] = self.net.get(seat, 0) + cents
 
     def _deal(self, move: Move) -> Record:
         cards = [self.shoe.deal() for _ in range(PACK)]
@@ -331,7 +295,7 @@ class Michigan(Engine):
         for i, card in enumerate(cards):
             piles[i % len(piles)].append(card.code)
         self.hands = {
-            seat: sorted(pile, key=_sort_key) for seat, pile in zip(order, piles[:-1], strict=True)
+            seat: sorted(pile, key=card_order) for seat, pile in zip(order, piles[:-1], strict=True)
         }
         self.widow = piles[-1]
         self.shown = []
@@ -505,11 +469,8 @@ class Michigan(Engine):
 
     # -- what each seat may see ----------------------------------------------------------
 
-    def private_cards(self, seat: SeatKey) -> Sequence[Card]:
-        return [Card.parse(code) for code in self.hands.get(seat, ())]
-
     def hidden_cards(self) -> set[Card]:
-        hidden = {Card.parse(code) for hand in self.hands.values() for code in hand}
+        hidden = super().hidden_cards()
         hidden.update(Card.parse(code) for code in self.widow if code not in self.shown)
         return hidden
 
@@ -521,16 +482,10 @@ class Michigan(Engine):
             return ()
         rows = [ShownHand(self.last.seat, cards_of(self.went_out), role="went_out")]
         if self.last.widow:
-            rows.append(ShownHand("widow", cards_of(sorted(self.last.widow, key=_sort_key))))
+            rows.append(ShownHand("widow", cards_of(sorted(self.last.widow, key=card_order))))
         return tuple(rows)
 
     # -- seats between rounds ------------------------------------------------------------
-
-    def sit(self, seat: SeatKey) -> None:
-        """A ninth player is told at once that the game is full, not by a refused deal."""
-        if seat not in self.seats and len(self.seats) >= MAX_PLAYERS:
-            raise IllegalAction("michigan.full", seat=seat, seats=MAX_PLAYERS)
-        super().sit(seat)
 
     def stand_up(self, seat: SeatKey) -> None:
         if self.dealer == seat and not self.in_hand() and len(self.seats) > 1:

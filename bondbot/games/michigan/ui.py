@@ -5,7 +5,8 @@ Only the leader decides. The table's Lead button leads his only suit at once, or
 his seat panel: his cards and a button per suit he holds (the card it leads; the automatic
 choice in green); the cards above it follow by themselves. My seat shows the same panel.
 The GM leads for the NPC from the table's "Lead for <NPC>" when its automatic play is off;
-Deal (when the table waits for it) is the table's, End the game is in the GM panel.
+Deal (when the table waits for it) is the table's, End the game is in the GM panel
+(games/trick_taking/ui.py: what Makao's table shares).
 Buttons carry the table's move count, so a double click leads once.
 The pay cards are named in words on the table message: the same cards are in the hands.
 """
@@ -13,33 +14,16 @@ The pay cards are named in words on the table message: the same cards are in the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from itertools import pairwise
 
 import discord
-from discord import app_commands
 
-from bondbot.bot.context import bot_of, require_gm
-from bondbot.bot.reply import Reply, reply_to
-from bondbot.bot.router import ButtonSpec, view_of
-from bondbot.bot.tables import turns
+from bondbot.bot.reply import Reply
+from bondbot.bot.router import ButtonSpec
 from bondbot.bot.tables.actions import Click, TableActions
-from bondbot.bot.tables.common import cards, names, short, table_button
-from bondbot.bot.tables.modals import parse_amount_or_refuse
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
-)
-from bondbot.bot.tables.panels import show_seat_panel
-from bondbot.bot.tables.turns import Turn
-from bondbot.errors import Refusal
+from bondbot.bot.tables.common import cards, names, table_button
 from bondbot.games.contract import Record
 from bondbot.games.michigan.engine import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     PAY_CARDS,
     Michigan,
     PayCardWon,
@@ -49,13 +33,12 @@ from bondbot.games.michigan.engine import (
     next_card,
 )
 from bondbot.games.michigan.npc import look_ahead_lead
+from bondbot.games.trick_taking.ui import TrickTakingUI, Words, seat_name, when
 from bondbot.i18n import Lang, plural, t
 from bondbot.money import format_amount
-from bondbot.rules.cards import SUITS, Card, cards_pretty
+from bondbot.rules.cards import SUITS
 from bondbot.tables.service import TableSnapshot
 
-BLUE = discord.ButtonStyle.primary
-COMPACT = 24  # characters of a name in the per-player lines: eight players fit a field
 RUNS_SHOWN = 2  # the last runs shown in full; every card played is on its player's line
 
 
@@ -63,16 +46,6 @@ def engine_of(snapshot: TableSnapshot) -> Michigan:
     engine = snapshot.state.engine
     assert isinstance(engine, Michigan)
     return engine
-
-
-def _name(snapshot: TableSnapshot, seat: str) -> str:
-    return short(names(snapshot).get(int(seat), "?"), COMPACT)
-
-
-def _when(deadline: str | None) -> str:
-    if deadline is None:
-        return "—"
-    return f"<t:{int(datetime.fromisoformat(deadline).timestamp())}:R>"
 
 
 def _order(game: Michigan) -> list[str]:
@@ -135,16 +108,19 @@ def _run_line(snapshot: TableSnapshot, run: list[Play], lang: Lang) -> str:
         else:
             groups.append((play.seat, [play.card]))
     (leader, led), rest = groups[0], groups[1:]
-    line = t("michigan.log_lead", lang, name=_name(snapshot, leader), card=cards(" ".join(led)))
+    line = t("michigan.log_lead", lang, name=seat_name(snapshot, leader), card=cards(" ".join(led)))
     for seat, played in rest:
         line += " → " + t(
-            "michigan.log_follow", lang, card=cards(" ".join(played)), name=_name(snapshot, seat)
+            "michigan.log_follow",
+            lang,
+            card=cards(" ".join(played)),
+            name=seat_name(snapshot, seat),
         )
     return line
 
 
 def _stop_text(snapshot: TableSnapshot, stop: Stop, lang: Lang) -> str:
-    name = _name(snapshot, stop.seat)
+    name = seat_name(snapshot, stop.seat)
     if stop.reason == "ace":
         return t("michigan.stop_ace", lang, name=name)
     following = next_card(stop.card)
@@ -175,7 +151,7 @@ def _round_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
     ]
     played = plays(game)
     won = [  # the pay cards won this round, on one line
-        t("michigan.log_pay_card", lang, name=_name(snapshot, play.seat), card=cards(play.card))
+        t("michigan.log_pay_card", lang, name=seat_name(snapshot, play.seat), card=cards(play.card))
         for play in played
         if play.card in PAY_CARDS
     ]
@@ -186,7 +162,7 @@ def _round_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
     # The last lead someone decided (not the NPC's automatic play): was it a timeout?
     decided = next((run[0] for run in reversed(runs) if run[0].auto != "npc"), None)
     if decided is not None and decided.auto == "timeout":
-        lines.append(t("michigan.log_timeout", lang, name=_name(snapshot, decided.seat)))
+        lines.append(t("michigan.log_timeout", lang, name=seat_name(snapshot, decided.seat)))
     for run in runs[-RUNS_SHOWN:]:
         line = _run_line(snapshot, run, lang)
         if run is not runs[-1] or game.phase == "lead":  # a finished run: how it stopped
@@ -196,7 +172,7 @@ def _round_lines(snapshot: TableSnapshot, lang: Lang) -> list[str]:
         key = "michigan.to_lead"
         if game.leader == state.npc_key and not state.npc_auto:
             key = "michigan.to_lead_gm"
-        lines.append(t(key, lang, name=_name(snapshot, game.leader), when=_when(state.deadline)))
+        lines.append(t(key, lang, name=seat_name(snapshot, game.leader), when=when(state.deadline)))
     return lines
 
 
@@ -214,7 +190,7 @@ def _seat_lines(snapshot: TableSnapshot, lang: Lang, *, all_seats: bool = False)
             "michigan.seat_line",
             lang,
             marker=marker,
-            name=_name(snapshot, seat),
+            name=seat_name(snapshot, seat),
             chips=_chips(snapshot, seat, lang),
         )
         extra = _seat_part(game, seat, lang).removeprefix("▶").removeprefix(" · ")
@@ -236,13 +212,13 @@ def _seat_part(game: Michigan, seat: str, lang: Lang) -> str:
 
 def _last_round(snapshot: TableSnapshot, last: RoundOver, lang: Lang, money: str) -> str:
     state, game = snapshot.state, engine_of(snapshot)
-    lines = [t("michigan.out_first", lang, name=_name(snapshot, last.seat))]
+    lines = [t("michigan.out_first", lang, name=seat_name(snapshot, last.seat))]
     for seat, left in last.cards_left.items():
         lines.append(
             t(
                 "michigan.paid_line",
                 lang,
-                name=_name(snapshot, seat),
+                name=seat_name(snapshot, seat),
                 cards=plural("michigan.cards_left", lang, left),
                 chips=plural("michigan.chips", lang, last.paid.get(seat, 0)),
             )
@@ -250,7 +226,7 @@ def _last_round(snapshot: TableSnapshot, last: RoundOver, lang: Lang, money: str
     lines.append(t("michigan.widow_was", lang, cards=cards(" ".join(last.widow))))
     for offer in state.offers:
         if offer.spent and offer.hand == game.hand:
-            name = _name(snapshot, str(offer.character_id))
+            name = seat_name(snapshot, str(offer.character_id))
             pay = format_amount(offer.pay, money)
             lines.append(t("michigan.won_back", lang, name=name, pay=pay))
     return "\n".join(lines)
@@ -266,204 +242,115 @@ def _game_over(snapshot: TableSnapshot, lang: Lang, money: str) -> str:
             t(
                 "michigan.net_line",
                 lang,
-                name=_name(snapshot, seat),
+                name=seat_name(snapshot, seat),
                 net=sign + format_amount(net, money),
             )
         )
     return "\n".join(lines)
 
 
-def _events_text(snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lang) -> str:
-    """What a lead set off, for the panel that made it: runs, pay cards, stops, the end."""
-    lines: list[str] = []
-    pay_cards: list[str] = []
-    run: list[Play] = []
+# -- the buttons ---------------------------------------------------------------------------
 
-    def flush(stop: Stop | None = None) -> None:
-        if run:
-            line = _run_line(snapshot, run, lang)
-            if stop is not None:
-                line += " — " + _stop_text(snapshot, stop, lang)
-            lines.append(line)
-            run.clear()
-
-    for record in records:
-        for event in record.events:
-            if isinstance(event, Played):
-                run.append(Play(event.seat, event.card, event.lead, None))
-            elif isinstance(event, PayCardWon):
-                name = _name(snapshot, event.seat)
-                pay_cards.append(
-                    t(
-                        "michigan.log_pay_card_chips",
-                        lang,
-                        name=name,
-                        card=cards(event.card),
-                        chips=plural("michigan.chips", lang, event.chips),
-                    )
-                )
-            elif isinstance(event, Stop):
-                flush(event)
-            elif isinstance(event, RoundOver):
-                flush()
-                lines.append(t("michigan.out_first", lang, name=_name(snapshot, event.seat)))
-    flush()
-    return "\n".join(lines + pay_cards)
-
-
-# -- the leader's panel ----------------------------------------------------------------------
-
-
-def _lead_buttons(snapshot: TableSnapshot, seat: str, lang: Lang) -> list[ButtonSpec]:
-    """One button per suit `seat` holds, naming the card it leads (the automatic choice,
-    what his timer would play, in green); nothing unless he is to lead."""
-    game = engine_of(snapshot)
-    if game.phase != "lead" or game.leader != seat:
-        return []
-    hand = game.hands.get(seat, [])
-    advised = look_ahead_lead(game.view(seat)) if hand else None
-    buttons = []
-    for suit in SUITS:
-        held = [c for c in hand if c[1] == suit]
-        if not held:
-            continue
-        buttons.append(
-            table_button(
-                lang,
-                snapshot.id,
-                "michigan.btn_lead_card",
-                "lead",
-                suit,
-                snapshot.state.moves,
-                style=discord.ButtonStyle.success
-                if suit == advised
-                else discord.ButtonStyle.secondary,
-                card=cards(held[0]),  # hands are sorted: the lowest
-            )
-        )
-    return buttons
-
-
-def _npc_panel(snapshot: TableSnapshot, turn: Turn, lang: Lang) -> tuple[str, list[ButtonSpec]]:
-    """The NPC's hand and suit buttons, for the GM who leads for it."""
-    game = engine_of(snapshot)
-    hand = game.hands.get(turn.seat, [])
-    pretty = cards_pretty([Card.parse(c) for c in hand])
-    text = t("michigan.panel_npc", lang, name=turn.name, cards=pretty)
-    return text, _lead_buttons(snapshot, turn.seat, lang)
-
-
+# The table's Lead button, the panels' answers, Deal and End the game are the core's
+# (`TrickTakingUI`, which adds them to `actions`); a suit's button leads it. When the GM
+# ends the game, a round in play is abandoned and its antes stay on the pay cards.
 actions = TableActions()
-
-
-async def _answer(click: Click, snapshot: TableSnapshot, turn: Turn, text: str, edit: bool) -> None:
-    """What a lead set off, with the panel it was made from drawn again: the player's seat
-    panel (his cards now, his suits if he leads again), or the NPC's for the GM."""
-    seat = snapshot.state.seat_of_user(click.user_id)
-    if turn.for_npc or seat is None:
-        buttons: list[ButtonSpec] = []
-        if turn.seat in snapshot.state.engine.turn():  # he stopped the run: he leads again
-            more, buttons = _npc_panel(snapshot, turn, click.reply.lang)
-            text = f"{text}\n\n{more}" if text else more
-        if edit:
-            await click.interaction.response.edit_message(content=text, view=view_of(buttons))
-        else:
-            await click.reply.send(text, view=view_of(buttons))
-        return
-    await show_seat_panel(click, snapshot, seat, text, edit=edit)
-
-
-@actions.on("hand", int)
-async def _hand(click: Click, moves: int) -> None:
-    """The table's Lead button (the GM's, for the NPC): a leader holding one suit leads it
-    at once; otherwise his seat panel, with a button per suit (the NPC's hand to the GM)."""
-    tables = bot_of(click.interaction).services.tables
-    snapshot = await tables.snapshot(click.table)
-    if moves != snapshot.state.moves:  # drawn before the last move: its lead may be done
-        raise Refusal("table.stale_button")
-    turn = await turns.whose_turn(click.reply, snapshot)
-    buttons = _lead_buttons(snapshot, turn.seat, click.reply.lang)
-    if len(buttons) == 1:  # one suit: nothing to choose
-        suit = engine_of(snapshot).hands[turn.seat][0][1]
-        snapshot = await turns.act(click.reply, click.table, turn, "lead", target=suit, moves=moves)
-        text = _events_text(snapshot, snapshot.records, click.reply.lang)
-        await _answer(click, snapshot, turn, text, edit=False)
-        return
-    await _answer(click, snapshot, turn, "", edit=False)
 
 
 @actions.on("lead", str, int)
 async def _lead(click: Click, suit: str, moves: int) -> None:
-    tables = bot_of(click.interaction).services.tables
-    turn = await turns.whose_turn(click.reply, await tables.snapshot(click.table))
-    snapshot = await turns.act(click.reply, click.table, turn, "lead", target=suit, moves=moves)
-    text = _events_text(snapshot, snapshot.records, click.reply.lang)
-    await _answer(click, snapshot, turn, text, edit=True)
-
-
-@actions.on("newhand")
-async def _deal(click: Click) -> None:
-    snapshot = await turns.deal(click.reply, click.table)
-    await _dealt(click.reply, snapshot)
-
-
-@actions.on("end")
-async def _end(click: Click) -> None:
-    """The GM ends the game (a round in play is abandoned; its antes stay on the cards)."""
-    await require_gm(click.interaction)
-    await bot_of(click.interaction).services.tables.act(
-        click.table, click.user_id, "end", as_gm=True
-    )
-    await click.reply.say("michigan.ended")
+    await UI.act(click, "lead", moves, target=suit)
 
 
 async def _dealt(reply: Reply, snapshot: TableSnapshot) -> None:
     game = engine_of(snapshot)
     assert game.dealer is not None
-    await reply.say("michigan.dealt", hand=game.hand, dealer=_name(snapshot, game.dealer))
+    await reply.say("michigan.dealt", hand=game.hand, dealer=seat_name(snapshot, game.dealer))
 
 
-@app_commands.command(name="michigan", description="Open a Michigan table (GM)")
-@app_commands.describe(**COMMON, **LANGUAGE, chip="What one chip is worth (default 1)")
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: int | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    chip: str | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    lang = (await reply_to(interaction)).lang
-    await open_table(
-        interaction,
-        Michigan.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={"chip": None if chip is None else parse_amount_or_refuse(chip, lang)},
-        thread=thread,
-        language=language,
+class MichiganUI(TrickTakingUI[Michigan]):
+    actions = actions
+    engine = Michigan
+    words = Words(
+        turn={"lead": "michigan.btn_lead"},
+        for_npc={"lead": "michigan.btn_lead_npc"},
+        npc_hand="michigan.panel_npc",
+        deal="michigan.btn_deal",
+        end="michigan.btn_end",
+        ended="michigan.ended",
+        no_bets="michigan.no_bets",
     )
 
+    def moves(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> list[ButtonSpec]:
+        """One button per suit `seat` holds, naming the card it leads (the automatic choice,
+        what his timer would play, in green); nothing unless he is to lead."""
+        game = engine_of(snapshot)
+        if game.phase != "lead" or game.leader != seat:
+            return []
+        hand = game.hands.get(seat, [])
+        advised = look_ahead_lead(game.view(seat)) if hand else None
+        buttons = []
+        for suit in SUITS:
+            held = [c for c in hand if c[1] == suit]
+            if not held:
+                continue
+            buttons.append(
+                table_button(
+                    lang,
+                    snapshot.id,
+                    "michigan.btn_lead_card",
+                    "lead",
+                    suit,
+                    snapshot.state.moves,
+                    style=discord.ButtonStyle.success
+                    if suit == advised
+                    else discord.ButtonStyle.secondary,
+                    card=cards(held[0]),  # hands are sorted: the lowest
+                )
+            )
+        return buttons
 
-def _ready(game: Michigan) -> bool:
-    """Whether the deal may go ahead as far as the seats go (3 to 8, the NPC among them)."""
-    return MIN_PLAYERS <= len(game.seats) <= MAX_PLAYERS and game.npc in game.seats
+    def events_text(self, snapshot: TableSnapshot, records: tuple[Record, ...], lang: Lang) -> str:
+        """What a lead set off, for the panel that made it: runs, pay cards, stops, the end."""
+        lines: list[str] = []
+        pay_cards: list[str] = []
+        run: list[Play] = []
 
+        def flush(stop: Stop | None = None) -> None:
+            if run:
+                line = _run_line(snapshot, run, lang)
+                if stop is not None:
+                    line += " — " + _stop_text(snapshot, stop, lang)
+                lines.append(line)
+                run.clear()
 
-class MichiganUI:
-    actions = actions
-    open_command = open_command
+        for record in records:
+            for event in record.events:
+                if isinstance(event, Played):
+                    run.append(Play(event.seat, event.card, event.lead, None))
+                elif isinstance(event, PayCardWon):
+                    name = seat_name(snapshot, event.seat)
+                    pay_cards.append(
+                        t(
+                            "michigan.log_pay_card_chips",
+                            lang,
+                            name=name,
+                            card=cards(event.card),
+                            chips=plural("michigan.chips", lang, event.chips),
+                        )
+                    )
+                elif isinstance(event, Stop):
+                    flush(event)
+                elif isinstance(event, RoundOver):
+                    flush()
+                    lines.append(
+                        t("michigan.out_first", lang, name=seat_name(snapshot, event.seat))
+                    )
+        flush()
+        return "\n".join(lines + pay_cards)
+
+    async def dealt(self, reply: Reply, snapshot: TableSnapshot) -> None:
+        await _dealt(reply, snapshot)
 
     def seat_extra(
         self, snapshot: TableSnapshot, character_id: int, lang: Lang, money: str
@@ -495,7 +382,9 @@ class MichiganUI:
             fields.append((t("michigan.game_over", lang), _game_over(snapshot, lang, money)))
             return fields
         if game.in_hand() and game.dealer is not None:
-            title = t("michigan.round", lang, hand=game.hand, dealer=_name(snapshot, game.dealer))
+            title = t(
+                "michigan.round", lang, hand=game.hand, dealer=seat_name(snapshot, game.dealer)
+            )
         else:
             title = t("michigan.players_title", lang)
         fields.append((title, "\n".join(_seat_lines(snapshot, lang)) or "—"))
@@ -519,59 +408,11 @@ class MichiganUI:
         game = engine_of(snapshot)
         return {"idle": "between rounds", "over": "game over"}.get(game.phase, "lead")
 
-    def buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        """Lead, while a player is to lead: it leads his only suit at once, or opens his
-        seat panel with a button per suit (anyone else is told whose turn it is)."""
-        state, game = snapshot.state, engine_of(snapshot)
-        if game.phase != "lead" or game.leader in (None, state.npc_key):
-            return []  # the NPC leads by itself, or the GM for it (`gm_waits`)
-        lead = table_button(lang, snapshot.id, "michigan.btn_lead", "hand", state.moves, style=BLUE)
-        return [lead]
-
-    def gm_waits(self, snapshot: TableSnapshot, lang: Lang, money: str) -> ButtonSpec | None:
-        """The deal between rounds, once enough players sit; the NPC's lead when the GM
-        plays it."""
-        state, game = snapshot.state, engine_of(snapshot)
-        if game.phase == "idle" and _ready(game):
-            return table_button(lang, snapshot.id, "table.btn_deal", "newhand", style=BLUE)
-        if game.phase == "lead" and game.leader == state.npc_key and not state.npc_auto:
-            return table_button(
-                lang,
-                snapshot.id,
-                "michigan.btn_lead_npc",
-                "hand",
-                state.moves,
-                style=BLUE,
-                name=short(state.npc_name, COMPACT),
-            )
-        return None
-
-    def gm_buttons(self, snapshot: TableSnapshot, lang: Lang, money: str) -> list[ButtonSpec]:
-        """Deal while the table cannot (it is refused with the reason), and End the game."""
-        game = engine_of(snapshot)
-        specs = []
-        if game.phase == "idle" and not _ready(game):
-            specs.append(table_button(lang, snapshot.id, "michigan.btn_deal", "newhand"))
-        if game.phase != "over":
-            specs.append(table_button(lang, snapshot.id, "michigan.btn_end", "end"))
-        return specs
-
-    def panel_buttons(
-        self, snapshot: TableSnapshot, seat: str, lang: Lang, money: str
-    ) -> list[ButtonSpec]:
-        return _lead_buttons(snapshot, seat, lang)
-
     def hand_note(self, snapshot: TableSnapshot, seat: str, lang: Lang) -> str | None:
         game = engine_of(snapshot)
         if game.phase == "lead" and game.leader == seat:
             return t("michigan.note_lead", lang)
         return None
-
-    async def bet(self, reply: Reply, table: int, on: str | None, amount: str) -> None:
-        await reply.say("michigan.no_bets")
-
-    async def deal(self, reply: Reply, table: int) -> None:
-        await _dealt(reply, await turns.deal(reply, table))
 
 
 UI = MichiganUI()

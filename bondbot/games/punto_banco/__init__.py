@@ -3,6 +3,7 @@ bank; the drawing is fixed, so the NPC takes no decision."""
 
 from bondbot.games.punto_banco.engine import PuntoBanco, PuntoBancoOptions
 from bondbot.games.registry import GameSpec, NewTable
+from bondbot.games.table_options import OptionChoice, TableOption
 from bondbot.rules import baccarat
 from bondbot.rules.shoe import Shoe
 
@@ -23,6 +24,29 @@ def _live_shoe(table: NewTable, seed: bytes) -> Shoe:
     return baccarat.new_shoe(table.packs, seed)
 
 
+OPTIONS = (
+    TableOption(
+        "tie_pays",
+        "choice",
+        "A tie pays 8 or 9 to 1",
+        "egalite_paie",
+        "L'égalité paie 8 ou 9 contre 1",
+        choices=(OptionChoice("8:1", 8), OptionChoice("9:1", 9)),
+        default=8,
+    ),
+    TableOption(
+        "auto_deal",
+        "int",
+        "Deal by itself this many seconds after a coup's first wager",
+        "distribution_auto",
+        "Distribuer seul ce nombre de secondes après la première mise d'un coup",
+        least=5,
+        most=600,
+        key="auto_deal_s",
+    ),
+)
+
+
 GAME = GameSpec(
     key=PuntoBanco.key,
     engine=PuntoBanco,
@@ -32,4 +56,6 @@ GAME = GameSpec(
     new_engine=_new_engine,
     live_shoe=_live_shoe,
     ui="bondbot.games.punto_banco.ui",
+    open_description="Open a punto banco table (GM)",
+    table_options=OPTIONS,
 )

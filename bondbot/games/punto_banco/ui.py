@@ -5,7 +5,6 @@ bet and Same again."""
 from __future__ import annotations
 
 import discord
-from discord import app_commands
 
 from bondbot.bot.context import bot_of, require_gm
 from bondbot.bot.reply import Reply
@@ -22,13 +21,6 @@ from bondbot.bot.tables.modals import (
     choice_amount_modal,
     on_field,
     parse_amount_or_refuse,
-)
-from bondbot.bot.tables.opening import (
-    COMMON,
-    LANGUAGE,
-    LANGUAGE_CHOICES,
-    npc_names,
-    open_table,
 )
 from bondbot.errors import Refusal
 from bondbot.games.punto_banco.engine import BETS, PuntoBanco
@@ -48,50 +40,6 @@ def engine_of(snapshot: TableSnapshot) -> PuntoBanco:
     engine = snapshot.state.engine
     assert isinstance(engine, PuntoBanco)
     return engine
-
-
-@app_commands.command(name="punto_banco", description="Open a punto banco table (GM)")
-@app_commands.describe(
-    **COMMON,
-    **LANGUAGE,
-    tie_pays="A tie pays 8 or 9 to 1",
-    auto_deal="Deal by itself this many seconds after a coup's first wager",
-)
-@app_commands.choices(
-    tie_pays=[
-        app_commands.Choice(name="8:1", value=8),
-        app_commands.Choice(name="9:1", value=9),
-    ]
-)
-@app_commands.choices(language=LANGUAGE_CHOICES)
-@app_commands.autocomplete(npc=npc_names)
-@app_commands.guild_only()
-async def open_command(
-    interaction: discord.Interaction,
-    npc: str,
-    minimum: str,
-    maximum: str,
-    packs: int | None = None,
-    bankroll: str | None = None,
-    other_npcs: str | None = None,
-    tie_pays: int = 8,
-    auto_deal: app_commands.Range[int, 5, 600] | None = None,
-    thread: bool = True,
-    language: str | None = None,
-) -> None:
-    await open_table(
-        interaction,
-        PuntoBanco.key,
-        npc=npc,
-        minimum=minimum,
-        maximum=maximum,
-        packs=packs,
-        bankroll=bankroll,
-        other_npcs=other_npcs,
-        options={"tie_pays": tie_pays, "auto_deal_s": auto_deal},
-        thread=thread,
-        language=language,
-    )
 
 
 actions = TableActions()
@@ -170,7 +118,6 @@ async def placed(reply: Reply, snapshot: TableSnapshot) -> None:
 
 class PuntoBancoUI:
     actions = actions
-    open_command = open_command
     COMMON_PHASES = ("betting",)
 
     def phase(self, snapshot: TableSnapshot) -> str:
