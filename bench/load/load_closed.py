@@ -25,7 +25,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_common import DEADLINE_S, TOKEN, BotProcess, machine_busy_seconds, percentile, rest_kind
 from load_fake import BenchFake, FakeChannel, FakeUser, InteractionResult, RateLimits, World
-from load_tables import Clicker, Player, Table, _buttons_of, deal, seed_database, setup_table, wager
+from load_tables import (
+    Clicker,
+    Player,
+    Table,
+    _buttons_of,
+    deal,
+    seed_database,
+    setup_table,
+    spend_hero_point,
+    wager,
+)
 
 LOCK_AFTER_S = 1.0  # --lock: play this long before another process takes the write lock
 SHARE = 0.8  # the bot's share of --global-limit (its outgoing queue's, bondbot/bot/outgoing.py)
@@ -332,13 +342,7 @@ async def play_table(
         return await wager(clicker.run, fake, table, player, rng)
 
     async def spend(player: Player) -> None:
-        # the table's one Spend a Hero Point button: with one lost hand it spends at once
-        spent = await clicker.run(
-            "spend",
-            lambda: fake.click(player.user_id, table.message(), table.cid("hp"), _wait=False),
-            expect="You spend a Hero Point",
-        )
-        if spent is not None and (spent.content or "").startswith("You spend a Hero Point"):
+        if await spend_hero_point(clicker.run, fake, table, player, clicker):
             table.spent += 1
 
     while True:

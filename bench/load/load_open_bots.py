@@ -32,7 +32,17 @@ from load_common import (
     rest_kind,
 )
 from load_fake import BenchFake, FakeChannel, FakeUser, InteractionResult, World
-from load_tables import Clicker, Player, Table, _buttons_of, deal, seed_database, setup_table, wager
+from load_tables import (
+    Clicker,
+    Player,
+    Table,
+    _buttons_of,
+    deal,
+    seed_database,
+    setup_table,
+    spend_hero_point,
+    wager,
+)
 
 from bondbot.i18n import t
 
@@ -421,12 +431,7 @@ class GameBot(OpenBot):
             return await wager(click, fake, table, player, rng)
 
         async def spend(player: Player) -> None:
-            # the table's one Spend a Hero Point button: with one lost hand it spends at once
-            await click(
-                "spend",
-                lambda: fake.click(player.user_id, table.message(), table.cid("hp"), _wait=False),
-                expect="You spend a Hero Point",
-            )
+            await spend_hero_point(click, fake, table, player, self.clicker)
 
         while True:
             placed = await asyncio.gather(*(bet(p) for p in table.players))
