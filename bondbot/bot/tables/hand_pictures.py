@@ -169,7 +169,7 @@ class HandPictures:
             settings = await self.bot.services.guilds.get(snapshot.guild_id)
             picture = result_picture(snapshot, rows, table_lang(snapshot, settings))
             embed = result_embed(picture)
-            # On the loop: a result draws in about a millisecond (bench/pictures.py), and a
+            # On the loop: a result draws in about a millisecond (bench/display/pictures.py), and a
             # thread would only take the GIL back and forth with the loop; but the first
             # drawing of a card takes a few, so a picture with one goes to a thread (the
             # first hands after a start, at every table at once).

@@ -408,10 +408,13 @@ class Holdem(Engine):
 
     @property
     def chips(self) -> dict[SeatKey, int]:
-        """Chips each player of the hand has behind (not bet), at the end: what he has."""
+        """Chips each player of the hand has behind (not bet), at the end: what he has, the
+        pots split by holdem.md in whole chips (pokerkit's own split may leave cents)."""
         if not self.players:
             return {}
-        return dict(zip(self.players, self._poker().stacks, strict=True))
+        state = self._poker()
+        stacks = kit.stacks_after(state, self.chip) if self.over else state.stacks
+        return dict(zip(self.players, stacks, strict=True))
 
     @property
     def folded(self) -> tuple[SeatKey, ...]:

@@ -275,3 +275,21 @@ def outcome(state: State, chip: int = 1) -> list[PotOutcome]:
         )
     assert room == 0 and next(paid_out, None) is None, "pots do not match pokerkit's"
     return result
+
+
+def stacks_after(state: State, chip: int = 1) -> list[int]:
+    """What each player has once the hand is over: pokerkit's stacks with its split of the
+    pots (the whole odd remainder, in cents, to the first winner) replaced by `outcome`'s,
+    in whole chips of `chip`: the chips the table's transfers leave him."""
+    pushed = [0] * state.player_count
+    for operation in state.operations:
+        if isinstance(operation, ChipsPushing):
+            for index, amount in enumerate(operation.amounts):
+                pushed[index] += amount
+    shares = [0] * state.player_count
+    for pot in outcome(state, chip):
+        for index, share in enumerate(pot.shares):
+            shares[index] += share
+    return [
+        stack - got + share for stack, got, share in zip(state.stacks, pushed, shares, strict=True)
+    ]

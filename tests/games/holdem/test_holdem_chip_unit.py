@@ -96,3 +96,23 @@ def test_two_spenders_split_an_odd_pot_won_back_in_whole_units() -> None:
             assert pays is not None and all(amount % DOLLAR == 0 for amount in pays.values())
             game.apply(Move(kind="won_back", target=seat))
         assert totals(game.won_back) == {"leiter": 38 * DOLLAR, "bond": 37 * DOLLAR}
+
+
+def test_the_chips_after_a_split_pot_are_what_the_odd_chip_rule_gave() -> None:
+    """At the end of a hand the chips each player has are the table's: the odd dollars of a
+    split pot one each to the first winners, not pokerkit's split in cents ($1003.67 ...)."""
+    stacks = dict.fromkeys("abcd", 1000 * DOLLAR)
+    game = table(stacks, blinds=((11 * DOLLAR, 20 * DOLLAR),), chip=CHIP)
+    deal(game, ["2c 3d", "4c 5d", "6c 7d", "8c 9d"], "Ts Js Qs Ks As")  # the board plays
+    act(game, "d", "call")
+    act(game, "a", "call")
+    act(game, "b", "fold")
+    act(game, "c", "check")
+    check_down(game)
+    assert game.over
+    assert game.chips == {
+        "b": 989 * DOLLAR,  # his small blind lost
+        "c": 1004 * DOLLAR,  # $20 in, $24 back
+        "d": 1004 * DOLLAR,
+        "a": 1003 * DOLLAR,  # the last winner: no odd dollar
+    }
