@@ -25,7 +25,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_common import DEADLINE_S, TOKEN, BotProcess, machine_busy_seconds, percentile, rest_kind
 from load_fake import BenchFake, FakeChannel, FakeUser, InteractionResult, RateLimits, World
-from load_tables import Clicker, Player, Table, _buttons_of, deal, seed_database, setup_table, wager
+from load_tables import (
+    Clicker,
+    Player,
+    Table,
+    _buttons_of,
+    deal,
+    seed_database,
+    setup_table,
+    spend_hero_point,
+    wager,
+)
 
 LOCK_AFTER_S = 1.0  # --lock: play this long before another process takes the write lock
 SHARE = 0.8  # the bot's share of --global-limit (its outgoing queue's, bondbot/bot/outgoing.py)
@@ -67,6 +77,7 @@ class Phase:
     rest: Counter[str] = field(default_factory=Counter)
     budget: Counter[str] = field(default_factory=Counter)  # outside interaction answers
     limited: int = 0  # 429s the bot received
+    limited_by: Counter[str] = field(default_factory=Counter)  # their routes, and scope
     pictures: tuple[int, int] | None = None  # (posted, coups dealt)
     pictures_late: float = 0.0  # the last picture, this long after the play
 
@@ -97,6 +108,7 @@ class Measure:
         self.first_latency = len(fake.latencies)
         self.first_interaction = len(fake.interactions)
         self.first_request = len(fake.requests)
+        self.limited_global = 0 if fake.rate_limits is None else fake.rate_limits.limited_global
         self.bot_cpu = self._bots_cpu()
         self.bench_cpu = time.process_time()
         self.started = time.monotonic()
@@ -150,6 +162,14 @@ class Measure:
             if (kind := budget_kind(r.method, r.path)) is not None and r.status != 429
         )
         phase.limited = sum(1 for r in requests if r.status == 429)
+        phase.limited_by = Counter(
+            f"{r.method} {re.sub(r'[0-9]+', '{id}', r.path)}" for r in requests if r.status == 429
+        )
+        limits = self.fake.rate_limits
+        if limits is not None and phase.limited:
+            phase.limited_by["(of them, the global limit's)"] = (
+                limits.limited_global - self.limited_global
+            )
 
 
 def pictures(fake: BenchFake, first: int) -> int:
@@ -322,13 +342,7 @@ async def play_table(
         return await wager(clicker.run, fake, table, player, rng)
 
     async def spend(player: Player) -> None:
-        # the table's one Spend a Hero Point button: with one lost hand it spends at once
-        spent = await clicker.run(
-            "spend",
-            lambda: fake.click(player.user_id, table.message(), table.cid("hp"), _wait=False),
-            expect="You spend a Hero Point",
-        )
-        if spent is not None and (spent.content or "").startswith("You spend a Hero Point"):
+        if await spend_hero_point(clicker.run, fake, table, player, clicker):
             table.spent += 1
 
     while True:
@@ -432,15 +446,23 @@ async def run_game(
         ]
     bot = bots[0]
     try:
-        share = {"BENCH_REQUESTS_PER_SECOND": str(args.global_limit * SHARE / n)}
+        # a whole number: the queue lets a fractional share through rounded up (2.4 a second
+        # is 3, all of --global-limit 3, and its 429s), where Discord's 50 give 40 exactly
+        share = {"BENCH_REQUESTS_PER_SECOND": str(max(1, int(args.global_limit * SHARE / n)))}
         for each in bots:
             await each.start(args.profile, args.trace, args.gc_out, args.gc_tune, share)
             await each.wait_connected()
         setup = Clicker(fake, asyncio.Semaphore(args.concurrency))
+        # --human-pace sets up a few tables at a time: hundreds opened at once answer a join
+        # later than 3 s on a busy machine, and the setup is not what is measured
+        opening = asyncio.Semaphore(getattr(args, "setup_tables", None) or len(tables))
+
+        async def set_up(table: Table) -> None:
+            async with opening:
+                await setup_table(table, setup, fake, world.gm.id, thread=not args.in_channel)
+
         started = time.monotonic()
-        await asyncio.gather(
-            *(setup_table(t, setup, fake, world.gm.id, thread=not args.in_channel) for t in tables)
-        )
+        await asyncio.gather(*(set_up(t) for t in tables))
         setup_seconds = time.monotonic() - started
         args.threads = sum(1 for c in fake.channels.values() if c.is_thread)
         if sum(setup.refused.values()) or sum(setup.timeouts.values()):

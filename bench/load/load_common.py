@@ -11,6 +11,8 @@ import math
 import os
 import signal
 import sys
+import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
@@ -21,6 +23,29 @@ from load_fake import BenchFake
 HERE = Path(__file__).resolve().parent
 TOKEN = "bench-token"
 DEADLINE_S = 3.0
+
+
+# -- the database ----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def postgres_schema(url: str | None) -> Iterator[str | None]:
+    """A fresh schema of the PostgreSQL database `url` for this run (dropped after)."""
+    if url is None:
+        yield None
+        return
+    import psycopg
+
+    schema = f"bench_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        options = urllib.parse.quote(f"-csearch_path={schema}")
+        yield f"{url}{'&' if '?' in url else '?'}options={options}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 # -- the bot's process ------------------------------------------------------------------------
@@ -202,6 +227,36 @@ def machine_busy_seconds() -> float:
     ticks = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = ticks[3] + ticks[4]  # idle, iowait
     return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_server_cpu_seconds(url: str) -> float:
+    """The CPU time of the PostgreSQL server that listens on `url`'s port on this machine:
+    its postmaster's and its live children's (the bot's connections), with the children it
+    reaped; nan when it is not found here (another machine, the default port)."""
+    port = urllib.parse.urlsplit(url).port
+    if port is None:
+        return math.nan
+    stats: dict[int, list[str]] = {}
+    master = None
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rpartition(")")[2].split()
+            stats[int(entry.name)] = stat
+            if master is None:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+                if argv[0].endswith(b"postgres") and str(port).encode() in argv:
+                    master = int(entry.name)
+        except OSError:  # a process gone meanwhile
+            continue
+    if master is None:
+        return math.nan
+    tick = os.sysconf("SC_CLK_TCK")
+    # after the name: state, ppid, …; utime, stime, cutime, cstime are fields 14–17
+    total = sum(int(v) for v in stats[master][11:15])
+    total += sum(int(s[11]) + int(s[12]) for s in stats.values() if int(s[1]) == master)
+    return total / tick
 
 
 def rest_kind(method: str, path: str) -> str:

@@ -72,8 +72,11 @@ message edits, messages sent) in its last step.
 - `--database URL` (a `postgresql://` URL): the game on both backends instead of the floors,
   game on SQLite and game pg on that database (a schema of its own), in alternating order
   by round; the report gives per round both capacities and their ratio, and the p99 and
-  CPU per interaction of both at 50% of SQLite's capacity, with their ratio (`--py-spy
-  FILE` samples both, PostgreSQL's into FILE.pg).
+  CPU per interaction of both at 50% of SQLite's capacity, with their ratio, and the CPU
+  of PostgreSQL's server per interaction of game pg (its postmaster and the children it
+  forked, found by the URL's port when it runs on this machine; also at the end of each
+  game pg step's line, "server … ms"; it is counted in others CPU too) (`--py-spy FILE`
+  samples both bots, PostgreSQL's into FILE.pg).
 - `--rounds N`: N rounds, the bots in alternating order (round 1 game, table floor, /ping;
   round 2 the other way round; …); each round's figures and ratios are printed.
 - `--py-spy FILE`: py-spy (`pip install py-spy`) samples the game bot, attached to its
@@ -201,7 +204,14 @@ def step_row(step: Step, number: int) -> list[str]:
         f"{100 * step.bench_cpu:.0f}%",
         f"{100 * step.others_cpu:.0f}%",
         "ok" if step.ok else "FAIL",
-        step.why,
+        "; ".join(
+            part
+            for part in (
+                step.why,
+                "" if math.isnan(step.server_ms) else f"server {step.server_ms:.3f} ms",
+            )
+            if part
+        ),
     ]
 
 
@@ -422,7 +432,7 @@ def report_open(args: argparse.Namespace, rounds: list[Round]) -> None:
 def report_backends(args: argparse.Namespace, rounds: list[Round]) -> None:
     """--database: the game on PostgreSQL against the game on SQLite, round by round."""
     rows = [["round", "order", "offered/s", "p99 SQLite", "PostgreSQL", "CPU/interaction SQLite"]]
-    rows[0] += ["PostgreSQL", "PG/SQLite CPU"]
+    rows[0] += ["PostgreSQL", "PG/SQLite CPU", "PG server CPU/interaction"]
     if args.sweep:
         rows[0][2:2] = ["capacity SQLite/s", "PostgreSQL/s", "PG/SQLite"]
     for rnd in rounds:
@@ -438,6 +448,7 @@ def report_backends(args: argparse.Namespace, rounds: list[Round]) -> None:
             row += [f"{x.pct(0.99):.1f} ms" if x else "-" for x in (s, p)]
             row += [f"{x.cpu_ms:.3f} ms" if x else "-" for x in (s, p)]
             row.append(f"{p.cpu_ms / s.cpu_ms:.2f}x" if s and p and s.cpu_ms else "-")
+            row.append(f"{p.server_ms:.3f} ms" if p and not math.isnan(p.server_ms) else "-")
             rows.append(row)
     where = "at 50% of SQLite's capacity" if args.sweep else "by offered rate"
     print(f"PostgreSQL against SQLite, the same game and load ({where}), by round:")

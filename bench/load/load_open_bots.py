@@ -22,9 +22,27 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_common import DEADLINE_S, TOKEN, BotProcess, machine_busy_seconds, percentile, rest_kind
+from load_common import (
+    DEADLINE_S,
+    TOKEN,
+    BotProcess,
+    machine_busy_seconds,
+    percentile,
+    postgres_server_cpu_seconds,
+    rest_kind,
+)
 from load_fake import BenchFake, FakeChannel, FakeUser, InteractionResult, World
-from load_tables import Clicker, Player, Table, _buttons_of, deal, seed_database, setup_table, wager
+from load_tables import (
+    Clicker,
+    Player,
+    Table,
+    _buttons_of,
+    deal,
+    seed_database,
+    setup_table,
+    spend_hero_point,
+    wager,
+)
 
 from bondbot.i18n import t
 
@@ -56,6 +74,7 @@ class Step:
     others_cpu: float  # other processes' CPU over the step, in cores
     bench_cpu: float  # this process's (the fakes and their users), in cores
     rest: Counter[str] = field(default_factory=Counter)  # the bot's REST calls, by kind
+    server_cpu_s: float = math.nan  # --database: PostgreSQL's server, over the same time
 
     @property
     def ok(self) -> bool:
@@ -68,6 +87,11 @@ class Step:
     def cpu_ms(self) -> float:
         """The bot's CPU per answered interaction, in ms."""
         return 1000 * self.cpu_s / self.answered if self.answered else math.nan
+
+    @property
+    def server_ms(self) -> float:
+        """PostgreSQL's server's CPU per answered interaction, in ms (nan on SQLite)."""
+        return 1000 * self.server_cpu_s / self.answered if self.answered else math.nan
 
 
 class Arrivals:
@@ -111,6 +135,10 @@ class OpenBot:
 
     async def start(self) -> None:
         raise NotImplementedError
+
+    def server_cpu(self) -> float:
+        """The database server's CPU so far (PostgreSQL on this machine), else nan."""
+        return math.nan
 
     def script(self, index: int) -> Awaitable[None]:
         """Table `index`'s users, clicking as arrivals come, forever."""
@@ -174,6 +202,7 @@ class OpenBot:
         self.arrivals.late = 0
         sent = self.sent
         cpu, machine = self.bot.cpu_seconds(), machine_busy_seconds()
+        server = self.server_cpu()
         bench = time.process_time()
         offered = 0
         start = time.monotonic()
@@ -195,6 +224,7 @@ class OpenBot:
             while not queue.empty():
                 queue.get_nowait()
         bot_cpu = self.bot.cpu_seconds() - cpu
+        server = self.server_cpu() - server
         bench_cpu = time.process_time() - bench
         elapsed = time.monotonic() - start
         others = machine_busy_seconds() - machine - bot_cpu - bench_cpu
@@ -229,6 +259,7 @@ class OpenBot:
                 if n
             ),
             cpu_s=bot_cpu,
+            server_cpu_s=server,
             others_cpu=max(0.0, others / elapsed),
             bench_cpu=bench_cpu / elapsed,
             rest=Counter(
@@ -353,6 +384,11 @@ class GameBot(OpenBot):
         if database is not None:
             self.name = PG
 
+    def server_cpu(self) -> float:
+        if isinstance(self.database, str) and self.database.startswith("postgres"):
+            return postgres_server_cpu_seconds(self.database)
+        return math.nan
+
     async def start(self) -> None:
         args, fake = self.args, self.fake
         self.tables = await seed_database(self.database, self.world, args.tables)
@@ -395,12 +431,7 @@ class GameBot(OpenBot):
             return await wager(click, fake, table, player, rng)
 
         async def spend(player: Player) -> None:
-            # the table's one Spend a Hero Point button: with one lost hand it spends at once
-            await click(
-                "spend",
-                lambda: fake.click(player.user_id, table.message(), table.cid("hp"), _wait=False),
-                expect="You spend a Hero Point",
-            )
+            await spend_hero_point(click, fake, table, player, self.clicker)
 
         while True:
             placed = await asyncio.gather(*(bet(p) for p in table.players))

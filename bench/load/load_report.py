@@ -99,6 +99,9 @@ def report(
         print(f"{phase.name} bot REST calls: {calls}")
         if phase.coups:
             print(f"{phase.name}: {budget_line(phase.budget, phase.coups, phase.limited)}")
+            if phase.limited_by:
+                routes = ", ".join(f"{n} {route}" for route, n in phase.limited_by.items())
+                print(f"{phase.name}: the 429s: {routes}")
             if phase.pictures is not None:
                 posted, coups = phase.pictures
                 print(

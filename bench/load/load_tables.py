@@ -320,3 +320,29 @@ async def setup_table(
         lambda: has_button(table.message(), table.cid("bets")),
         timeout=SETUP_WAIT_S,
     )
+
+
+async def spend_hero_point(
+    send: Send, fake: BenchFake, table: Table, player: Player, clicker: Clicker
+) -> bool:
+    """The table's one Spend a Hero Point button (with one lost hand it spends at once):
+    answered by redrawing the table, the words in a private follow-up (issue 32), or by
+    the words alone; True when they say it was spent (else counted as refused by
+    `clicker`, with the words)."""
+    result = await send(
+        "spend",
+        lambda: fake.click(player.user_id, table.message(), table.cid("hp"), _wait=False),
+    )
+    if result is None:
+        return False
+    words = result.content or ""
+    if result.response_type == UPDATE_MESSAGE:
+        try:
+            words = (await result.wait_followup(timeout=DEADLINE_S + 2)).content or ""
+        except TimeoutError:
+            words = "(the table redrawn, no words followed)"
+    if words.startswith("You spend a Hero Point"):
+        return True
+    clicker.refused["spend"] += 1
+    clicker.refusals[words[:90]] += 1
+    return False
