@@ -64,3 +64,19 @@ async def test_a_picture_waits_behind_tables_at_most_its_bound(
     for task in busy:
         task.cancel()
     assert "picture" in order and order.index("picture") > 0
+
+
+async def test_a_turn_given_back_is_taken_by_the_next_at_once() -> None:
+    """A redraw that found the table already drawn (a click's answer redrew it) spends
+    nothing of the budget: its turn goes to the next request of that channel."""
+    queue = Outgoing(per_second=100, per_channel=1, window=60)
+    await queue.turn(1)  # channel 1 is spent for a minute...
+    later = asyncio.create_task(queue.turn(1))
+    await asyncio.sleep(0.05)
+    assert not later.done()
+    queue.unused(1)  # ...unless that turn was not used
+    await asyncio.wait_for(later, 1)
+    held = asyncio.create_task(queue.turn(1))  # the next one waits again
+    await asyncio.sleep(0.05)
+    assert not held.done()
+    held.cancel()

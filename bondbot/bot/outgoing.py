@@ -98,6 +98,18 @@ class Outgoing:
                 self._waiting.remove(waiter)
             raise
 
+    def unused(self, channel: int) -> None:
+        """A turn granted on `channel` but not spent (the table already shows what the
+        redraw would have drawn: a click's answer redrew it meanwhile) is given back."""
+        mine = self._by_channel.get(channel)
+        if not mine:
+            return
+        when = mine.pop()
+        with contextlib.suppress(ValueError):
+            self._sent.remove(when)
+        if self._waiting:
+            self._wake.set()
+
     @property
     def waiting(self) -> int:
         return len(self._waiting)

@@ -141,6 +141,8 @@ class TableMessages(HandPictures):
                     async with self._writing[table_id]:
                         if self._shown.get(table_id) is not snapshot:
                             await self._render(snapshot)
+                        else:  # an answer drew it meanwhile: the turn goes to another
+                            self.outgoing.unused(self._channel[table_id])
                 except Exception as error:
                     self._shown.pop(table_id, None)
                     if not await self._render_failed(snapshot, error, failures):
