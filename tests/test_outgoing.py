@@ -80,3 +80,18 @@ async def test_a_turn_given_back_is_taken_by_the_next_at_once() -> None:
     await asyncio.sleep(0.05)
     assert not held.done()
     held.cancel()
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "expected"),
+    [
+        (None, None, outgoing.PER_SECOND),  # one process, the shards Discord asks for
+        (4, None, outgoing.PER_SECOND),  # every shard here
+        (4, [0, 1], outgoing.PER_SECOND / 2),  # half of them: half the budget
+        (4, [3], outgoing.PER_SECOND / 4),
+    ],
+)
+def test_a_process_spends_its_shards_share_of_the_budget(
+    count: int | None, ids: list[int] | None, expected: float
+) -> None:
+    assert outgoing.share(count, ids) == pytest.approx(expected)

@@ -447,7 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get("BENCH_REQUESTS_PER_SECOND"):  # --global-limit: the bot's share of it
         from bondbot.bot.tables import messages
 
-        messages.PER_SECOND = float(os.environ["BENCH_REQUESTS_PER_SECOND"])
+        per_process = float(os.environ["BENCH_REQUESTS_PER_SECOND"])
+        messages.share = lambda count, ids: per_process  # this process's, already divided
     trace = None
     if os.environ.get("BENCH_TRACE"):
         trace = Trace(Path(os.environ["BENCH_TRACE"]))

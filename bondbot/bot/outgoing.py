@@ -31,6 +31,15 @@ from enum import IntEnum
 from bondbot import background
 
 
+def share(shard_count: int | None, shard_ids: list[int] | None) -> float:
+    """This process's turns a second: the token's budget is shared by every shard (and so
+    by every process); a process spends the part of its shards, all of it when it runs
+    every shard."""
+    count = max(1, shard_count or 1)
+    mine = count if not shard_ids else min(len(shard_ids), count)
+    return PER_SECOND * mine / count
+
+
 class Turn(IntEnum):
     """What a request is for, in the order turns are given."""
 

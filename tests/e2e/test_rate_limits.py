@@ -30,7 +30,7 @@ from table_flow import (
 from test_table_mends import picture, play_a_hand
 
 from bondbot import i18n
-from bondbot.bot.tables import messages
+from bondbot.bot import outgoing
 from bondbot.games import registry
 from bondbot.local.ratelimits import RateLimits
 
@@ -58,7 +58,7 @@ async def test_an_evening_at_a_burst_rate_receives_no_429(
 ) -> None:
     fake, world = bot_env.fake, bot_env.world
     bot_env.message_interval = 1.0  # Discord's pace for a channel, as the bot runs
-    monkeypatch.setattr(messages, "PER_SECOND", BOT_PER_SECOND, raising=False)
+    monkeypatch.setattr(outgoing, "PER_SECOND", BOT_PER_SECOND)  # the bot's share
     others = [fake.add_channel(f"table-{n}") for n in range(TABLES)]
     await create_cast(
         bot_env, {"chiffre": le_chiffre(), "bond": bond(world.player)}, {"bond": world.player}

@@ -24,7 +24,7 @@ import discord
 
 from bondbot import background
 from bondbot.bot.client import BondBot
-from bondbot.bot.outgoing import PER_SECOND, WINDOW_S, Outgoing, Turn
+from bondbot.bot.outgoing import WINDOW_S, Outgoing, Turn, share
 from bondbot.bot.reply import reply_to
 from bondbot.bot.tables import orphans
 from bondbot.bot.tables.answers import note_change
@@ -88,11 +88,11 @@ class TableMessages(HandPictures):
         self._where: dict[int, tuple[int, int]] = {}  # table → (guild, channel), if refused
         self._told_gm: set[int] = set()  # tables whose GM saw the refusal on his panel
         # Every request the tables make by themselves waits its turn here (issue 32); a
-        # process of several spends its share of the bot token's budget.
+        # process spends its shards' share of the bot token's budget.
         # A channel's window shrinks with `message_interval` (Discord's pace is 1 s; the
         # tests play faster against a fake without limits).
         self.outgoing = Outgoing(
-            PER_SECOND / max(1, bot.shard_count or 1),
+            share(bot.shard_count, bot.shard_ids),
             window=WINDOW_S * min(1.0, bot.message_interval),
         )
         self._channel: dict[int, int] = {}  # table → its channel (for its turn)
