@@ -70,11 +70,11 @@ async def test_a_turn_given_back_is_taken_by_the_next_at_once() -> None:
     """A redraw that found the table already drawn (a click's answer redrew it) spends
     nothing of the budget: its turn goes to the next request of that channel."""
     queue = Outgoing(per_second=100, per_channel=1, window=60)
-    await queue.turn(1)  # channel 1 is spent for a minute...
+    turn = await queue.turn(1)  # channel 1 is spent for a minute...
     later = asyncio.create_task(queue.turn(1))
     await asyncio.sleep(0.05)
     assert not later.done()
-    queue.unused(1)  # ...unless that turn was not used
+    queue.unused(1, turn)  # ...unless that turn was not used
     await asyncio.wait_for(later, 1)
     held = asyncio.create_task(queue.turn(1))  # the next one waits again
     await asyncio.sleep(0.05)
@@ -95,3 +95,20 @@ def test_a_process_spends_its_shards_share_of_the_budget(
     count: int | None, ids: list[int] | None, expected: float
 ) -> None:
     assert outgoing.share(count, ids) == pytest.approx(expected)
+
+
+async def test_the_turn_given_back_is_that_one_not_the_channels_latest() -> None:
+    """A request granted after the unused turn did go: the window keeps its time, so the
+    channel is not freed before that request's own window ends."""
+    clock = [0.0]
+    queue = Outgoing(per_second=100, per_channel=2, window=5, clock=lambda: clock[0])
+    unused = await queue.turn(1)
+    clock[0] = 4.0
+    await queue.turn(1)  # sent at 4 s: the channel holds it until 9 s
+    queue.unused(1, unused)
+    clock[0] = 6.0
+    await asyncio.wait_for(queue.turn(1), 1)  # the freed place
+    held = asyncio.create_task(queue.turn(1))  # the one sent at 4 s still counts
+    await asyncio.sleep(0.05)
+    assert not held.done()
+    held.cancel()

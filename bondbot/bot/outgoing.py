@@ -60,7 +60,7 @@ class _Waiter:
     seq: int
     channel: int = field(compare=False)
     since: float = field(compare=False)
-    granted: asyncio.Future[None] = field(compare=False)
+    granted: asyncio.Future[float] = field(compare=False)  # when it was granted
 
 
 class Outgoing:
@@ -87,8 +87,9 @@ class Outgoing:
         """Spend at most `per_second` requests a second in all (a process's share)."""
         self.per_second = per_second
 
-    async def turn(self, channel: int, priority: Turn = Turn.TABLE) -> None:
-        """Wait until a request to `channel` may go now; it is counted as sent."""
+    async def turn(self, channel: int, priority: Turn = Turn.TABLE) -> float:
+        """Wait until a request to `channel` may go now; it is counted as sent. Returns the
+        turn's time, for `unused`."""
         waiter = _Waiter(
             priority,
             next(self._seq),
@@ -101,21 +102,21 @@ class Outgoing:
         if self._pump is None or self._pump.done():
             self._pump = background.spawn(self._serve(), name="outgoing")
         try:
-            await waiter.granted
+            return await waiter.granted
         except asyncio.CancelledError:
             if waiter in self._waiting:
                 self._waiting.remove(waiter)
             raise
 
-    def unused(self, channel: int) -> None:
-        """A turn granted on `channel` but not spent (the table already shows what the
-        redraw would have drawn: a click's answer redrew it meanwhile) is given back."""
-        mine = self._by_channel.get(channel)
-        if not mine:
-            return
-        when = mine.pop()
-        with contextlib.suppress(ValueError):
-            self._sent.remove(when)
+    def unused(self, channel: int, when: float) -> None:
+        """The turn granted on `channel` at `when` was not spent (nothing to send: a click's
+        answer redrew the table meanwhile, the database or a permission is missing): it is
+        given back. That very turn, not the channel's latest, so the window keeps the times
+        of the requests that did go."""
+        for times in (self._by_channel.get(channel), self._sent):
+            with contextlib.suppress(ValueError):
+                if times is not None:
+                    times.remove(when)
         if self._waiting:
             self._wake.set()
 
@@ -157,7 +158,7 @@ class Outgoing:
                 self._waiting.remove(waiter)
                 waited = now - waiter.since
                 self.waited_max[waiter.priority] = max(self.waited_max[waiter.priority], waited)
-                waiter.granted.set_result(None)
+                waiter.granted.set_result(now)
             for channel in [c for c, times in self._by_channel.items() if not times]:
                 del self._by_channel[channel]
             if not self._waiting:

@@ -127,22 +127,25 @@ class TableMessages(HandPictures):
         failures = 0
         try:
             while table_id in self._dirty:
-                await self.outgoing.turn(self._channel[table_id], Turn.TABLE)
+                channel = self._channel[table_id]
+                turn = await self.outgoing.turn(channel, Turn.TABLE)
                 self._dirty.discard(table_id)
                 try:
                     snapshot = await self.bot.services.tables.snapshot(table_id)
                 except Unreachable:  # said once by the database's link: wait for it
+                    self.outgoing.unused(channel, turn)  # nothing sent: the turn goes to another
                     failures += 1
                     await self._again(table_id, failures)
                     continue
                 if "table" in self._refused.get(table_id, {}):
+                    self.outgoing.unused(channel, turn)
                     return  # until the permissions change (`mend`)
                 try:
                     async with self._writing[table_id]:
                         if self._shown.get(table_id) is not snapshot:
                             await self._render(snapshot)
-                        else:  # an answer drew it meanwhile: the turn goes to another
-                            self.outgoing.unused(self._channel[table_id])
+                        else:  # an answer drew it meanwhile
+                            self.outgoing.unused(channel, turn)
                 except Exception as error:
                     self._shown.pop(table_id, None)
                     if not await self._render_failed(snapshot, error, failures):
